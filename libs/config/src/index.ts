@@ -1,0 +1,87 @@
+/**
+ * Configuration from environment variables (CONTRACT section 1), validated at start-up with
+ * envalid. A missing or malformed setting stops the process with one line naming it, never a
+ * half-configured service.
+ *
+ * Every setting has a working local default, so each service also starts on a developer machine
+ * with no environment at all. In production (`NODE_ENV=production`) the secrets key has no default.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import envalid, { type CleanedEnv, type ValidatorSpec } from 'envalid';
+
+const { bool, cleanEnv, num, port, str, url } = envalid;
+export { bool, num, port, str, url };
+
+/** The repository root (three levels above this compiled module: libs/config/dist). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** Port of the embedded PostgreSQL that `npm start` and the admin CLI share (never 5432). */
+export const EMBEDDED_PG_PORT = 54320;
+
+/** Connection string of the embedded local database (user/password of the local cluster only). */
+export const EMBEDDED_DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${EMBEDDED_PG_PORT}/dms`;
+
+/** Raised by `loadConfig` in place of exiting when `exitOnError` is false (tests, the CLI). */
+export class ConfigError extends Error {}
+
+/**
+ * Validates `env` against `spec` and returns the typed settings.
+ * On failure prints `config error: NAME: reason` (one line per setting) to stderr and exits 1,
+ * or throws `ConfigError` when `exitOnError` is false.
+ */
+export function loadConfig<S extends Record<string, ValidatorSpec<unknown>>>(
+  spec: S,
+  env: NodeJS.ProcessEnv = process.env,
+  exitOnError = true,
+): CleanedEnv<S> {
+  return cleanEnv(env, spec, {
+    reporter: ({ errors }) => {
+      const names = Object.keys(errors);
+      if (names.length === 0) return;
+      const line = names.map((n) => `${n}: ${(errors as Record<string, Error>)[n]!.message || 'invalid'}`).join('; ');
+      if (!exitOnError) throw new ConfigError(`config error: ${line}`);
+      process.stderr.write(`config error: ${line}\n`);
+      process.exit(1);
+    },
+  });
+}
+
+/** Settings every service shares (database, issuer, audience, secrets). */
+export const commonSpec = {
+  NODE_ENV: str({ default: 'development', choices: ['development', 'test', 'production'] }),
+  LOG_LEVEL: str({ default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }),
+  DATA_DIR: str({ default: join(REPO_ROOT, '.data'), desc: 'Local state: embedded database, generated secrets key' }),
+  DATABASE_URL: url({ default: EMBEDDED_DATABASE_URL, desc: 'PostgreSQL connection string' }),
+  DATABASE_POOL_MAX: num({ default: 10, desc: 'Connections per process' }),
+  AUTH_ISSUER: url({ default: 'http://localhost:4000', desc: 'Issuer identifier (iss) of access tokens' }),
+  API_AUDIENCE: str({ default: 'http://localhost:3000', desc: 'Audience (aud) identifying the resource API' }),
+  SECRETS_KEY: str({ default: '', desc: 'Base64 32-byte key(s), comma separated, encrypting stored secrets' }),
+  SHUTDOWN_GRACE_SECONDS: num({ default: 10, desc: 'Seconds SIGTERM waits for in-flight work' }),
+};
+
+/**
+ * Returns the secrets key: `SECRETS_KEY` when set; outside production, a key generated once into
+ * `<DATA_DIR>/secrets.key` so every local service and the CLI share it.
+ * @throws ConfigError in production when `SECRETS_KEY` is unset
+ */
+export function resolveSecretsKey(cfg: { SECRETS_KEY: string; DATA_DIR: string; NODE_ENV: string }): string {
+  if (cfg.SECRETS_KEY) return cfg.SECRETS_KEY;
+  if (cfg.NODE_ENV === 'production') {
+    process.stderr.write('config error: SECRETS_KEY: required in production\n');
+    process.exit(1);
+  }
+  const file = join(cfg.DATA_DIR, 'secrets.key');
+  if (!existsSync(file)) {
+    mkdirSync(cfg.DATA_DIR, { recursive: true });
+    // wx: two processes starting at once must not each write a different key.
+    try {
+      writeFileSync(file, randomBytes(32).toString('base64'), { flag: 'wx', mode: 0o600 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
+  return readFileSync(file, 'utf8').trim();
+}

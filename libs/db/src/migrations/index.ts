@@ -1,0 +1,14 @@
+/**
+ * The ordered list of schema migrations. Listed explicitly (rather than scanned from disk) so the
+ * compiled ESM build, containers and tests all run the same set in the same order.
+ */
+import type { Knex } from 'knex';
+import * as core from './001_core.js';
+
+export interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+/** Migrations by name, oldest first. New migrations are appended here. */
+export const MIGRATIONS: Array<[string, Migration]> = [['001_core', core]];

@@ -1,0 +1,96 @@
+/**
+ * Process lifecycle shared by the services: listen, then on SIGTERM/SIGINT drain within a grace
+ * period (stop accepting, let in-flight requests finish, run the service's own cleanup such as
+ * closing the database pool) and exit. Platforms send SIGTERM before killing a pod or container.
+ */
+import type { Server } from 'node:http';
+import type { Logger } from '@dms/logger';
+
+/** What `runHttpService` needs to know about a service. */
+export interface ServiceOptions {
+  server: Server;
+  port: number;
+  host?: string;
+  log: Logger;
+  /** Seconds to wait for in-flight work after SIGTERM before forcing exit. */
+  graceSeconds: number;
+  /** Called when draining starts (before connections close), e.g. to fail readiness probes. */
+  onDrain?: () => void;
+  /** Called once the server stopped accepting; finishes background work and closes pools. */
+  onShutdown?: () => Promise<void>;
+}
+
+/** Handle of a running service. */
+export interface RunningService {
+  /** The port actually bound (useful with port 0). */
+  port: number;
+  /** Drains and stops the service (what SIGTERM triggers); resolves when done. */
+  shutdown(signal?: string): Promise<void>;
+  /** True from the moment shutdown starts; readiness probes report 503 then. */
+  readonly draining: boolean;
+}
+
+/**
+ * Starts listening and installs SIGTERM/SIGINT handlers that drain the service.
+ * @returns once the port is bound
+ * @throws when the port cannot be bound
+ */
+export async function runHttpService(opts: ServiceOptions): Promise<RunningService> {
+  const { server, log } = opts;
+  let draining = false;
+  let done: Promise<void> | undefined;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : opts.port;
+  log.info({ port }, 'listening');
+
+  const shutdown = (signal = 'shutdown'): Promise<void> => {
+    if (done) return done;
+    draining = true;
+    opts.onDrain?.();
+    log.info({ signal, grace_seconds: opts.graceSeconds }, 'draining');
+    const force = setTimeout(() => {
+      log.warn('grace period over, closing remaining connections');
+      server.closeAllConnections();
+    }, opts.graceSeconds * 1000);
+    force.unref();
+    done = (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Idle keep-alive sockets would otherwise hold close() open until they time out.
+        server.closeIdleConnections();
+      });
+      await opts.onShutdown?.();
+      clearTimeout(force);
+      log.info('stopped');
+    })();
+    return done;
+  };
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      shutdown(signal).then(
+        () => process.exit(0),
+        (err) => {
+          log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
+
+  return {
+    port,
+    shutdown,
+    get draining() {
+      return draining;
+    },
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * The operators' admin CLI (CONTRACT section 2): `npm run -s admin -- <resource> <command> [flags]`.
+ * Each command prints exactly one JSON object on stdout; diagnostics go to stderr with exit code 1
+ * (bad input or unknown object) or 2 (usage).
+ *
+ *   tenants create --name NAME
+ *   clients create --tenant TEN_ID --name NAME [--scope "debts:read …"]
+ *   clients rotate-secret --client CLIENT_ID
+ *   clients revoke --client CLIENT_ID
+ *   keys rotate
+ *
+ * With `DATABASE_URL` unset it uses the embedded database of the root `npm start`, starting it
+ * for the duration of the command when it is not running.
+ */
+import { parseArgs } from 'node:util';
+import { createDb, migrateLatest, resolveDatabase, type Knex } from '@dms/db';
+import { resolveSecretsKey } from '@dms/config';
+import { SecretBox } from '@dms/secrets';
+import { loadAuthConfig } from '../config.js';
+import {
+  ClientAdminError,
+  createClient,
+  createTenant,
+  revokeClient,
+  rotateClientSecret,
+  rotateSigningKey,
+  type SigningAlg,
+} from '../domain/index.js';
+
+const USAGE = `usage: admin tenants create --name NAME
+       admin clients create --tenant TEN_ID --name NAME [--scope "SCOPE ..."]
+       admin clients rotate-secret --client CLIENT_ID
+       admin clients revoke --client CLIENT_ID
+       admin keys rotate`;
+
+class UsageError extends Error {}
+
+function required(values: Record<string, string | undefined>, name: string): string {
+  const v = values[name];
+  if (!v) throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+type Command = (db: Knex, flags: Record<string, string | undefined>) => Promise<object>;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { name: { type: 'string' }, tenant: { type: 'string' }, scope: { type: 'string' }, client: { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const cfg = loadAuthConfig();
+  const box = new SecretBox(resolveSecretsKey(cfg));
+  const issuer = { issuer: cfg.AUTH_ISSUER, audience: cfg.API_AUDIENCE };
+
+  const commands: Record<string, Command> = {
+    'tenants create': (db, f) => createTenant(db, required(f, 'name')),
+    'clients create': (db, f) => createClient(db, box, issuer, { tenantId: required(f, 'tenant'), name: required(f, 'name'), scope: f.scope }),
+    'clients rotate-secret': (db, f) => rotateClientSecret(db, box, issuer, required(f, 'client')),
+    'clients revoke': (db, f) => revokeClient(db, required(f, 'client')),
+    'keys rotate': (db) => rotateSigningKey(db, box, cfg.SIGNING_ALG as SigningAlg),
+  };
+  const command = commands[positionals.slice(0, 2).join(' ')];
+  if (!command) throw new UsageError(`unknown command "${positionals.join(' ')}"`);
+
+  const pgServer = await resolveDatabase();
+  const db = createDb(pgServer.url, 2);
+  try {
+    await migrateLatest(db);
+    const result = await command(db, values);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } finally {
+    await db.destroy();
+    await pgServer.stop();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`error: ${err instanceof ClientAdminError || err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,19 @@
+/**
+ * Settings of the issuer (services/auth), read and validated once at start.
+ */
+import { commonSpec, loadConfig, num, port, str } from '@dms/config';
+
+export const authSpec = {
+  ...commonSpec,
+  PORT: port({ default: 4000, desc: 'HTTP port of the issuer' }),
+  ACCESS_TOKEN_TTL_SECONDS: num({ default: 3600, desc: 'Lifetime of access tokens (expires_in), seconds' }),
+  SIGNING_ALG: str({ default: 'RS256', choices: ['RS256', 'ES256'], desc: 'JWS algorithm of access tokens' }),
+  KEY_RELOAD_SECONDS: num({ default: 30, desc: 'Fallback poll interval for signing-key changes (LISTEN/NOTIFY is the fast path)' }),
+};
+
+export type AuthConfig = ReturnType<typeof loadAuthConfig>;
+
+/** Loads the issuer's settings from `env`; exits with one line naming a bad setting. */
+export function loadAuthConfig(env: NodeJS.ProcessEnv = process.env, exitOnError = true) {
+  return loadConfig(authSpec, env, exitOnError);
+}

@@ -1,0 +1,126 @@
+/**
+ * OAuth 2.0 clients (RFC 6749 section 2): confidential machine clients of a tenant, using the
+ * client_credentials grant. The secret is shown once at creation or rotation and stored only as
+ * AES-256-GCM ciphertext (libs/secrets), because oidc-provider compares the presented secret itself.
+ */
+import type { Knex } from '@dms/db';
+import { randomBase62 } from '@dms/ids';
+import { randomSecret, type SecretBox } from '@dms/secrets';
+import { isScope, parseScope, SCOPES } from '@dms/scopes';
+
+/** The CLI's answer to `clients create` and `clients rotate-secret` (CONTRACT section 2). */
+export interface IssuedClient {
+  client_id: string;
+  client_secret: string;
+  audience: string;
+  token_url: string;
+  tenant_id: string;
+  scope: string;
+}
+
+/** A client as oidc-provider's adapter needs it (secret decrypted). */
+export interface StoredClient {
+  client_id: string;
+  client_secret: string;
+  tenant_id: string;
+  scope: string;
+}
+
+interface ClientRow {
+  client_id: string;
+  tenant_id: string;
+  name: string;
+  secret_ciphertext: string;
+  scope: string;
+  revoked_at: Date | null;
+  updated_at: Date | Knex.Raw;
+}
+
+/** Raised for operator mistakes (unknown tenant, unknown scope, unknown client). */
+export class ClientAdminError extends Error {}
+
+/** Where tokens are requested and what audience they are for, printed with new credentials. */
+export interface IssuerInfo {
+  issuer: string;
+  audience: string;
+}
+
+function tokenUrl(issuer: string): string {
+  return new URL('/oauth/token', issuer).href;
+}
+
+/**
+ * Validates a space-separated scope list against the known scopes.
+ * @returns the normalised scope string (all scopes when `scope` is undefined)
+ * @throws ClientAdminError naming the first unknown scope
+ */
+export function normaliseClientScope(scope: string | undefined): string {
+  if (scope === undefined) return SCOPES.join(' ');
+  const list = parseScope(scope);
+  const unknown = list.find((s) => !isScope(s));
+  if (unknown) throw new ClientAdminError(`unknown scope "${unknown}"; known: ${SCOPES.join(' ')}`);
+  if (list.length === 0) throw new ClientAdminError('scope must name at least one scope');
+  return list.join(' ');
+}
+
+/**
+ * Creates a client for `tenantId` with a fresh secret.
+ * @param opts.scope space-separated allowed scopes (default: all)
+ * @throws ClientAdminError when the tenant does not exist or a scope is unknown
+ */
+export async function createClient(
+  db: Knex,
+  box: SecretBox,
+  issuer: IssuerInfo,
+  opts: { tenantId: string; name: string; scope?: string },
+): Promise<IssuedClient> {
+  const scope = normaliseClientScope(opts.scope);
+  const tenant = await db('tenants').where({ id: opts.tenantId }).first('id');
+  if (!tenant) throw new ClientAdminError(`no tenant ${opts.tenantId}`);
+  const clientId = `cli_${randomBase62(24)}`;
+  const secret = randomSecret('cs_');
+  await db<ClientRow>('oauth_clients').insert({
+    client_id: clientId,
+    tenant_id: opts.tenantId,
+    name: opts.name,
+    secret_ciphertext: box.seal(secret),
+    scope,
+  });
+  return { client_id: clientId, client_secret: secret, audience: issuer.audience, token_url: tokenUrl(issuer.issuer), tenant_id: opts.tenantId, scope };
+}
+
+/**
+ * Replaces a client's secret; the old secret stops working at once.
+ * @throws ClientAdminError when the client does not exist or is revoked
+ */
+export async function rotateClientSecret(db: Knex, box: SecretBox, issuer: IssuerInfo, clientId: string): Promise<IssuedClient> {
+  const secret = randomSecret('cs_');
+  const [row] = await db<ClientRow>('oauth_clients')
+    .where({ client_id: clientId })
+    .whereNull('revoked_at')
+    .update({ secret_ciphertext: box.seal(secret), updated_at: db.fn.now() })
+    .returning('*');
+  if (!row) throw new ClientAdminError(`no active client ${clientId}`);
+  return { client_id: row.client_id, client_secret: secret, audience: issuer.audience, token_url: tokenUrl(issuer.issuer), tenant_id: row.tenant_id, scope: row.scope };
+}
+
+/**
+ * Revokes a client: it can no longer obtain tokens. Tokens already issued stay valid until they
+ * expire (at most the access-token lifetime), as with any self-contained JWT.
+ * @throws ClientAdminError when the client does not exist
+ */
+export async function revokeClient(db: Knex, clientId: string): Promise<{ client_id: string; revoked_at: string }> {
+  const [row] = await db<ClientRow>('oauth_clients')
+    .where({ client_id: clientId })
+    .update({ revoked_at: db.raw('coalesce(revoked_at, now())'), updated_at: db.fn.now() })
+    .returning(['client_id', 'revoked_at']);
+  if (!row) throw new ClientAdminError(`no client ${clientId}`);
+  return { client_id: row.client_id, revoked_at: (row.revoked_at as Date).toISOString() };
+}
+
+/** Loads an active client with its secret decrypted, or undefined (unknown or revoked). */
+export async function findActiveClient(db: Knex, box: SecretBox, clientId: string): Promise<StoredClient | undefined> {
+  const row = await db<ClientRow>('oauth_clients').where({ client_id: clientId }).whereNull('revoked_at').first();
+  if (!row) return undefined;
+  return { client_id: row.client_id, client_secret: box.open(row.secret_ciphertext), tenant_id: row.tenant_id, scope: row.scope };
+}

@@ -1,0 +1,92 @@
+/**
+ * The issuer's HTTP surface (CONTRACT section 1): the token endpoint and JWKS from oidc-provider,
+ * RFC 8414 metadata, health, readiness and metrics. Anything else is 404, so none of
+ * oidc-provider's interactive endpoints is reachable.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import { SCOPES } from '@dms/scopes';
+import { isReachable, type Knex } from '@dms/db';
+import type { Logger } from '@dms/logger';
+import { withClientAuthMethod } from '../oauth/client-auth-method.js';
+import { ROUTES } from '../oauth/provider.js';
+import type { IssuerMetrics } from './metrics.js';
+
+/** A Node request handler of the current oidc-provider instance. */
+export type ProviderHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+/** What the HTTP layer needs. `provider()` returns the current handler (it changes on key rotation). */
+export interface IssuerAppDeps {
+  db: Knex;
+  log: Logger;
+  metrics: IssuerMetrics;
+  issuer: string;
+  provider: () => ProviderHandler | undefined;
+  isDraining: () => boolean;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/**
+ * RFC 8414 section 2 authorization server metadata.
+ * `response_types_supported` is empty: there is no authorization endpoint, only the token endpoint.
+ */
+export function authorizationServerMetadata(issuer: string) {
+  return {
+    issuer,
+    token_endpoint: new URL(ROUTES.token, issuer).href,
+    jwks_uri: new URL(ROUTES.jwks, issuer).href,
+    grant_types_supported: ['client_credentials'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    scopes_supported: [...SCOPES],
+    response_types_supported: [],
+  };
+}
+
+/**
+ * Koa middleware installed on each provider instance. RFC 6749 section 5.2: a 401
+ * `invalid_client` carries `WWW-Authenticate` whichever way the client authenticated; oidc-provider
+ * adds it only for HTTP Basic.
+ */
+export async function wwwAuthenticateOnInvalidClient(ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> {
+  await next();
+  if (ctx.status === 401 && !ctx.response.get('WWW-Authenticate')) {
+    ctx.set('WWW-Authenticate', `Basic realm="${ctx.oidc?.provider.issuer ?? ''}", error="invalid_client"`);
+  }
+}
+
+/** Builds the Node request handler of the issuer. */
+export function createIssuerApp(deps: IssuerAppDeps) {
+  const { metrics } = deps;
+  const metadata = authorizationServerMetadata(deps.issuer);
+
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const stop = metrics.requestDuration.startTimer();
+    res.on('finish', () => stop({ route: ROUTE_LABELS.has(path) ? path : 'other', status: String(res.statusCode) }));
+
+    if (req.method === 'GET' && path === '/healthz') return sendJson(res, 200, { status: 'ok' });
+    if (req.method === 'GET' && path === '/readyz') {
+      const ready = !deps.isDraining() && deps.provider() !== undefined && (await isReachable(deps.db));
+      return sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable' });
+    }
+    if (req.method === 'GET' && path === '/metrics') {
+      res.writeHead(200, { 'content-type': metrics.registry.contentType });
+      return void res.end(await metrics.registry.metrics());
+    }
+    if (req.method === 'GET' && path === '/.well-known/oauth-authorization-server') {
+      return sendJson(res, 200, metadata, { 'cache-control': 'public, max-age=300' });
+    }
+    if (path === ROUTES.token || path === ROUTES.jwks) {
+      const handler = deps.provider();
+      if (!handler) return sendJson(res, 503, { error: 'temporarily_unavailable', error_description: 'signing keys not loaded' });
+      return void withClientAuthMethod(req.headers.authorization, () => handler(req, res));
+    }
+    return sendJson(res, 404, { error: 'not_found', error_description: 'no such endpoint' });
+  };
+}
+
+const ROUTE_LABELS = new Set(['/healthz', '/readyz', '/metrics', '/.well-known/oauth-authorization-server', ROUTES.token, ROUTES.jwks]);

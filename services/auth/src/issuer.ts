@@ -1,0 +1,89 @@
+/**
+ * Assembles the issuer: configuration, database, signing keys, oidc-provider and the HTTP handler.
+ * Separate from `server.ts` so tests and tools can start it in-process on any port.
+ */
+import { createServer, type Server } from 'node:http';
+import { createDb, type Knex } from '@dms/db';
+import { resolveSecretsKey } from '@dms/config';
+import { createLogger, type Logger } from '@dms/logger';
+import { SecretBox } from '@dms/secrets';
+import type { AuthConfig } from './config.js';
+import { ensureSigningKey, loadSigningKeys, type SigningAlg } from './domain/signing-keys.js';
+import { createAdapter } from './oauth/adapter.js';
+import { createProvider } from './oauth/provider.js';
+import { watchSigningKeys, type KeyWatcher } from './oauth/key-watcher.js';
+import { createIssuerApp, wwwAuthenticateOnInvalidClient, type ProviderHandler } from './http/app.js';
+import { createIssuerMetrics } from './http/metrics.js';
+
+/** A built issuer, not yet listening. */
+export interface Issuer {
+  server: Server;
+  db: Knex;
+  log: Logger;
+  /** Reloads signing keys from the database and swaps the provider if they changed. */
+  reloadKeys(): Promise<void>;
+  /** Marks the issuer as draining (readiness turns 503). */
+  drain(): void;
+  /** Stops background work and closes the pool (after the server stopped accepting). */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the issuer from validated settings.
+ * @throws when the database is unreachable or the secrets key cannot open the stored keys
+ */
+export async function buildIssuer(cfg: AuthConfig): Promise<Issuer> {
+  const log = createLogger('auth', cfg.LOG_LEVEL);
+  const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
+  const box = new SecretBox(resolveSecretsKey(cfg));
+  const metrics = createIssuerMetrics();
+  const adapter = createAdapter({ db, box });
+  const alg = cfg.SIGNING_ALG as SigningAlg;
+
+  await ensureSigningKey(db, box, alg);
+
+  let handler: ProviderHandler | undefined;
+  let loadedKids = '';
+  let draining = false;
+
+  async function reloadKeys(): Promise<void> {
+    const keys = await loadSigningKeys(db, box, cfg.ACCESS_TOKEN_TTL_SECONDS);
+    const signature = `${keys.activeKid}|${keys.keys.map((k) => k.kid).join(',')}`;
+    if (signature === loadedKids) return;
+    const provider = createProvider({
+      issuer: cfg.AUTH_ISSUER,
+      audience: cfg.API_AUDIENCE,
+      accessTokenTtlSeconds: cfg.ACCESS_TOKEN_TTL_SECONDS,
+      keys,
+      adapter,
+    });
+    provider.use(wwwAuthenticateOnInvalidClient);
+    provider.on('grant.success', (ctx) => metrics.tokensIssued.inc({ grant_type: String(ctx.oidc.params?.grant_type ?? 'unknown') }));
+    provider.on('grant.error', (_ctx, err) => metrics.tokenErrors.inc({ error: String((err as { error?: string }).error ?? 'server_error') }));
+    provider.on('server_error', (_ctx, err) => log.error({ err }, 'token endpoint server error'));
+    handler = provider.callback();
+    loadedKids = signature;
+    log.info({ active_kid: keys.activeKid, published: keys.keys.length }, 'signing keys loaded');
+  }
+
+  await reloadKeys();
+  const watcher: KeyWatcher = watchSigningKeys(cfg.DATABASE_URL, cfg.KEY_RELOAD_SECONDS, reloadKeys, log);
+  const server = createServer(
+    createIssuerApp({ db, log, metrics, issuer: cfg.AUTH_ISSUER, provider: () => handler, isDraining: () => draining }),
+  );
+  server.keepAliveTimeout = 65_000;
+
+  return {
+    server,
+    db,
+    log,
+    reloadKeys,
+    drain: () => {
+      draining = true;
+    },
+    async close() {
+      await watcher.close();
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * oidc-provider storage adapter. The issuer is stateless apart from clients: access tokens are
+ * self-contained JWTs (RFC 9068), so oidc-provider never stores them, and no other grant is
+ * enabled. Clients are read from PostgreSQL on each token request, so a revoked client or a rotated
+ * secret takes effect at once.
+ */
+import type { Knex } from '@dms/db';
+import type { SecretBox } from '@dms/secrets';
+import { findActiveClient } from '../domain/clients.js';
+import { clientAuthMethodOfRequest } from './client-auth-method.js';
+
+/** Dependencies the adapter factory closes over. */
+export interface AdapterDeps {
+  db: Knex;
+  box: SecretBox;
+}
+
+/**
+ * Builds the adapter class oidc-provider instantiates once per model name.
+ * Client lookups return RFC 7591 client metadata; any other model is a programming error here.
+ */
+export function createAdapter({ db, box }: AdapterDeps) {
+  return class PostgresClientAdapter {
+    readonly model: string;
+
+    constructor(model: string) {
+      this.model = model;
+    }
+
+    /** @returns client metadata for an active client, else undefined (oidc-provider: invalid_client) */
+    async find(id: string) {
+      if (this.model !== 'Client') return undefined;
+      const client = await findActiveClient(db, box, id);
+      if (!client) return undefined;
+      return {
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        grant_types: ['client_credentials'],
+        response_types: [],
+        redirect_uris: [],
+        scope: client.scope,
+        tenant_id: client.tenant_id,
+        token_endpoint_auth_method: clientAuthMethodOfRequest(),
+      };
+    }
+
+    async upsert(): Promise<void> {
+      throw new Error(`the issuer does not persist ${this.model} artifacts`);
+    }
+
+    async findByUid() {
+      return undefined;
+    }
+
+    async findByUserCode() {
+      return undefined;
+    }
+
+    async consume(): Promise<void> {}
+
+    async destroy(): Promise<void> {}
+
+    async revokeByGrantId(): Promise<void> {}
+  };
+}
