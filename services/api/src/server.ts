@@ -1,1 +1,27 @@
-export {};
+/**
+ * Entry point of the resource API (`npm start -w services/api`): configuration from the
+ * environment, then serve until SIGTERM.
+ */
+import { createServer } from 'node:http';
+import { createDb } from '@dms/db';
+import { createLogger } from '@dms/logger';
+import { runHttpService } from '@dms/lifecycle';
+import { loadApiConfig } from './config.js';
+import { createApp } from './app.js';
+
+const cfg = loadApiConfig();
+const log = createLogger('api', cfg.LOG_LEVEL);
+const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
+let draining = false;
+const server = createServer(createApp({ db, cfg }, { log, isDraining: () => draining }));
+server.keepAliveTimeout = 65_000;
+await runHttpService({
+  server,
+  port: cfg.PORT,
+  log,
+  graceSeconds: cfg.SHUTDOWN_GRACE_SECONDS,
+  onDrain: () => {
+    draining = true;
+  },
+  onShutdown: () => db.destroy(),
+});

@@ -4,6 +4,7 @@
  */
 import type { Knex } from 'knex';
 import * as core from './001_core.js';
+import * as events from './002_events.js';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -11,4 +12,7 @@ export interface Migration {
 }
 
 /** Migrations by name, oldest first. New migrations are appended here. */
-export const MIGRATIONS: Array<[string, Migration]> = [['001_core', core]];
+export const MIGRATIONS: Array<[string, Migration]> = [
+  ['001_core', core],
+  ['002_events', events],
+];

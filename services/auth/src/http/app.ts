@@ -66,7 +66,7 @@ export function createIssuerApp(deps: IssuerAppDeps) {
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
     const stop = metrics.requestDuration.startTimer();
-    res.on('finish', () => stop({ route: ROUTE_LABELS.has(path) ? path : 'other', status: String(res.statusCode) }));
+    res.on('finish', () => stop({ method: req.method, route: ROUTE_LABELS.has(path) ? path : 'other', status: String(res.statusCode) }));
 
     if (req.method === 'GET' && path === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (req.method === 'GET' && path === '/readyz') {

@@ -1,17 +1,17 @@
 /**
- * Prometheus metrics of the issuer: token issuance by outcome and request latency.
+ * Prometheus metrics of the issuer: token issuance by outcome, plus the shared HTTP latency.
  */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, createServiceMetrics } from '@dms/metrics';
 
 /** The issuer's metric registry and instruments. */
 export function createIssuerMetrics() {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const { registry, httpDuration } = createServiceMetrics('auth');
   return {
     registry,
+    requestDuration: httpDuration,
     tokensIssued: new Counter({
       name: 'oauth_tokens_issued_total',
-      help: 'Access tokens issued, by client grant type',
+      help: 'Access tokens issued, by grant type',
       labelNames: ['grant_type'],
       registers: [registry],
     }),
@@ -19,13 +19,6 @@ export function createIssuerMetrics() {
       name: 'oauth_token_errors_total',
       help: 'Token requests refused, by RFC 6749 error code',
       labelNames: ['error'],
-      registers: [registry],
-    }),
-    requestDuration: new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'HTTP request duration in seconds, by route and status',
-      labelNames: ['route', 'status'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [registry],
     }),
   };

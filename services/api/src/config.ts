@@ -1,0 +1,28 @@
+/**
+ * Settings of the resource API (services/api), read and validated once at start.
+ */
+import { bool, commonSpec, loadConfig, num, port, str } from '@dms/config';
+
+export const apiSpec = {
+  ...commonSpec,
+  PORT: port({ default: 3000, desc: 'HTTP port of the API' }),
+  JWKS_URI: str({ default: '', desc: 'JWKS of the issuer (default `${AUTH_ISSUER}/.well-known/jwks.json`)' }),
+  PUBLIC_BASE_URL: str({ default: '', desc: 'Public base URL of the API used in Link headers (default `http://localhost:${PORT}`)' }),
+  ALLOW_PRIVATE_WEBHOOK_TARGETS: bool({ default: false, desc: 'Allow webhook URLs on loopback/private networks (development and tests only)' }),
+  RATE_LIMIT_PER_MINUTE: num({ default: 600, desc: 'Requests per client per window' }),
+  RATE_LIMIT_WINDOW_SECONDS: num({ default: 60, desc: 'Rate-limit window, seconds' }),
+  REDIS_URL: str({ default: '', desc: 'Redis for a rate-limit budget shared by several API instances (in-memory when unset)' }),
+};
+
+/** The API's validated settings with derived defaults filled in. */
+export type ApiConfig = ReturnType<typeof loadApiConfig>;
+
+/** Loads the API's settings from `env`; exits with one line naming a bad setting. */
+export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, exitOnError = true) {
+  const cfg = loadConfig(apiSpec, env, exitOnError);
+  return {
+    ...cfg,
+    JWKS_URI: cfg.JWKS_URI || new URL('/.well-known/jwks.json', cfg.AUTH_ISSUER).href,
+    PUBLIC_BASE_URL: (cfg.PUBLIC_BASE_URL || `http://localhost:${cfg.PORT}`).replace(/\/$/, ''),
+  };
+}

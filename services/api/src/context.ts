@@ -1,0 +1,11 @@
+/**
+ * What route modules receive: the database and the settings they need. Passed explicitly (no
+ * module-level singletons), so a test or tool can build several apps side by side.
+ */
+import type { Knex } from '@dms/db';
+import type { ApiConfig } from './config.js';
+
+export interface AppContext {
+  db: Knex;
+  cfg: ApiConfig;
+}

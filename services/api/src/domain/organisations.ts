@@ -1,0 +1,84 @@
+/**
+ * Organisations (CONTRACT section 5): the creditor brands a tenant collects for.
+ */
+import type { Knex } from '@dms/db';
+import { newId } from '@dms/ids';
+import { recordEvent } from '../db/outbox.js';
+import type { JsonSchema } from '../http/validation.js';
+import { iso, metadataSchema, textSchema } from './schema-parts.js';
+
+export interface OrganisationRow {
+  id: string;
+  tenant_id: string;
+  name: string;
+  customer_facing_name: string | null;
+  metadata: Record<string, string>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The public organisation object. */
+export interface Organisation {
+  id: string;
+  object: 'organisation';
+  name: string;
+  customer_facing_name: string | null;
+  metadata: Record<string, string>;
+  created_at: string;
+  updated_at: string;
+}
+
+const fields = {
+  name: textSchema(200, 'Legal or trading name.'),
+  customer_facing_name: { ...textSchema(200, 'Name shown to customers, when different from `name`.'), type: ['string', 'null'] },
+  metadata: metadataSchema,
+};
+
+export const organisationSchemas: { create: JsonSchema; update: JsonSchema; object: JsonSchema } = {
+  create: { type: 'object', additionalProperties: false, required: ['name'], properties: fields },
+  update: { type: 'object', additionalProperties: false, minProperties: 1, properties: fields },
+  object: {
+    type: 'object',
+    required: ['id', 'object', 'name', 'customer_facing_name', 'metadata', 'created_at', 'updated_at'],
+    properties: {
+      id: { type: 'string', examples: ['org_1a2B3c4D5e6F7g8H9i0JkLmN'] },
+      object: { const: 'organisation' },
+      ...fields,
+      created_at: { type: 'string', format: 'date-time' },
+      updated_at: { type: 'string', format: 'date-time' },
+    },
+  },
+};
+
+export type OrganisationInput = { name?: string; customer_facing_name?: string | null; metadata?: Record<string, string> };
+
+/** Maps a row to the public object. */
+export function toOrganisation(row: OrganisationRow): Organisation {
+  return {
+    id: row.id,
+    object: 'organisation',
+    name: row.name,
+    customer_facing_name: row.customer_facing_name,
+    metadata: row.metadata,
+    created_at: iso(row.created_at)!,
+    updated_at: iso(row.updated_at)!,
+  };
+}
+
+/** Creates an organisation and its `organisation.created` event in one transaction. */
+export async function createOrganisation(db: Knex, tenantId: string, input: OrganisationInput): Promise<Organisation> {
+  return db.transaction(async (trx) => {
+    const [row] = await trx<OrganisationRow>('organisations')
+      .insert({
+        id: newId('org'),
+        tenant_id: tenantId,
+        name: input.name!,
+        customer_facing_name: input.customer_facing_name ?? null,
+        metadata: JSON.stringify(input.metadata ?? {}) as unknown as Record<string, string>,
+      })
+      .returning('*');
+    const organisation = toOrganisation(row!);
+    await recordEvent(trx, tenantId, 'organisation.created', organisation);
+    return organisation;
+  });
+}

@@ -1,0 +1,139 @@
+/**
+ * Keyset pagination of every list and search endpoint (CONTRACT section 4).
+ *
+ * Lists are ordered newest first by `seq`, an identity column that is indexed per tenant; a cursor
+ * is an object id, resolved to its `seq` inside the same (tenant-scoped) list, so a page costs an
+ * index range scan of `limit + 1` rows at any depth. The extra row tells whether more exist.
+ *
+ * - no cursor:   seq DESC                       -> the newest `limit`
+ * - `after=X`:   seq < seq(X), DESC              -> the next older page
+ * - `before=X`:  seq > seq(X), ASC, then reversed -> the `limit` objects just newer than X
+ */
+import type { Request, Response } from 'express';
+import type { Knex } from '@dms/db';
+import { ApiError } from '@dms/errors';
+
+/** Default and maximum `limit`. */
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 100;
+
+/** Validated pagination parameters of a request. */
+export interface PageParams {
+  limit: number;
+  after?: string;
+  before?: string;
+}
+
+/** One page of rows plus whether objects exist on either side of it. */
+export interface Page<Row> {
+  rows: Row[];
+  /** Newer objects exist (a `prev` link is due). */
+  hasNewer: boolean;
+  /** Older objects exist (a `next` link is due). */
+  hasOlder: boolean;
+}
+
+const PAGE_PARAMS = ['limit', 'after', 'before'];
+
+function single(query: Request['query'], name: string): string | undefined {
+  const v = query[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string') throw new ApiError('parameter_invalid', `${name} must be given once, as a string.`, { param: name });
+  return v;
+}
+
+/**
+ * Reads and validates `limit`, `after` and `before`, and rejects any query parameter not in
+ * `extra` (e.g. `query`, `expand[]`).
+ * @throws ApiError 400 `parameter_invalid` / `parameters_exclusive`, with `param`
+ */
+export function parsePageParams(query: Request['query'], extra: readonly string[] = []): PageParams {
+  for (const name of Object.keys(query)) {
+    if (!PAGE_PARAMS.includes(name) && !extra.includes(name)) {
+      throw new ApiError('parameter_invalid', `Unknown query parameter: ${name}.`, { param: name });
+    }
+  }
+  const rawLimit = single(query, 'limit');
+  let limit = DEFAULT_LIMIT;
+  if (rawLimit !== undefined) {
+    if (!/^\d{1,4}$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > MAX_LIMIT) {
+      throw new ApiError('parameter_invalid', `limit must be an integer from 1 to ${MAX_LIMIT}.`, { param: 'limit' });
+    }
+    limit = Number(rawLimit);
+  }
+  const after = single(query, 'after');
+  const before = single(query, 'before');
+  if (after !== undefined && before !== undefined) {
+    throw new ApiError('parameters_exclusive', 'after and before cannot be used together.', { param: 'before' });
+  }
+  for (const [name, value] of [['after', after], ['before', before]] as const) {
+    if (value === '') throw new ApiError('invalid_cursor', `${name} must be an object id.`, { param: name });
+  }
+  return { limit, after, before };
+}
+
+/**
+ * Fetches one page.
+ * @param list the whole list (tenant-, parent- and visibility-scoped); cursors must name one of its rows
+ * @param rows the rows to page through: `list` itself, or `list` narrowed by a search
+ * @param table table name qualifying `seq` and `id`
+ * @throws ApiError 400 `invalid_cursor` when the cursor is not an object of `list`
+ */
+export async function keysetPage<Row>(list: Knex.QueryBuilder, rows: Knex.QueryBuilder, table: string, page: PageParams): Promise<Page<Row>> {
+  const cursorId = page.after ?? page.before;
+  const param = page.after !== undefined ? 'after' : 'before';
+  let cursorSeq: number | undefined;
+  if (cursorId !== undefined) {
+    const found = await list.clone().clearSelect().clearOrder().where(`${table}.id`, cursorId).first(`${table}.seq`);
+    if (!found) throw new ApiError('invalid_cursor', `${param} does not name an object of this list.`, { param });
+    cursorSeq = Number(found.seq);
+  }
+  const q = rows.clone().limit(page.limit + 1);
+  if (page.before !== undefined) {
+    const fetched: Row[] = await q.where(`${table}.seq`, '>', cursorSeq!).orderBy(`${table}.seq`, 'asc');
+    const hasNewer = fetched.length > page.limit;
+    return { rows: fetched.slice(0, page.limit).reverse(), hasNewer, hasOlder: true };
+  }
+  if (page.after !== undefined) q.where(`${table}.seq`, '<', cursorSeq!);
+  const fetched: Row[] = await q.orderBy(`${table}.seq`, 'desc');
+  return { rows: fetched.slice(0, page.limit), hasNewer: page.after !== undefined, hasOlder: fetched.length > page.limit };
+}
+
+/**
+ * The total of a plain list from its maintained counter (O(1), CONTRACT section 4).
+ * @param parentId the parent object of a nested list (a debt's payments), '' for top-level lists
+ */
+export async function listTotal(db: Knex, tenantId: string, list: string, parentId = ''): Promise<number> {
+  const row = await db('list_counters').where({ tenant_id: tenantId, list, parent_id: parentId }).first('count');
+  return row ? Number(row.count) : 0;
+}
+
+function pageUrl(base: string, kept: URLSearchParams, set: Record<string, string>): string {
+  const params = new URLSearchParams(kept);
+  for (const [k, v] of Object.entries(set)) params.set(k, v);
+  return `${base}?${params.toString()}`;
+}
+
+/**
+ * Writes a list response: body `{"object":"list","data":[…]}` and the headers `X-Total-Count`,
+ * `X-Page-Items` and `Link` (RFC 8288) with `first`, and `next`/`prev` when such pages exist.
+ * Query parameters other than the cursor and limit are kept in the links.
+ * @param publicBaseUrl absolute base of the API, e.g. `https://api.example.com`
+ */
+export function sendPage<T extends { id: string }>(
+  req: Request,
+  res: Response,
+  publicBaseUrl: string,
+  result: { data: T[]; total: number; page: Page<unknown>; params: PageParams },
+): void {
+  const { data, total, page, params } = result;
+  const original = new URL(req.originalUrl, 'http://x');
+  const kept = new URLSearchParams([...original.searchParams].filter(([k]) => !PAGE_PARAMS.includes(k)));
+  const base = `${publicBaseUrl}${original.pathname}`;
+  const limit = String(params.limit);
+  const links = [`<${pageUrl(base, kept, { limit })}>; rel="first"`];
+  if (data.length && page.hasOlder) links.push(`<${pageUrl(base, kept, { after: data[data.length - 1]!.id, limit })}>; rel="next"`);
+  if (data.length && page.hasNewer) links.push(`<${pageUrl(base, kept, { before: data[0]!.id, limit })}>; rel="prev"`);
+  res.set({ 'X-Total-Count': String(total), 'X-Page-Items': String(data.length), Link: links.join(', ') });
+  res.json({ object: 'list', data });
+}

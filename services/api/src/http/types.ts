@@ -1,0 +1,24 @@
+/**
+ * Request properties the API's middleware adds, declared on Express's Request type.
+ */
+import type { Scope } from '@dms/scopes';
+
+/** The verified caller, from the access token (CONTRACT section 3). */
+export interface Principal {
+  tenantId: string;
+  clientId: string;
+  scopes: ReadonlySet<Scope | string>;
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      id: string;
+      principal?: Principal;
+      apiVersion: string;
+    }
+  }
+}
+
+export {};

@@ -1,0 +1,24 @@
+/**
+ * API versioning (CONTRACT section 3): the optional `Api-Version: YYYY-MM-DD` request header picks
+ * the version, the newest by default; the response echoes the version used. An unknown version is
+ * 400 rather than a silent fallback, so a client never runs against a shape it did not ask for.
+ */
+import type { RequestHandler } from 'express';
+import { ApiError } from '@dms/errors';
+
+/** Supported versions, oldest first. */
+export const API_VERSIONS = ['2026-11-01'] as const;
+export const LATEST_API_VERSION = API_VERSIONS[API_VERSIONS.length - 1]!;
+
+export const apiVersion: RequestHandler = (req, res, next) => {
+  const asked = req.headers['api-version'];
+  const version = asked === undefined ? LATEST_API_VERSION : String(asked).trim();
+  if (!(API_VERSIONS as readonly string[]).includes(version)) {
+    return next(
+      new ApiError('unsupported_api_version', `Unsupported Api-Version "${version}". Supported: ${API_VERSIONS.join(', ')}.`, { param: 'Api-Version' }),
+    );
+  }
+  req.apiVersion = version;
+  res.setHeader('Api-Version', version);
+  next();
+};

@@ -1,0 +1,96 @@
+/**
+ * Bearer token authentication (RFC 6750) of JWT access tokens (RFC 9068, RFC 7519).
+ *
+ * Checks, in order: an `Authorization: Bearer` header; the JOSE header (`typ` at+jwt, an allowed
+ * `alg`, a `kid`); the signature with the issuer's key for that `kid` (jwks-rsa caches keys and
+ * refetches on an unknown `kid`, rate-limited); `iss`, `aud`, `exp`/`nbf`; and the `tenant_id` and
+ * `client_id` claims. Any failure is 401 `invalid_token` with `WWW-Authenticate`.
+ */
+import type { RequestHandler } from 'express';
+import jwt, { type JwtHeader, type JwtPayload } from 'jsonwebtoken';
+import jwksRsa from 'jwks-rsa';
+import { ApiError } from '@dms/errors';
+import { parseScope } from '@dms/scopes';
+
+/** Only asymmetric algorithms: an HS256 token "signed" with a public key must never verify. */
+export const ALLOWED_ALGORITHMS: jwt.Algorithm[] = ['RS256', 'ES256'];
+
+/** Settings of the verifier. */
+export interface TokenVerifierOptions {
+  jwksUri: string;
+  issuer: string;
+  audience: string;
+  /** Allowed clock skew, seconds. */
+  clockToleranceSeconds?: number;
+}
+
+function invalidToken(description: string): ApiError {
+  return new ApiError('invalid_token', description, {
+    headers: { 'WWW-Authenticate': `Bearer realm="api", error="invalid_token", error_description="${description}"` },
+  });
+}
+
+/**
+ * Builds the authentication middleware. On success sets `req.principal`.
+ * @throws (to `next`) ApiError `invalid_token` (401)
+ */
+export function authenticate(opts: TokenVerifierOptions): RequestHandler {
+  const keys = jwksRsa({
+    jwksUri: opts.jwksUri,
+    cache: true,
+    cacheMaxEntries: 20,
+    cacheMaxAge: 10 * 60 * 1000,
+    // An attacker sending random kids must not turn the API into a JWKS fetch amplifier.
+    rateLimit: true,
+    jwksRequestsPerMinute: 10,
+    timeout: 5000,
+  });
+
+  const getKey = (header: JwtHeader, callback: jwt.SigningKeyCallback) => {
+    if (!header.kid) return callback(new Error('token has no kid'));
+    keys.getSigningKey(header.kid).then(
+      (key) => callback(null, key.getPublicKey()),
+      () => callback(new Error('no key for kid')),
+    );
+  };
+
+  return (req, _res, next) => {
+    const header = req.headers.authorization;
+    const match = header ? /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header) : null;
+    if (!match) return next(invalidToken(header ? 'malformed Authorization header' : 'no bearer token'));
+    const token = match[1]!;
+
+    const decoded = jwt.decode(token, { complete: true });
+    if (!decoded || typeof decoded.payload === 'string') return next(invalidToken('malformed token'));
+    const typ = String(decoded.header.typ ?? '').toLowerCase();
+    if (typ !== 'at+jwt' && typ !== 'application/at+jwt') return next(invalidToken('not an access token'));
+    if (!ALLOWED_ALGORITHMS.includes(decoded.header.alg as jwt.Algorithm)) return next(invalidToken('algorithm not allowed'));
+
+    jwt.verify(
+      token,
+      getKey,
+      {
+        algorithms: ALLOWED_ALGORITHMS,
+        issuer: opts.issuer,
+        audience: opts.audience,
+        clockTolerance: opts.clockToleranceSeconds ?? 5,
+      },
+      (err, payload) => {
+        if (err || !payload || typeof payload === 'string') {
+          const reason = err?.name === 'TokenExpiredError' ? 'token expired' : 'token verification failed';
+          return next(invalidToken(reason));
+        }
+        const claims = payload as JwtPayload & { tenant_id?: unknown; client_id?: unknown; scope?: unknown };
+        if (typeof claims.tenant_id !== 'string' || typeof claims.client_id !== 'string') {
+          return next(invalidToken('token lacks tenant_id or client_id'));
+        }
+        req.principal = {
+          tenantId: claims.tenant_id,
+          clientId: claims.client_id,
+          scopes: new Set(parseScope(typeof claims.scope === 'string' ? claims.scope : '')),
+        };
+        next();
+      },
+    );
+  };
+}

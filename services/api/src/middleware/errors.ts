@@ -1,0 +1,34 @@
+/**
+ * The last middleware: turns anything thrown into the error body of CONTRACT section 3 and logs
+ * server faults with their stack (the client sees only a generic message and the request id).
+ */
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ApiError, toErrorBody } from '@dms/errors';
+
+/** 404 for any path no router handled. */
+export const routeNotFound: RequestHandler = (req, _res, next) => {
+  next(new ApiError('route_not_found', `Unrecognised request URL (${req.method} ${req.path}).`));
+};
+
+/** Maps body-parser failures (malformed JSON, size, charset) to registered API errors. */
+function fromBodyParser(err: { type?: string; status?: number }): ApiError | undefined {
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return new ApiError('invalid_json', 'The request body is not valid JSON.');
+    case 'entity.too.large':
+      return new ApiError('body_too_large', 'The request body exceeds 1 MiB.');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiError('unsupported_media_type', 'The request body must be UTF-8 JSON.');
+    default:
+      return undefined;
+  }
+}
+
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  const apiError = err instanceof ApiError ? err : fromBodyParser(err as { type?: string });
+  const { status, body, headers } = toErrorBody(apiError ?? err, String(req.id));
+  if (status >= 500) req.log?.error({ err }, 'request failed');
+  if (res.headersSent) return void res.end();
+  res.set(headers).status(status).json(body);
+};

@@ -1,0 +1,23 @@
+/**
+ * JSON request bodies: at most 1 MiB (413), `application/json` only (415), parsed strictly
+ * (objects and arrays at the top level). Requests without a body pass through with `req.body`
+ * undefined, so action endpoints whose body is optional need no content type.
+ */
+import express, { type RequestHandler } from 'express';
+import { ApiError } from '@dms/errors';
+
+const parse = express.json({ limit: '1mb', strict: true, type: () => true });
+
+function hasBody(req: Parameters<RequestHandler>[0]): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+export const jsonBody: RequestHandler = (req, res, next) => {
+  if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'PUT') return next();
+  if (!hasBody(req)) return next();
+  if (!req.is('application/json')) {
+    return next(new ApiError('unsupported_media_type', 'The request body must be sent as `application/json`.'));
+  }
+  parse(req, res, next);
+};

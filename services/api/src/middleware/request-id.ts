@@ -1,0 +1,12 @@
+/**
+ * Gives every request a `req_…` identifier, returned in the `Request-Id` header and in error
+ * bodies, and written in every log line of the request.
+ */
+import type { RequestHandler } from 'express';
+import { newId } from '@dms/ids';
+
+export const requestId: RequestHandler = (req, res, next) => {
+  req.id = newId('req');
+  res.setHeader('Request-Id', req.id);
+  next();
+};

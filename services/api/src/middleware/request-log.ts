@@ -1,0 +1,25 @@
+/**
+ * One structured log line per request (pino-http): request id, tenant, client, method, route,
+ * status and duration. Headers and bodies are not logged, so no token, secret or personal data
+ * reaches the logs.
+ */
+import type { RequestHandler } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from '@dms/logger';
+
+export function requestLog(log: Logger): RequestHandler {
+  return pinoHttp({
+    logger: log,
+    genReqId: (req) => (req as { id?: string }).id ?? '',
+    quietReqLogger: true,
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+    },
+    customProps: (req) => {
+      const principal = (req as { principal?: { tenantId: string; clientId: string } }).principal;
+      return principal ? { tenant_id: principal.tenantId, client_id: principal.clientId } : {};
+    },
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+  }) as unknown as RequestHandler;
+}

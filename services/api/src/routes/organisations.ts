@@ -1,0 +1,29 @@
+/**
+ * `/organisations`: create, retrieve, list.
+ */
+import { Router } from 'express';
+import type { AppContext } from '../context.js';
+import { requireScope } from '../middleware/require-scope.js';
+import { validator } from '../http/validation.js';
+import { createOrganisation, organisationSchemas, toOrganisation, type OrganisationInput, type OrganisationRow } from '../domain/organisations.js';
+import { listHandler, retrieveHandler } from './list.js';
+
+export function organisationRoutes(ctx: AppContext): Router {
+  const router = Router();
+  const validateCreate = validator<OrganisationInput>(organisationSchemas.create);
+
+  router.get(
+    '/',
+    requireScope('organisations:read'),
+    listHandler<OrganisationRow, ReturnType<typeof toOrganisation>>(ctx, {
+      table: 'organisations',
+      counter: () => ['organisations'],
+      serialize: (rows) => rows.map(toOrganisation),
+    }),
+  );
+  router.post('/', requireScope('organisations:write'), async (req, res) => {
+    res.status(201).json(await createOrganisation(ctx.db, req.principal!.tenantId, validateCreate(req.body)));
+  });
+  router.get('/:id', requireScope('organisations:read'), retrieveHandler(ctx, 'organisations', toOrganisation));
+  return router;
+}
