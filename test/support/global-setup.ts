@@ -1,0 +1,64 @@
+/**
+ * Jest global setup: a fresh PostgreSQL database (on `DATABASE_URL`'s server when set, otherwise
+ * on an embedded server under `.data/pg-test`), the schema migrated, then the issuer and the API
+ * started as real processes. Their addresses reach the tests through `TEST_*` variables.
+ */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { createDb, ensureDatabase, migrateLatest, startLocalPostgres } from '@dms/db';
+import { REPO_ROOT, freePort, startService, type RunningService } from '@dms/tools/processes';
+
+/** Port of the embedded server used by tests (distinct from `npm start`'s 54320). */
+const TEST_PG_PORT = 54329;
+
+export interface TestGlobals {
+  services: RunningService[];
+  stopPg: () => Promise<void>;
+  adminUrl: string;
+  database: string;
+}
+
+export default async function globalSetup(): Promise<void> {
+  const database = `dms_test_${randomBytes(4).toString('hex')}`;
+  let url: string;
+  let adminUrl: string;
+  let stopPg = async () => {};
+  if (process.env.DATABASE_URL) {
+    const u = new URL(process.env.DATABASE_URL);
+    u.pathname = '/postgres';
+    adminUrl = u.href;
+    await ensureDatabase(adminUrl, database);
+    u.pathname = `/${database}`;
+    url = u.href;
+  } else {
+    const pg = await startLocalPostgres({ dataDir: join(REPO_ROOT, '.data', 'pg-test'), port: TEST_PG_PORT, database });
+    url = pg.url;
+    adminUrl = url.replace(/\/[^/]+$/, '/postgres');
+    stopPg = pg.stop;
+  }
+  const db = createDb(url, 2);
+  await migrateLatest(db);
+  await db.destroy();
+
+  const authPort = await freePort();
+  const apiPort = await freePort();
+  const env = {
+    DATABASE_URL: url,
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    AUTH_ISSUER: `http://127.0.0.1:${authPort}`,
+    API_AUDIENCE: `http://127.0.0.1:${apiPort}`,
+    PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
+    ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
+    TEST_LOG_DIR: join(REPO_ROOT, '.data', 'test-logs', database),
+  };
+  Object.assign(process.env, env);
+  const services = [await startService('auth', env, authPort), await startService('api', env, apiPort)];
+
+  Object.assign(process.env, {
+    TEST_DATABASE_URL: url,
+    TEST_AUTH_URL: services[0]!.url,
+    TEST_API_URL: services[1]!.url,
+    TEST_SERVICE_ENV: JSON.stringify(env),
+  });
+  (globalThis as { __DMS__?: TestGlobals }).__DMS__ = { services, stopPg, adminUrl, database };
+}

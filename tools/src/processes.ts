@@ -1,0 +1,96 @@
+/**
+ * Starts the built services as child processes (tests, benchmarks, scale-out checks) on free
+ * loopback ports, and stops them.
+ * Each child's stdout/stderr goes to `<TEST_LOG_DIR>/<name>-<port>.log`, so tests can also assert
+ * on what a service logged (e.g. that no secret ever appears).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Repository root (tools/dist is two levels below). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export type ServiceName = 'auth' | 'api' | 'dispatcher';
+
+/** A running child service. */
+export interface RunningService {
+  name: string;
+  port: number;
+  url: string;
+  logFile: string;
+  child: ChildProcess;
+  /** Sends `signal` (default SIGTERM) and resolves when the process exited. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** A port that was free a moment ago on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => res(port));
+    });
+  });
+}
+
+async function waitReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`service exited with code ${child.exitCode} before becoming ready`);
+    try {
+      const res = await fetch(`${url}/readyz`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`service at ${url} not ready after ${timeoutMs} ms`);
+}
+
+/**
+ * Spawns `services/<name>/dist/server.js` with `env` (merged over the current environment) on
+ * `port` (a free one by default) and waits for `/readyz`. `output` 'file' writes the child's logs
+ * to `<TEST_LOG_DIR>/<name>-<port>.log`; 'inherit' shares this process's stdout and stderr.
+ * @throws when the service exits or is not ready within 20 s
+ */
+export async function startService(
+  name: ServiceName,
+  env: Record<string, string>,
+  port?: number,
+  output: 'file' | 'inherit' = 'file',
+): Promise<RunningService> {
+  const p = port ?? (await freePort());
+  const logDir = process.env.TEST_LOG_DIR ?? join(REPO_ROOT, '.data', 'test-logs');
+  const logFile = output === 'file' ? join(logDir, `${name}-${p}.log`) : '';
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'services', name, 'dist', 'server.js')], {
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', ...env, PORT: String(p) },
+    stdio: ['ignore', output === 'file' ? 'pipe' : 'inherit', output === 'file' ? 'pipe' : 'inherit'],
+  });
+  if (output === 'file') {
+    mkdirSync(logDir, { recursive: true });
+    const out = createWriteStream(logFile, { flags: 'a' });
+    child.stdout!.pipe(out);
+    child.stderr!.pipe(out);
+  }
+  const url = `http://127.0.0.1:${p}`;
+  await waitReady(url, child, 20_000);
+  return {
+    name,
+    port: p,
+    url,
+    logFile,
+    child,
+    stop: (signal = 'SIGTERM') =>
+      new Promise<void>((res) => {
+        if (child.exitCode !== null || child.signalCode !== null) return res();
+        child.once('exit', () => res());
+        child.kill(signal);
+      }),
+  };
+}
