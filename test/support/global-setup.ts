@@ -49,6 +49,12 @@ export default async function globalSetup(): Promise<void> {
     API_AUDIENCE: `http://127.0.0.1:${apiPort}`,
     PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
     ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
+    // Dispatchers are not started here: each webhook test file starts its own, limited to its own
+    // tenants (DISPATCH_TENANT_IDS), so special settings never meet another file's receivers.
+    DISPATCH_SCHEDULE_SECONDS: '0,1,2',
+    DISPATCH_POLL_SECONDS: '0.5',
+    // Tests drive one client hard; the rate limit itself is tested on extra instances (test/rate-limit).
+    RATE_LIMIT_PER_MINUTE: '100000',
     TEST_LOG_DIR: join(REPO_ROOT, '.data', 'test-logs', database),
   };
   Object.assign(process.env, env);

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import envalid, { type CleanedEnv, type ValidatorSpec } from 'envalid';
 
-const { bool, cleanEnv, num, port, str, url } = envalid;
+const { bool, cleanEnv, makeValidator, num, port, str, url } = envalid;
 export { bool, num, port, str, url };
 
 /** The repository root (three levels above this compiled module: libs/config/dist). */
@@ -41,7 +41,7 @@ export function loadConfig<S extends Record<string, ValidatorSpec<unknown>>>(
     reporter: ({ errors }) => {
       const names = Object.keys(errors);
       if (names.length === 0) return;
-      const line = names.map((n) => `${n}: ${(errors as Record<string, Error>)[n]!.message || 'invalid'}`).join('; ');
+      const line = names.map((n) => `${n}: ${reason(n, (errors as Record<string, Error>)[n]!, env[n])}`).join('; ');
       if (!exitOnError) throw new ConfigError(`config error: ${line}`);
       process.stderr.write(`config error: ${line}\n`);
       process.exit(1);
@@ -49,16 +49,40 @@ export function loadConfig<S extends Record<string, ValidatorSpec<unknown>>>(
   });
 }
 
+/** Settings whose values may carry credentials: their values never appear in a config error. */
+export const SENSITIVE_SETTING = /^(SECRETS_KEY|DATABASE_URL|REDIS_URL)$|_(PASSWORD|SECRET|TOKEN)$/;
+
+/** The reason of one failed setting, without echoing a credential-bearing value (envalid quotes the input). */
+function reason(name: string, error: Error, value: string | undefined): string {
+  const message = error.message || 'invalid';
+  if (!value || !SENSITIVE_SETTING.test(name)) return message;
+  return message.split(value).join('[value hidden]');
+}
+
+/**
+ * `SECRETS_KEY`: empty (outside production a local key is generated, see `resolveSecretsKey`) or
+ * one or more base64-encoded 32-byte AES-256 keys separated by commas, the first one encrypting.
+ * Checked here so a malformed key stops the process at start with one line, not at first use.
+ */
+export const secretsKeys = makeValidator<string>((input) => {
+  if (input.trim() === '') return '';
+  const keys = input.split(',').map((k) => k.trim());
+  if (keys.some((k) => !/^[A-Za-z0-9+/]+={0,2}$/.test(k) || Buffer.from(k, 'base64').length !== 32)) {
+    throw new Error('must be base64-encoded 32-byte keys separated by commas (generate one with `openssl rand -base64 32`)');
+  }
+  return keys.join(',');
+});
+
 /** Settings every service shares (database, issuer, audience, secrets). */
 export const commonSpec = {
-  NODE_ENV: str({ default: 'development', choices: ['development', 'test', 'production'] }),
-  LOG_LEVEL: str({ default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }),
+  NODE_ENV: str({ default: 'development', choices: ['development', 'test', 'production'], desc: 'Run mode; `production` requires SECRETS_KEY' }),
+  LOG_LEVEL: str({ default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], desc: 'Minimum level of the JSON log lines (pino)' }),
   DATA_DIR: str({ default: join(REPO_ROOT, '.data'), desc: 'Local state: embedded database, generated secrets key' }),
   DATABASE_URL: url({ default: EMBEDDED_DATABASE_URL, desc: 'PostgreSQL connection string' }),
   DATABASE_POOL_MAX: num({ default: 10, desc: 'Connections per process' }),
   AUTH_ISSUER: url({ default: 'http://localhost:4000', desc: 'Issuer identifier (iss) of access tokens' }),
   API_AUDIENCE: str({ default: 'http://localhost:3000', desc: 'Audience (aud) identifying the resource API' }),
-  SECRETS_KEY: str({ default: '', desc: 'Base64 32-byte key(s), comma separated, encrypting stored secrets' }),
+  SECRETS_KEY: secretsKeys({ default: '', desc: 'Base64 32-byte key(s), comma separated, encrypting stored secrets; the first encrypts, all decrypt (required in production)' }),
   SHUTDOWN_GRACE_SECONDS: num({ default: 10, desc: 'Seconds SIGTERM waits for in-flight work' }),
 };
 

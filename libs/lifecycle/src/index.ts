@@ -3,8 +3,18 @@
  * period (stop accepting, let in-flight requests finish, run the service's own cleanup such as
  * closing the database pool) and exit. Platforms send SIGTERM before killing a pod or container.
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Logger } from '@dms/logger';
+
+/** How often a draining server closes connections that became idle, milliseconds. */
+const IDLE_REAP_MS = 100;
+
+/** Seconds after the grace period at which a signalled process exits even if cleanup hangs. */
+export const HARD_EXIT_MARGIN_SECONDS = 5;
+
+function closeAfterResponse(_req: IncomingMessage, res: ServerResponse): void {
+  res.shouldKeepAlive = false;
+}
 
 /** What `runHttpService` needs to know about a service. */
 export interface ServiceOptions {
@@ -56,19 +66,30 @@ export async function runHttpService(opts: ServiceOptions): Promise<RunningServi
     draining = true;
     opts.onDrain?.();
     log.info({ signal, grace_seconds: opts.graceSeconds }, 'draining');
+    // Requests still arriving on open keep-alive connections are answered with
+    // `Connection: close`, so clients reconnect (to another instance) instead of reusing this one.
+    server.prependListener('request', closeAfterResponse);
+    // A connection whose in-flight request just finished becomes idle; close it then rather than
+    // holding the drain open until the grace period runs out.
+    const reap = setInterval(() => server.closeIdleConnections(), IDLE_REAP_MS);
+    reap.unref();
     const force = setTimeout(() => {
       log.warn('grace period over, closing remaining connections');
       server.closeAllConnections();
     }, opts.graceSeconds * 1000);
     force.unref();
     done = (async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // Idle keep-alive sockets would otherwise hold close() open until they time out.
-        server.closeIdleConnections();
-      });
+      try {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          // Idle keep-alive sockets would otherwise hold close() open until they time out.
+          server.closeIdleConnections();
+        });
+      } finally {
+        clearInterval(reap);
+        clearTimeout(force);
+      }
       await opts.onShutdown?.();
-      clearTimeout(force);
       log.info('stopped');
     })();
     return done;
@@ -76,6 +97,12 @@ export async function runHttpService(opts: ServiceOptions): Promise<RunningServi
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
+      // Last resort: cleanup (closing pools, finishing deliveries) that hangs past the grace
+      // period plus a margin must not keep a terminating pod alive until SIGKILL.
+      setTimeout(() => {
+        log.error({ grace_seconds: opts.graceSeconds }, 'shutdown did not finish in time, exiting');
+        process.exit(1);
+      }, (opts.graceSeconds + HARD_EXIT_MARGIN_SECONDS) * 1000).unref();
       shutdown(signal).then(
         () => process.exit(0),
         (err) => {

@@ -14,8 +14,12 @@ import { requestLog } from './middleware/request-log.js';
 import { authenticate } from './middleware/authenticate.js';
 import { apiVersion } from './middleware/api-version.js';
 import { jsonBody } from './middleware/json-body.js';
+import { clientRateLimit } from './middleware/rate-limit.js';
+import { idempotency } from './middleware/idempotency.js';
+import { createIdempotencyStore } from './db/idempotency-store.js';
 import { errorHandler, routeNotFound } from './middleware/errors.js';
 import { apiRoutes } from './routes/index.js';
+import { documentationRoutes } from './openapi/serve.js';
 
 /** Options beyond the context: the logger and a draining flag for readiness. */
 export interface AppOptions {
@@ -50,9 +54,14 @@ export function createApp(ctx: AppContext, opts: AppOptions): Express {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
+  // The API's description: public, like the token endpoint it points to.
+  app.use(documentationRoutes(ctx));
+
   app.use(authenticate({ jwksUri: ctx.cfg.JWKS_URI, issuer: ctx.cfg.AUTH_ISSUER, audience: ctx.cfg.API_AUDIENCE }));
+  app.use(clientRateLimit({ limit: ctx.cfg.RATE_LIMIT_PER_MINUTE, windowSeconds: ctx.cfg.RATE_LIMIT_WINDOW_SECONDS, redis: ctx.redis, log: opts.log }));
   app.use(apiVersion);
   app.use(jsonBody);
+  app.use(idempotency(createIdempotencyStore(ctx.db)));
   app.use(apiRoutes(ctx));
   app.use(routeNotFound);
   app.use(errorHandler);

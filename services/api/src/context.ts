@@ -4,8 +4,11 @@
  */
 import type { Knex } from '@dms/db';
 import type { ApiConfig } from './config.js';
+import type { RedisConnection } from './redis.js';
 
 export interface AppContext {
   db: Knex;
   cfg: ApiConfig;
+  /** Shared rate-limit store when `REDIS_URL` is set. */
+  redis?: RedisConnection;
 }

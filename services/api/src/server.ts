@@ -8,12 +8,14 @@ import { createLogger } from '@dms/logger';
 import { runHttpService } from '@dms/lifecycle';
 import { loadApiConfig } from './config.js';
 import { createApp } from './app.js';
+import { connectRedis } from './redis.js';
 
 const cfg = loadApiConfig();
 const log = createLogger('api', cfg.LOG_LEVEL);
 const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
+const redis = cfg.REDIS_URL ? await connectRedis(cfg.REDIS_URL, log) : undefined;
 let draining = false;
-const server = createServer(createApp({ db, cfg }, { log, isDraining: () => draining }));
+const server = createServer(createApp({ db, cfg, redis }, { log, isDraining: () => draining }));
 server.keepAliveTimeout = 65_000;
 await runHttpService({
   server,
@@ -23,5 +25,8 @@ await runHttpService({
   onDrain: () => {
     draining = true;
   },
-  onShutdown: () => db.destroy(),
+  onShutdown: async () => {
+    await redis?.close();
+    await db.destroy();
+  },
 });

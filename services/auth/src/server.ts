@@ -4,9 +4,11 @@
  */
 import { runHttpService } from '@dms/lifecycle';
 import { loadAuthConfig } from './config.js';
-import { buildIssuer } from './issuer.js';
 
 const cfg = loadAuthConfig();
+// Loaded after validation: importing oidc-provider may print warnings of its own, and a bad
+// setting must stop the process with its one config-error line alone.
+const { buildIssuer } = await import('./issuer.js');
 const issuer = await buildIssuer(cfg);
 await runHttpService({
   server: issuer.server,

@@ -5,6 +5,9 @@
 import type { Knex } from 'knex';
 import * as core from './001_core.js';
 import * as events from './002_events.js';
+import * as searchIndexes from './003_search_indexes.js';
+import * as webhooks from './004_webhooks.js';
+import * as idempotency from './005_idempotency.js';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -15,4 +18,7 @@ export interface Migration {
 export const MIGRATIONS: Array<[string, Migration]> = [
   ['001_core', core],
   ['002_events', events],
+  ['003_search_indexes', searchIndexes],
+  ['004_webhooks', webhooks],
+  ['005_idempotency', idempotency],
 ];

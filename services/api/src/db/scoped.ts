@@ -13,6 +13,8 @@ export const SCOPED_TABLES = {
   debts: { object: 'debt', visible: (q: Knex.QueryBuilder) => void q.whereNot('debts.status', 'deleted') },
   payments: { object: 'payment', visible: (_q: Knex.QueryBuilder) => {} },
   events: { object: 'event', visible: (_q: Knex.QueryBuilder) => {} },
+  webhook_endpoints: { object: 'webhook endpoint', visible: (q: Knex.QueryBuilder) => void q.whereNull('webhook_endpoints.deleted_at') },
+  webhook_deliveries: { object: 'webhook delivery', visible: (_q: Knex.QueryBuilder) => {} },
 } as const;
 
 export type ScopedTable = keyof typeof SCOPED_TABLES;

@@ -4,9 +4,13 @@
  */
 import type { Knex } from '@dms/db';
 import { newId } from '@dms/ids';
+import { ApiError } from '@dms/errors';
 import { recordEvent } from '../db/outbox.js';
+import { findOwned, tenantRows } from '../db/scoped.js';
 import type { JsonSchema } from '../http/validation.js';
-import { iso, metadataSchema, textSchema } from './schema-parts.js';
+import { iso, metadataPatchSchema, metadataSchema, textSchema } from './schema-parts.js';
+import { mergeMetadata } from './metadata.js';
+import { deletedObject, type DeletedObject } from './deleted.js';
 
 export const CUSTOMER_KINDS = ['individual', 'company'] as const;
 export const CONTACT_TYPES = ['email', 'phone_number', 'mobile_number', 'address'] as const;
@@ -86,7 +90,7 @@ export const customerSchemas: { create: JsonSchema; update: JsonSchema; object: 
     properties: fields,
     anyOf: [{ required: ['full_name'] }, { required: ['first_name', 'last_name'] }],
   },
-  update: { type: 'object', additionalProperties: false, minProperties: 1, properties: fields },
+  update: { type: 'object', additionalProperties: false, minProperties: 1, properties: { ...fields, metadata: metadataPatchSchema } },
   object: {
     type: 'object',
     required: ['id', 'object', 'kind', 'full_name', 'contact_details', 'metadata', 'created_at', 'updated_at'],
@@ -152,5 +156,63 @@ export async function createCustomer(db: Knex, tenantId: string, input: Customer
     const customer = toCustomer(row as CustomerRow);
     await recordEvent(trx, tenantId, 'customer.created', customer);
     return customer;
+  });
+}
+
+/**
+ * The `full_name` after an update: the given one; else, when the name was derived from first and
+ * last name (or `null` was given), derived again from the updated parts.
+ * @throws ApiError 400 `validation_failed` (param `full_name`) when no name would remain
+ */
+function updatedFullName(current: CustomerRow, input: CustomerInput): string {
+  const first = input.first_name !== undefined ? input.first_name : current.first_name;
+  const last = input.last_name !== undefined ? input.last_name : current.last_name;
+  let name: string | null;
+  if (input.full_name) name = input.full_name;
+  else if (input.full_name === null || current.full_name === deriveFullName({ first_name: current.first_name, last_name: current.last_name })) {
+    name = deriveFullName({ first_name: first, last_name: last });
+  } else name = current.full_name;
+  if (!name) {
+    const message = 'full_name is required when first_name and last_name are not both set';
+    throw new ApiError('validation_failed', message, { param: 'full_name', errors: [{ param: 'full_name', message }] });
+  }
+  return name;
+}
+
+/**
+ * Updates a customer (`PATCH`): given fields replace (`contact_details` as a whole), `metadata`
+ * merges; writes `customer.updated` in the same transaction.
+ * @throws ApiError 404 `resource_missing` (unknown, deleted, or another tenant's), 400 `validation_failed`
+ */
+export async function updateCustomer(db: Knex, tenantId: string, id: string, input: CustomerInput): Promise<Customer> {
+  return db.transaction(async (trx) => {
+    const current = await findOwned<CustomerRow>(trx, 'customers', tenantId, id, { forUpdate: true });
+    const changes: Record<string, unknown> = { updated_at: trx.fn.now(), full_name: updatedFullName(current, input) };
+    for (const field of ['kind', 'first_name', 'last_name', 'date_of_birth', 'preferred_locale'] as const) {
+      if (input[field] !== undefined) changes[field] = input[field];
+    }
+    if (input.contact_details !== undefined) changes.contact_details = JSON.stringify(normaliseContacts(input.contact_details));
+    if (input.metadata !== undefined) changes.metadata = JSON.stringify(mergeMetadata(current.metadata, input.metadata));
+    const [row] = await tenantRows(trx, 'customers', tenantId).where('customers.id', current.id).update(changes).returning('*');
+    const customer = toCustomer(row as CustomerRow);
+    await recordEvent(trx, tenantId, 'customer.updated', customer);
+    return customer;
+  });
+}
+
+/**
+ * Deletes a customer softly (`deleted_at` set): it leaves lists, counts, search and retrieval, while
+ * debts that reference it keep their history. Writes `customer.deleted` with the last state.
+ * @throws ApiError 404 `resource_missing` (unknown, already deleted, or another tenant's)
+ */
+export async function deleteCustomer(db: Knex, tenantId: string, id: string): Promise<DeletedObject<'customer'>> {
+  return db.transaction(async (trx) => {
+    const current = await findOwned<CustomerRow>(trx, 'customers', tenantId, id, { forUpdate: true });
+    const [row] = await tenantRows(trx, 'customers', tenantId)
+      .where('customers.id', current.id)
+      .update({ deleted_at: trx.fn.now(), updated_at: trx.fn.now() })
+      .returning('*');
+    await recordEvent(trx, tenantId, 'customer.deleted', toCustomer(row as CustomerRow));
+    return deletedObject('customer', current.id);
   });
 }

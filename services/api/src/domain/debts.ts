@@ -4,13 +4,16 @@
  * the summary can never disagree with the breakdown and payments.
  */
 import type { Knex } from '@dms/db';
+import { ApiError } from '@dms/errors';
 import { newId } from '@dms/ids';
 import { recordEvent } from '../db/outbox.js';
-import { findOwned } from '../db/scoped.js';
+import { findOwned, tenantRows } from '../db/scoped.js';
 import type { JsonSchema } from '../http/validation.js';
-import { currencySchema, idSchema, iso, metadataSchema, minorUnitsSchema, textSchema, timestampSchema, CURRENCIES } from './schema-parts.js';
+import { currencySchema, idSchema, iso, metadataPatchSchema, metadataSchema, minorUnitsSchema, textSchema, timestampSchema, CURRENCIES } from './schema-parts.js';
 import type { Customer } from './customers.js';
 import type { Organisation } from './organisations.js';
+import type { DeletedObject } from './deleted.js';
+import { mergeMetadata } from './metadata.js';
 
 /** Every status of the lifecycle (CONTRACT section 6). */
 export const DEBT_STATUSES = ['initializing', 'prepared', 'paused', 'resumed', 'disputed', 'settled', 'paid', 'withdrawn', 'deleted'] as const;
@@ -44,11 +47,11 @@ export interface DebtRow {
   updated_at: Date;
 }
 
-/** The public debt object. `customer`/`organisation` are ids unless expanded. */
+/** The public debt object. `customer`/`organisation` are ids unless expanded (a deleted customer expands to its stub). */
 export interface Debt {
   id: string;
   object: 'debt';
-  customer: string | Customer;
+  customer: string | Customer | DeletedObject<'customer'>;
   organisation: string | Organisation;
   account_number: string | null;
   kind: string | null;
@@ -109,6 +112,7 @@ export const debtSchemas: { create: JsonSchema; update: JsonSchema; object: Json
       currency: currencySchema,
       breakdown: breakdownSchema,
       ...editable,
+      metadata: metadataPatchSchema,
     },
   },
   object: {
@@ -160,7 +164,7 @@ export interface DebtInput {
 
 /** Objects embedded in place of ids (`expand[]`). */
 export interface DebtExpansions {
-  customer?: Customer;
+  customer?: Customer | DeletedObject<'customer'>;
   organisation?: Organisation;
 }
 
@@ -221,6 +225,46 @@ export async function createDebt(db: Knex, tenantId: string, input: DebtInput): 
       .returning('*');
     const debt = toDebt(row as DebtRow);
     await recordEvent(trx, tenantId, 'debt.created', debt);
+    return debt;
+  });
+}
+
+/** Columns a debt update may write, from the update body (`breakdown` replaces all three amounts). */
+function debtChanges(input: DebtInput, current: DebtRow): Record<string, unknown> {
+  const changes: Record<string, unknown> = {};
+  for (const field of ['customer_id', 'organisation_id', 'currency', 'account_number', 'kind', 'start_at', 'tags'] as const) {
+    if (input[field] !== undefined) changes[field] = input[field];
+  }
+  if (input.breakdown !== undefined) {
+    changes.amount_principal = input.breakdown.principal;
+    changes.amount_interest = input.breakdown.interest ?? 0;
+    changes.amount_fees = input.breakdown.fees ?? 0;
+  }
+  if (input.metadata !== undefined) changes.metadata = JSON.stringify(mergeMetadata(current.metadata, input.metadata));
+  return changes;
+}
+
+/**
+ * Updates a debt (`PATCH`), allowed only while it is `initializing` (CONTRACT section 5): given
+ * fields replace, `metadata` merges. A new customer or organisation must be the tenant's. Writes
+ * `debt.updated` in the same transaction; the row is locked so a concurrent lifecycle move cannot
+ * slip in between the status check and the write.
+ * @throws ApiError 404 `resource_missing` (the debt, or `customer_id`/`organisation_id` with `param`),
+ *   409 `invalid_state_transition` once the debt has left `initializing`
+ */
+export async function updateDebt(db: Knex, tenantId: string, id: string, input: DebtInput): Promise<Debt> {
+  return db.transaction(async (trx) => {
+    const current = await findOwned<DebtRow>(trx, 'debts', tenantId, id, { forUpdate: true });
+    if (current.status !== 'initializing') {
+      throw new ApiError('invalid_state_transition', `A debt can only be updated while 'initializing'; this one is '${current.status}'.`);
+    }
+    await assertDebtReferences(trx, tenantId, input);
+    const [row] = await tenantRows(trx, 'debts', tenantId)
+      .where('debts.id', current.id)
+      .update({ ...debtChanges(input, current), updated_at: trx.fn.now() })
+      .returning('*');
+    const debt = toDebt(row as DebtRow);
+    await recordEvent(trx, tenantId, 'debt.updated', debt);
     return debt;
   });
 }

@@ -4,8 +4,10 @@
 import type { Knex } from '@dms/db';
 import { newId } from '@dms/ids';
 import { recordEvent } from '../db/outbox.js';
+import { findOwned, tenantRows } from '../db/scoped.js';
 import type { JsonSchema } from '../http/validation.js';
-import { iso, metadataSchema, textSchema } from './schema-parts.js';
+import { iso, metadataPatchSchema, metadataSchema, textSchema } from './schema-parts.js';
+import { mergeMetadata } from './metadata.js';
 
 export interface OrganisationRow {
   id: string;
@@ -36,7 +38,7 @@ const fields = {
 
 export const organisationSchemas: { create: JsonSchema; update: JsonSchema; object: JsonSchema } = {
   create: { type: 'object', additionalProperties: false, required: ['name'], properties: fields },
-  update: { type: 'object', additionalProperties: false, minProperties: 1, properties: fields },
+  update: { type: 'object', additionalProperties: false, minProperties: 1, properties: { ...fields, metadata: metadataPatchSchema } },
   object: {
     type: 'object',
     required: ['id', 'object', 'name', 'customer_facing_name', 'metadata', 'created_at', 'updated_at'],
@@ -79,6 +81,26 @@ export async function createOrganisation(db: Knex, tenantId: string, input: Orga
       .returning('*');
     const organisation = toOrganisation(row!);
     await recordEvent(trx, tenantId, 'organisation.created', organisation);
+    return organisation;
+  });
+}
+
+/**
+ * Updates an organisation (`PATCH`): given fields replace, `metadata` merges (see `mergeMetadata`);
+ * writes `organisation.updated` in the same transaction. The row is locked so concurrent metadata
+ * merges do not lose keys.
+ * @throws ApiError 404 `resource_missing` for another tenant's or an unknown id
+ */
+export async function updateOrganisation(db: Knex, tenantId: string, id: string, input: OrganisationInput): Promise<Organisation> {
+  return db.transaction(async (trx) => {
+    const current = await findOwned<OrganisationRow>(trx, 'organisations', tenantId, id, { forUpdate: true });
+    const changes: Record<string, unknown> = { updated_at: trx.fn.now() };
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.customer_facing_name !== undefined) changes.customer_facing_name = input.customer_facing_name;
+    if (input.metadata !== undefined) changes.metadata = JSON.stringify(mergeMetadata(current.metadata, input.metadata));
+    const [row] = await tenantRows(trx, 'organisations', tenantId).where('organisations.id', current.id).update(changes).returning('*');
+    const organisation = toOrganisation(row as OrganisationRow);
+    await recordEvent(trx, tenantId, 'organisation.updated', organisation);
     return organisation;
   });
 }

@@ -17,6 +17,16 @@ export const metadataSchema: JsonSchema = {
   description: 'Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters.',
 };
 
+/**
+ * `metadata` of an update (`PATCH`): the given keys are merged into the stored metadata, a key set
+ * to the empty string is removed, keys not mentioned are kept (as Stripe does).
+ */
+export const metadataPatchSchema: JsonSchema = {
+  ...metadataSchema,
+  description:
+    'Keys to merge into the stored metadata: each given key is set, a key set to "" is removed, keys not mentioned are kept. At most 50 keys after merging.',
+};
+
 export const currencySchema: JsonSchema = { type: 'string', enum: [...CURRENCIES], description: 'ISO 4217 currency code.' };
 
 /** An amount in minor units (pence, cents); bounded so sums stay exact in JSON numbers. */

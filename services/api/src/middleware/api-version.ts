@@ -5,6 +5,8 @@
  */
 import type { RequestHandler } from 'express';
 import { ApiError } from '@dms/errors';
+// `req.apiVersion` is declared there; imported here so the module type-checks on its own.
+import '../http/types.js';
 
 /** Supported versions, oldest first. */
 export const API_VERSIONS = ['2026-11-01'] as const;

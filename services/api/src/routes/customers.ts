@@ -1,16 +1,27 @@
 /**
- * `/customers`: create, retrieve, list.
+ * `/customers`: create, retrieve, update, delete, list, search.
  */
 import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { requireScope } from '../middleware/require-scope.js';
 import { validator } from '../http/validation.js';
-import { createCustomer, customerSchemas, toCustomer, type CustomerInput, type CustomerRow } from '../domain/customers.js';
+import {
+  createCustomer,
+  customerSchemas,
+  deleteCustomer,
+  toCustomer,
+  updateCustomer,
+  type CustomerInput,
+  type CustomerRow,
+} from '../domain/customers.js';
+import { CUSTOMER_SEARCH_FIELDS } from '../search/registries.js';
 import { listHandler, retrieveHandler } from './list.js';
+import { searchHandler } from './search.js';
 
 export function customerRoutes(ctx: AppContext): Router {
   const router = Router();
   const validateCreate = validator<CustomerInput>(customerSchemas.create);
+  const validateUpdate = validator<CustomerInput>(customerSchemas.update);
 
   router.get(
     '/',
@@ -21,9 +32,24 @@ export function customerRoutes(ctx: AppContext): Router {
       serialize: (rows) => rows.map(toCustomer),
     }),
   );
+  router.get(
+    '/search',
+    requireScope('customers:read'),
+    searchHandler<CustomerRow, ReturnType<typeof toCustomer>>(ctx, {
+      table: 'customers',
+      fields: CUSTOMER_SEARCH_FIELDS,
+      serialize: (rows) => rows.map(toCustomer),
+    }),
+  );
   router.post('/', requireScope('customers:write'), async (req, res) => {
     res.status(201).json(await createCustomer(ctx.db, req.principal!.tenantId, validateCreate(req.body)));
   });
   router.get('/:id', requireScope('customers:read'), retrieveHandler(ctx, 'customers', toCustomer));
+  router.patch('/:id', requireScope('customers:write'), async (req, res) => {
+    res.json(await updateCustomer(ctx.db, req.principal!.tenantId, String(req.params.id), validateUpdate(req.body ?? {})));
+  });
+  router.delete('/:id', requireScope('customers:write'), async (req, res) => {
+    res.json(await deleteCustomer(ctx.db, req.principal!.tenantId, String(req.params.id)));
+  });
   return router;
 }

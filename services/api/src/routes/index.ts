@@ -6,11 +6,21 @@ import type { AppContext } from '../context.js';
 import { customerRoutes } from './customers.js';
 import { debtRoutes } from './debts.js';
 import { organisationRoutes } from './organisations.js';
+import { debtLifecycleRoutes } from './debt-lifecycle.js';
+import { paymentRoutes } from './payments.js';
+import { tenantRoutes } from './tenants.js';
+import { webhookRoutes } from './webhooks.js';
+import { eventRoutes } from './events.js';
 
 export function apiRoutes(ctx: AppContext): Router {
   const router = Router();
   router.use('/organisations', organisationRoutes(ctx));
   router.use('/customers', customerRoutes(ctx));
   router.use('/debts', debtRoutes(ctx));
+  router.use('/debts', debtLifecycleRoutes(ctx));
+  router.use('/debts/:debtId/payments', paymentRoutes(ctx));
+  router.use('/tenants', tenantRoutes(ctx));
+  router.use('/webhooks', webhookRoutes(ctx));
+  router.use('/events', eventRoutes(ctx));
   return router;
 }

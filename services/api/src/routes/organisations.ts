@@ -1,16 +1,24 @@
 /**
- * `/organisations`: create, retrieve, list.
+ * `/organisations`: create, retrieve, update, list.
  */
 import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { requireScope } from '../middleware/require-scope.js';
 import { validator } from '../http/validation.js';
-import { createOrganisation, organisationSchemas, toOrganisation, type OrganisationInput, type OrganisationRow } from '../domain/organisations.js';
+import {
+  createOrganisation,
+  organisationSchemas,
+  toOrganisation,
+  updateOrganisation,
+  type OrganisationInput,
+  type OrganisationRow,
+} from '../domain/organisations.js';
 import { listHandler, retrieveHandler } from './list.js';
 
 export function organisationRoutes(ctx: AppContext): Router {
   const router = Router();
   const validateCreate = validator<OrganisationInput>(organisationSchemas.create);
+  const validateUpdate = validator<OrganisationInput>(organisationSchemas.update);
 
   router.get(
     '/',
@@ -25,5 +33,8 @@ export function organisationRoutes(ctx: AppContext): Router {
     res.status(201).json(await createOrganisation(ctx.db, req.principal!.tenantId, validateCreate(req.body)));
   });
   router.get('/:id', requireScope('organisations:read'), retrieveHandler(ctx, 'organisations', toOrganisation));
+  router.patch('/:id', requireScope('organisations:write'), async (req, res) => {
+    res.json(await updateOrganisation(ctx.db, req.principal!.tenantId, String(req.params.id), validateUpdate(req.body ?? {})));
+  });
   return router;
 }

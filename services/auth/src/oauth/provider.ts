@@ -45,6 +45,10 @@ export function createProvider(opts: ProviderOptions): Provider {
     jwks: { keys: keys.keys as unknown as NonNullable<Configuration['jwks']>['keys'] },
     routes: { token: ROUTES.token, jwks: ROUTES.jwks },
     scopes: [...SCOPES],
+    // No authorization endpoint flows: with the default response types oidc-provider would also
+    // accept `grant_type=authorization_code` (answering invalid_request), where CONTRACT section 2
+    // and RFC 6749 5.2 want every grant but client_credentials to be unsupported_grant_type.
+    responseTypes: ['none'],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post'],
     extraClientMetadata: { properties: ['tenant_id'] },
     // Only cookies of the (disabled) interactive flows would use these; set to avoid a default.

@@ -1,0 +1,36 @@
+/**
+ * Events (CONTRACT section 7), read side: `GET /events` and `GET /events/{id}` show what the
+ * outbox (src/db/outbox.ts) recorded, in the shape deliveries carry.
+ */
+import type { JsonSchema } from '../http/validation.js';
+import { EVENT_TYPES, type ApiEvent } from '../db/outbox.js';
+import { iso } from './schema-parts.js';
+
+export interface EventRow {
+  id: string;
+  seq: number;
+  tenant_id: string;
+  type: ApiEvent['type'];
+  api_version: string;
+  data: { object: unknown };
+  created_at: Date;
+}
+
+/** JSON Schema of the event object (for the OpenAPI document). */
+export const eventSchema: JsonSchema = {
+  type: 'object',
+  required: ['id', 'object', 'type', 'api_version', 'created_at', 'data'],
+  properties: {
+    id: { type: 'string', examples: ['evt_1a2B3c4D5e6F7g8H9i0JkLmN'] },
+    object: { const: 'event' },
+    type: { type: 'string', enum: [...EVENT_TYPES] },
+    api_version: { type: 'string', description: 'API version whose shape `data.object` has.' },
+    created_at: { type: 'string', format: 'date-time' },
+    data: { type: 'object', required: ['object'], properties: { object: { type: 'object', description: 'The affected object right after the change.' } } },
+  },
+};
+
+/** Maps a row to the public event. */
+export function toEvent(row: EventRow): ApiEvent {
+  return { id: row.id, object: 'event', type: row.type, api_version: row.api_version, created_at: iso(row.created_at)!, data: { object: row.data.object } };
+}

@@ -1,0 +1,129 @@
+/**
+ * `Idempotency-Key` on POST and PATCH (CONTRACT section 3): a client may retry a write safely.
+ *
+ * - The same key with the same request (method, path and body as JSON) within 24 h returns the
+ *   stored response again, with `Idempotent-Replayed: true`, without running the request.
+ * - The same key with another request: 422 `idempotency_key_reused`.
+ * - The same key while the first request is still running (here or on another instance): 409
+ *   `idempotency_key_in_use`.
+ * - Only outcomes a retry would reproduce are stored: successes and business 4xx. Server faults
+ *   (5xx) and answers that depend on the moment or the credentials (401, 403, 429) give the key
+ *   back, so a retry runs again.
+ *
+ * Keys are scoped to the token's tenant and client, so two clients cannot collide or read each
+ * other's responses. Runs after authentication and body parsing, before the routes.
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import { ApiError } from '@dms/errors';
+import type { IdempotencyScope, IdempotencyStore, StoredResponse } from '../db/idempotency-store.js';
+import { requestFingerprint } from '../http/fingerprint.js';
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/** 1 to 255 printable ASCII characters (space included, as in Stripe's keys). */
+const KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
+
+/** Response headers that belong to the outcome (not to the delivery) and are replayed. */
+const REPLAYED_HEADERS = ['location', 'link', 'x-total-count', 'x-page-items'];
+
+/** Statuses below 500 that a retry may legitimately change. */
+const NOT_STORED = new Set([401, 403, 408, 429]);
+
+/** Expired keys are purged at most this often per process, piggybacking on claims. */
+const PURGE_INTERVAL_MS = 60_000;
+
+function isStorable(status: number): boolean {
+  return status < 500 && !NOT_STORED.has(status);
+}
+
+function pickHeaders(res: Response): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = res.getHeader(name);
+    if (value !== undefined) kept[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return kept;
+}
+
+function replay(res: Response, stored: StoredResponse): void {
+  res.set(stored.headers).set(REPLAYED_HEADER, 'true').status(stored.status).type('application/json').send(stored.body);
+}
+
+/**
+ * Makes `res.json` store the outcome under the claim before sending it, and gives the claim back
+ * when the request ends without a JSON response (aborted, or answered some other way).
+ */
+function recordOutcome(req: Request, res: Response, store: IdempotencyStore, scope: IdempotencyScope, claim: string): void {
+  const send = res.json.bind(res);
+  let settled = false;
+  const fail = (err: unknown) => req.log?.error({ err }, 'idempotency store failed');
+
+  res.json = (body?: unknown) => {
+    if (settled) return send(body);
+    settled = true;
+    const status = res.statusCode;
+    // Stored before sending: a client that retries right after the response must get the replay,
+    // not a 409 for a claim still marked processing.
+    const text = JSON.stringify(body) ?? '';
+    const persisted = isStorable(status)
+      ? store.complete(scope, claim, { status, headers: pickHeaders(res), body: text })
+      : store.release(scope, claim);
+    persisted.catch(fail).finally(() => {
+      if (!res.headersSent) res.type('application/json').send(text);
+    });
+    return res;
+  };
+  res.on('close', () => {
+    if (settled) return;
+    settled = true;
+    store.release(scope, claim).catch(fail);
+  });
+}
+
+/**
+ * Builds the middleware.
+ * @throws (to `next`) ApiError 400 `idempotency_key_invalid`, 409 `idempotency_key_in_use`,
+ *   422 `idempotency_key_reused`
+ */
+export function idempotency(store: IdempotencyStore): RequestHandler {
+  let lastPurge = 0;
+
+  return async (req, res, next) => {
+    if (req.method !== 'POST' && req.method !== 'PATCH') return next();
+    const key = req.get(IDEMPOTENCY_HEADER);
+    if (key === undefined) return next();
+    if (!KEY_FORMAT.test(key)) {
+      return next(new ApiError('idempotency_key_invalid', `${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters.`, { param: IDEMPOTENCY_HEADER }));
+    }
+    const principal = req.principal!;
+    const scope: IdempotencyScope = { tenantId: principal.tenantId, clientId: principal.clientId, key };
+
+    if (Date.now() - lastPurge > PURGE_INTERVAL_MS) {
+      lastPurge = Date.now();
+      store.purgeExpired().catch((err) => req.log?.warn({ err }, 'purging expired idempotency keys failed'));
+    }
+
+    const path = req.originalUrl;
+    const result = await store.claim(scope, { fingerprint: requestFingerprint(req.method, path, req.body), method: req.method, path });
+    switch (result.outcome) {
+      case 'claimed':
+        recordOutcome(req, res, store, scope, result.claim);
+        return next();
+      case 'replay':
+        return replay(res, result.response);
+      case 'in_use':
+        return next(
+          new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry once it has finished.', { param: IDEMPOTENCY_HEADER }),
+        );
+      case 'mismatch':
+        return next(
+          new ApiError(
+            'idempotency_key_reused',
+            `This Idempotency-Key was used in the last 24 hours for a different request (${result.method} ${result.path} with its own body); use a new key for a new request.`,
+            { param: IDEMPOTENCY_HEADER },
+          ),
+        );
+    }
+  };
+}

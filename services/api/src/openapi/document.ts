@@ -1,0 +1,250 @@
+/**
+ * Generates the OpenAPI 3.1 document of the API (`GET /openapi.json`) from three sources of
+ * truth: the operation registry (operations.ts), the JSON Schemas Ajv validates with
+ * (components.ts) and the error registry `ERROR_CODES` of `@dms/errors`. Nothing here restates a
+ * field, a code or a route by hand.
+ *
+ * What every operation gets from its kind:
+ * - token operations: the OAuth 2.0 client-credentials security requirement with its scope,
+ *   `Api-Version`, the rate-limit headers, and the errors 400 `unsupported_api_version`, 401, 403
+ *   (when scoped), 429 and 500;
+ * - POST/PATCH: `Idempotency-Key`, `Idempotent-Replayed`, and the body, media-type and
+ *   idempotency errors;
+ * - lists and searches: `limit`/`after`/`before`, the `X-Total-Count`, `X-Page-Items` and `Link`
+ *   headers, and the paging errors; `{id}` paths: 404.
+ */
+import { ERROR_CODES, type ErrorCode } from '@dms/errors';
+import { ID_PREFIXES, type IdPrefix } from '@dms/ids';
+import { SCOPES, type Scope } from '@dms/scopes';
+import { DEBT_EXPANSIONS, EXPAND_PARAM } from '../domain/debt-expansion.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/pagination.js';
+import type { JsonSchema } from '../http/validation.js';
+import { API_VERSIONS, LATEST_API_VERSION } from '../middleware/api-version.js';
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../middleware/idempotency.js';
+import { MAX_QUERY_LENGTH } from '../search/lexer.js';
+import type { SearchRegistry } from '../search/compiler.js';
+import { COMPONENT_SCHEMAS, type ComponentName } from './components.js';
+import { OPERATIONS, type Operation } from './operations.js';
+
+/** Where the document points clients. */
+export interface DocumentOptions {
+  /** Public base URL of the API (`servers[0].url`). */
+  serverUrl: string;
+  /** Token endpoint of the issuer (`${AUTH_ISSUER}/oauth/token`). */
+  tokenUrl: string;
+}
+
+/** An OpenAPI 3.1 document (kept structural: it is data for JSON). */
+export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, unknown>> };
+
+const SECURITY_SCHEME = 'oauth2';
+const ref = (kind: 'schemas' | 'parameters' | 'headers', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+const DESCRIPTION = `Machine-to-machine API of the Debt Management Service.
+
+**Authentication**: OAuth 2.0 client credentials. Request a token at the token URL of the security
+scheme with your \`client_id\`, \`client_secret\` and \`audience\`, then send
+\`Authorization: Bearer <token>\` with every request. Each operation names the scope it needs.
+
+**Errors**: \`{"object":"error","type","code","message","param"?,"errors"?,"request_id"}\` with a
+stable \`code\`; every response carries \`Request-Id\`.
+
+**Pagination**: lists and searches take \`limit\` (1..${MAX_LIMIT}, default ${DEFAULT_LIMIT}), \`after\` or
+\`before\` (an object id of the list), newest first, with \`X-Total-Count\`, \`X-Page-Items\` and \`Link\`.
+
+**Idempotency**: send \`${IDEMPOTENCY_HEADER}\` on any POST or PATCH to retry safely for 24 hours.
+
+**Rate limits**: per client, announced by \`RateLimit\` and \`RateLimit-Policy\`; over the budget, 429 with \`Retry-After\`.
+
+**Versioning**: optional \`Api-Version\` header (supported: ${API_VERSIONS.join(', ')}); the response echoes the version used.`;
+
+/** Scope descriptions from the names (`debts:read` → "Read debts"). */
+function scopeDescriptions(): Record<string, string> {
+  return Object.fromEntries(
+    SCOPES.map((s) => {
+      const [resource, access] = s.split(':') as [string, string];
+      return [s, `${access === 'read' ? 'Read' : 'Create and change'} ${resource}`];
+    }),
+  );
+}
+
+/** The response headers (components.headers). */
+function headerComponents(): Record<string, unknown> {
+  const int = { type: 'integer', minimum: 0 };
+  const str = { type: 'string' };
+  return {
+    'Request-Id': { description: 'Identifier of this request (`req_…`), also in error bodies and logs.', schema: str },
+    'Api-Version': { description: 'The API version used to answer.', schema: { type: 'string', enum: [...API_VERSIONS] } },
+    RateLimit: { description: 'Remaining quota of the client in the current window (IETF draft-ietf-httpapi-ratelimit-headers-08), e.g. `"client"; r=599; t=60`.', schema: str },
+    'RateLimit-Policy': { description: 'The quota policy: requests `q` per window `w` seconds, e.g. `"client"; q=600; w=60`.', schema: str },
+    'Retry-After': { description: 'Seconds to wait before retrying (RFC 9110 section 10.2.3).', schema: int },
+    [REPLAYED_HEADER]: { description: `\`true\` when this is the stored response of an earlier request with the same \`${IDEMPOTENCY_HEADER}\`.`, schema: { type: 'string', enum: ['true'] } },
+    'X-Total-Count': { description: 'Number of objects in the whole list (or of matches of a search).', schema: int },
+    'X-Page-Items': { description: 'Number of objects in this page.', schema: int },
+    Link: { description: 'RFC 8288 links with absolute URLs: `rel="first"`, and `rel="next"` / `rel="prev"` when such pages exist.', schema: str },
+    'WWW-Authenticate': { description: 'RFC 6750 challenge, e.g. `Bearer error="invalid_token"`.', schema: str },
+  };
+}
+
+function searchDescription(fields: SearchRegistry): string {
+  const list = Object.entries(fields)
+    .map(([name, f]) => `\`${name}\` (${f.operators.map((o) => `\`${o}\``).join(' ')}; ${f.expects})`)
+    .join(', ');
+  return `Search expression: terms \`field:value\` or \`field>value\` (also \`>=\`, \`<\`, \`<=\`) joined by \`AND\`; values bare or double-quoted. Fields: ${list}.`;
+}
+
+/** The reusable parameters (components.parameters). */
+function parameterComponents(): Record<string, unknown> {
+  return {
+    limit: { name: 'limit', in: 'query', description: 'Objects per page.', schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
+    after: { name: 'after', in: 'query', description: 'An object id of this list: return the objects after it (older). Not with `before`.', schema: { type: 'string' } },
+    before: { name: 'before', in: 'query', description: 'An object id of this list: return the objects just before it (newer). Not with `after`.', schema: { type: 'string' } },
+    expand: {
+      name: EXPAND_PARAM,
+      in: 'query',
+      description: 'Embed the related object in place of its id.',
+      style: 'form',
+      explode: true,
+      schema: { type: 'array', uniqueItems: true, items: { type: 'string', enum: [...DEBT_EXPANSIONS] } },
+    },
+    ApiVersion: {
+      name: 'Api-Version',
+      in: 'header',
+      description: `API version (YYYY-MM-DD); the newest (${LATEST_API_VERSION}) when omitted. An unknown version is 400.`,
+      schema: { type: 'string', enum: [...API_VERSIONS] },
+    },
+    IdempotencyKey: {
+      name: IDEMPOTENCY_HEADER,
+      in: 'header',
+      description:
+        'Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409.',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+    },
+  };
+}
+
+/** Error codes an operation can answer with, from its kind plus its own list. */
+export function errorCodesOf(op: Operation): ErrorCode[] {
+  const codes = new Set<ErrorCode>();
+  if (op.access.token) {
+    codes.add('invalid_token').add('rate_limited').add('unsupported_api_version');
+    if (op.access.scope) codes.add('insufficient_scope');
+  }
+  if (op.method === 'post' || op.method === 'patch') {
+    for (const c of ['invalid_json', 'validation_failed', 'body_too_large', 'unsupported_media_type'] as const) codes.add(c);
+    for (const c of ['idempotency_key_invalid', 'idempotency_key_in_use', 'idempotency_key_reused'] as const) codes.add(c);
+  }
+  if (op.query?.includes('page')) codes.add('parameter_invalid').add('parameters_exclusive').add('invalid_cursor');
+  if (op.query?.includes('expand') || op.query?.includes('search')) codes.add('parameter_invalid');
+  if (op.pathParams) codes.add('resource_missing');
+  for (const c of op.errors ?? []) codes.add(c);
+  codes.add('internal_error');
+  return [...codes];
+}
+
+function errorResponses(op: Operation): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodesOf(op)) {
+    const { status } = ERROR_CODES[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const headers: Record<string, unknown> = { 'Request-Id': ref('headers', 'Request-Id') };
+    if (status === 401 || status === 403) headers['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');
+    if (status === 429) Object.assign(headers, { 'Retry-After': ref('headers', 'Retry-After'), RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') });
+    out[String(status)] = {
+      description: codes.map((c) => `\`${c}\`: ${ERROR_CODES[c].description}`).join(' '),
+      headers,
+      content: { 'application/json': { schema: { allOf: [ref('schemas', 'Error'), { properties: { code: { enum: codes } } }] } } },
+    };
+  }
+  return out;
+}
+
+function successResponse(op: Operation): Record<string, unknown> {
+  const headers: Record<string, unknown> = { 'Request-Id': ref('headers', 'Request-Id') };
+  if (op.access.token) {
+    Object.assign(headers, { 'Api-Version': ref('headers', 'Api-Version'), RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') });
+  }
+  if (op.method === 'post' || op.method === 'patch') headers[REPLAYED_HEADER] = ref('headers', REPLAYED_HEADER);
+  if (op.response.list) {
+    Object.assign(headers, { 'X-Total-Count': ref('headers', 'X-Total-Count'), 'X-Page-Items': ref('headers', 'X-Page-Items'), Link: ref('headers', 'Link') });
+  }
+  const item = ref('schemas', op.response.schema);
+  const schema = op.response.list
+    ? { type: 'object', required: ['object', 'data'], properties: { object: { const: 'list' }, data: { type: 'array', items: item } } }
+    : item;
+  const description = op.response.list ? `A page of ${op.response.schema} objects.` : op.response.status === 201 ? `The created ${op.response.schema}.` : `The ${op.response.schema}.`;
+  return { description, headers, content: { [op.produces ?? 'application/json']: { schema } } };
+}
+
+function pathParameter(name: string, prefix: IdPrefix): Record<string, unknown> {
+  const type = Object.entries(ID_PREFIXES).find(([, p]) => p === prefix)![0].replace('_', ' ');
+  return {
+    name,
+    in: 'path',
+    required: true,
+    description: `Id of the ${type} (\`${prefix}_…\`). Another tenant's id is 404 like an unknown one.`,
+    schema: { type: 'string', examples: [`${prefix}_1a2B3c4D5e6F7g8H9i0JkLmN`] },
+  };
+}
+
+function operationObject(op: Operation): Record<string, unknown> {
+  const parameters: unknown[] = Object.entries(op.pathParams ?? {}).map(([name, prefix]) => pathParameter(name, prefix));
+  if (op.query?.includes('search')) {
+    parameters.push({ name: 'query', in: 'query', required: true, description: searchDescription(op.searchFields ?? {}), schema: { type: 'string', minLength: 1, maxLength: MAX_QUERY_LENGTH } });
+  }
+  if (op.query?.includes('page')) parameters.push(ref('parameters', 'limit'), ref('parameters', 'after'), ref('parameters', 'before'));
+  if (op.query?.includes('expand')) parameters.push(ref('parameters', 'expand'));
+  if (op.access.token) parameters.push(ref('parameters', 'ApiVersion'));
+  if (op.method === 'post' || op.method === 'patch') parameters.push(ref('parameters', 'IdempotencyKey'));
+
+  const scopes: Scope[] = op.access.token && op.access.scope ? [op.access.scope] : [];
+  const object: Record<string, unknown> = {
+    operationId: op.operationId,
+    tags: [op.tag],
+    summary: op.summary,
+    ...(op.description || scopes.length ? { description: [op.description, scopes.length ? `Scope: \`${scopes[0]}\`.` : ''].filter(Boolean).join('\n\n') } : {}),
+    security: op.access.token ? [{ [SECURITY_SCHEME]: scopes }] : [],
+    parameters,
+  };
+  if (op.body) {
+    object.requestBody = {
+      required: !op.optionalBody,
+      content: { 'application/json': { schema: ref('schemas', op.body) } },
+    };
+  }
+  object.responses = { [String(op.response.status)]: successResponse(op), ...errorResponses(op) };
+  return object;
+}
+
+/**
+ * Builds the document.
+ * @returns an OpenAPI 3.1.0 document (JSON-serialisable)
+ */
+export function buildOpenApiDocument(opts: DocumentOptions, operations: readonly Operation[] = OPERATIONS): OpenApiDocument {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of operations) (paths[op.path] ??= {})[op.method] = operationObject(op);
+  const tags = [...new Set(operations.map((o) => o.tag))].map((name) => ({ name }));
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: { title: 'Debt Management Service API', version: LATEST_API_VERSION, description: DESCRIPTION },
+    servers: [{ url: opts.serverUrl }],
+    tags,
+    paths,
+    components: {
+      schemas: COMPONENT_SCHEMAS as Record<ComponentName, JsonSchema>,
+      parameters: parameterComponents(),
+      headers: headerComponents(),
+      securitySchemes: {
+        [SECURITY_SCHEME]: {
+          type: 'oauth2',
+          description: 'OAuth 2.0 client credentials grant (RFC 6749 section 4.4); send `audience` (the API identifier) with the token request.',
+          flows: { clientCredentials: { tokenUrl: opts.tokenUrl, scopes: scopeDescriptions() } },
+        },
+      },
+    },
+  };
+}

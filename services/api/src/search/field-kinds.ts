@@ -1,0 +1,139 @@
+/**
+ * The kinds of searchable field: which operators each allows, how its value is read, and the
+ * parameterised SQL condition it becomes. Values only ever reach SQL as bindings (`?`), column
+ * names only as identifiers (`??`) from the registries, never from the query.
+ */
+import type { Knex } from '@dms/db';
+import type { Operator } from './lexer.js';
+
+/** A value that does not fit its field; the compiler adds the position. */
+export class SearchValueError extends Error {}
+
+/** One searchable field: allowed operators, and how a `field op value` term filters the rows. */
+export interface SearchField {
+  operators: readonly Operator[];
+  /** What the value must look like, for error messages (e.g. "an integer"). */
+  expects: string;
+  /**
+   * Adds the term's condition to `q`.
+   * @throws SearchValueError when `value` does not fit the field
+   */
+  apply(q: Knex.QueryBuilder, op: Operator, value: string): void;
+}
+
+const EQUALITY: readonly Operator[] = [':'];
+const ORDERED: readonly Operator[] = [':', '>', '>=', '<', '<='];
+const SQL_OPERATOR: Record<Exclude<Operator, ':'>, string> = { '>': '>', '>=': '>=', '<': '<', '<=': '<=' };
+
+/** Exact, case-sensitive equality with a text column. */
+export function exactText(column: string): SearchField {
+  return { operators: EQUALITY, expects: 'a text value', apply: (q, _op, value) => void q.where(column, value) };
+}
+
+/** Membership of a value in a `text[]` column. */
+export function arrayContains(column: string): SearchField {
+  return { operators: EQUALITY, expects: 'a text value', apply: (q, _op, value) => void q.whereRaw('?? @> ARRAY[?]::text[]', [column, value]) };
+}
+
+/** Escapes LIKE wildcards so the value matches literally (backslash is PostgreSQL's default ESCAPE). */
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Case-insensitive substring match on a text column (`ILIKE '%value%'`, wildcards escaped). */
+export function containsText(column: string): SearchField {
+  return {
+    operators: EQUALITY,
+    expects: 'a text value',
+    apply: (q, _op, value) => void q.whereRaw('?? ILIKE ?', [column, `%${escapeLike(value)}%`]),
+  };
+}
+
+/**
+ * Case-insensitive equality with any e-mail address of a `contact_details` column, through the
+ * immutable SQL function `customer_emails(jsonb)` (migration 003, which also indexes it).
+ */
+export function emailOf(column: string): SearchField {
+  return {
+    operators: EQUALITY,
+    expects: 'an e-mail address',
+    apply: (q, _op, value) => void q.whereRaw('customer_emails(??) @> ARRAY[lower(?)]', [column, value]),
+  };
+}
+
+/** Integer comparison (amounts in minor units). */
+export function integer(column: string): SearchField {
+  return {
+    operators: ORDERED,
+    expects: 'an integer',
+    apply: (q, op, value) => {
+      if (!/^-?\d{1,16}$/.test(value)) throw new SearchValueError(`Expected an integer but found '${value}'`);
+      const n = Number(value);
+      if (op === ':') q.where(column, n);
+      else q.where(column, SQL_OPERATOR[op], n);
+    },
+  };
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** True when y-m-d names a real calendar day (rejects 2026-02-30). */
+function realDay(y: string, m: string, d: string): boolean {
+  const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+  return date.getUTCFullYear() === Number(y) && date.getUTCMonth() === Number(m) - 1 && date.getUTCDate() === Number(d);
+}
+
+/**
+ * Reads an RFC 3339 timestamp or a YYYY-MM-DD date.
+ * @returns for a timestamp, the instant; for a date, the UTC day as `[start, end)`
+ */
+export function readTime(value: string): { start: Date; end?: Date } {
+  const date = DATE.exec(value);
+  if (date && realDay(date[1]!, date[2]!, date[3]!)) {
+    const start = new Date(`${value}T00:00:00Z`);
+    return { start, end: new Date(start.getTime() + 86_400_000) };
+  }
+  const ts = RFC3339.exec(value);
+  if (ts && realDay(ts[1]!, ts[2]!, ts[3]!) && Number(ts[4]) < 24 && Number(ts[5]) < 60 && Number(ts[6]) < 61) {
+    const t = new Date(value);
+    if (!Number.isNaN(t.getTime())) return { start: t };
+  }
+  throw new SearchValueError(`Expected an RFC 3339 timestamp or a YYYY-MM-DD date but found '${value}'`);
+}
+
+/**
+ * Time comparison. A date stands for its whole UTC day: `:D` is within the day, `>D` after it,
+ * `>=D` from its start, `<D` before it, `<=D` up to its end.
+ */
+export function timestamp(column: string): SearchField {
+  return {
+    operators: ORDERED,
+    expects: 'an RFC 3339 timestamp or a YYYY-MM-DD date',
+    apply: (q, op, value) => {
+      const { start, end } = readTime(value);
+      if (!end) {
+        if (op === ':') q.where(column, start);
+        else q.where(column, SQL_OPERATOR[op], start);
+        return;
+      }
+      switch (op) {
+        case ':':
+          q.where(column, '>=', start).where(column, '<', end);
+          break;
+        case '>':
+          q.where(column, '>=', end);
+          break;
+        case '>=':
+          q.where(column, '>=', start);
+          break;
+        case '<':
+          q.where(column, '<', start);
+          break;
+        case '<=':
+          q.where(column, '<', end);
+          break;
+      }
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * One delivery attempt (CONTRACT section 7): POST the event to the endpoint with the Standard
+ * Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`,
+ * signed with the `standardwebhooks` reference library), plus `Authorization: Bearer` for endpoints
+ * with OAuth credentials. A 401 from the receiver drops the token and retries once with a fresh one.
+ * Success is any 2xx.
+ */
+import { Webhook } from 'standardwebhooks';
+import { describeRequestError, type Outbound } from '../http/outbound.js';
+import { TokenRequestError, type ClientCredentials, type ClientCredentialsTokens } from '../oauth/client-credentials.js';
+import { parseRetryAfter } from './schedule.js';
+
+/** What to send where. */
+export interface AttemptTarget {
+  url: string;
+  /** `whsec_…` signing secret of the endpoint. */
+  signingSecret: string;
+  credentials?: ClientCredentials;
+}
+
+/** The result of one attempt, ready to be recorded. */
+export interface AttemptResult {
+  ok: boolean;
+  responseStatus: number | null;
+  /** Secret-free reason of a failure; null on success. */
+  error: string | null;
+  durationMs: number;
+  /** The receiver's Retry-After, seconds. */
+  retryAfterSeconds?: number;
+}
+
+/** What an attempt needs besides its target. */
+export interface AttemptDeps {
+  outbound: Outbound;
+  tokens: ClientCredentialsTokens;
+  timeoutMs: number;
+}
+
+const USER_AGENT = 'dms-webhooks/1.0 (+https://www.standardwebhooks.com)';
+
+/**
+ * Sends `body` (the rendered event JSON) as message `messageId` (the event id: the same on every
+ * retry, so receivers can de-duplicate).
+ * @param signal aborts the attempt (lease running out, shutdown)
+ */
+export async function deliveryAttempt(deps: AttemptDeps, target: AttemptTarget, messageId: string, body: string, signal?: AbortSignal): Promise<AttemptResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const webhook = new Webhook(target.signingSecret);
+
+  const send = async (token: string | undefined) => {
+    const now = new Date();
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'webhook-id': messageId,
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': webhook.sign(messageId, now, body),
+    };
+    if (token) headers.authorization = `Bearer ${token}`;
+    return deps.outbound.post(target.url, { headers, body, signal });
+  };
+
+  try {
+    let token = target.credentials ? await deps.tokens.token(target.credentials, { signal }) : undefined;
+    let res = await send(token);
+    if (res.status === 401 && target.credentials) {
+      // Exactly one refetch: the receiver may have revoked or rotated the token early.
+      token = await deps.tokens.token(target.credentials, { signal, staleToken: token });
+      res = await send(token);
+    }
+    const ok = res.status >= 200 && res.status < 300;
+    return {
+      ok,
+      responseStatus: res.status,
+      error: ok ? null : `receiver answered ${res.status}`,
+      durationMs: elapsed(),
+      retryAfterSeconds: ok ? undefined : parseRetryAfter(res.headers['retry-after']),
+    };
+  } catch (err) {
+    const error = err instanceof TokenRequestError ? err.message : describeRequestError(err, deps.timeoutMs);
+    return { ok: false, responseStatus: null, error, durationMs: elapsed() };
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Loads what a batch of claimed deliveries needs: their endpoints (secrets decrypted in memory
+ * only) and their events, one query each for the whole batch.
+ */
+import type { Knex } from '@dms/db';
+import type { SecretBox } from '@dms/secrets';
+import type { StoredEvent } from '@dms/webhook-versions';
+import type { ClientCredentials } from '../oauth/client-credentials.js';
+
+/** An endpoint as the dispatcher needs it. */
+export interface EndpointTarget {
+  id: string;
+  url: string;
+  version: string;
+  /** False when disabled or deleted: its deliveries are canceled. */
+  active: boolean;
+  signingSecret: string;
+  credentials?: ClientCredentials;
+}
+
+interface EndpointRow {
+  id: string;
+  url: string;
+  version: string;
+  enabled: boolean;
+  deleted_at: Date | null;
+  signing_secret_ciphertext: string;
+  oauth2_token_url: string | null;
+  oauth2_client_id: string | null;
+  oauth2_client_secret_ciphertext: string | null;
+  credentials_version: number;
+}
+
+/**
+ * Endpoints by id. A secret that cannot be decrypted (wrong `SECRETS_KEY`) throws
+ * `SecretDecryptionError` when the target is read, failing only that delivery's attempt.
+ */
+export async function loadEndpoints(db: Knex, box: SecretBox, ids: string[]): Promise<Map<string, () => EndpointTarget>> {
+  const rows: EndpointRow[] = await db('webhook_endpoints').whereIn('id', [...new Set(ids)]);
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      () => ({
+        id: row.id,
+        url: row.url,
+        version: row.version,
+        active: row.enabled && row.deleted_at === null,
+        signingSecret: box.open(row.signing_secret_ciphertext),
+        credentials:
+          row.oauth2_token_url && row.oauth2_client_id && row.oauth2_client_secret_ciphertext
+            ? {
+                endpointId: row.id,
+                version: row.credentials_version,
+                tokenUrl: row.oauth2_token_url,
+                clientId: row.oauth2_client_id,
+                clientSecret: box.open(row.oauth2_client_secret_ciphertext),
+              }
+            : undefined,
+      }),
+    ]),
+  );
+}
+
+/** Events by id. */
+export async function loadEvents(db: Knex, ids: string[]): Promise<Map<string, StoredEvent>> {
+  const rows: StoredEvent[] = await db('events').whereIn('id', [...new Set(ids)]).select('id', 'type', 'created_at', 'data');
+  return new Map(rows.map((r) => [r.id, r]));
+}

@@ -1,0 +1,177 @@
+/**
+ * The delivery queue in PostgreSQL (table `webhook_deliveries`, migration 004_webhooks).
+ *
+ * A pending row is due when `next_attempt_at <= now()`. `claimDue` takes due rows with
+ * `FOR UPDATE SKIP LOCKED` (concurrent dispatchers never block on or take the same row) and leases
+ * them: `next_attempt_at` moves to the end of the lease and a fresh `lease_token` is set. Every
+ * later write about the attempt is conditional on that token, so a dispatcher whose lease ran out
+ * (it hung or was killed, and another one took the row over) can no longer change it, and an
+ * attempt is recorded at most once (primary key delivery + attempt number).
+ */
+import type { Knex } from '@dms/db';
+
+/** A claimed delivery. */
+export interface ClaimedDelivery {
+  id: string;
+  tenant_id: string;
+  endpoint_id: string;
+  event_id: string;
+  /** Number of this attempt (1-based). */
+  attempt: number;
+  lease_token: string;
+  created_at: Date;
+  /** Set when the previous claim's lease expired without a recorded result. */
+  interrupted: boolean;
+}
+
+/** What the queue needs to know about the process. */
+export interface QueueOptions {
+  leaseSeconds: number;
+  /** Only these tenants' deliveries (empty = all). */
+  tenantIds: readonly string[];
+}
+
+/** The recorded outcome of an attempt. */
+export interface AttemptRecord {
+  ok: boolean;
+  responseStatus: number | null;
+  error: string | null;
+  durationMs: number;
+  startedAt: Date;
+  /** When the next attempt is due; null when none follows (success or schedule exhausted). */
+  nextAttemptAt: Date | null;
+}
+
+function tenantFilter(q: Knex.QueryBuilder, opts: QueueOptions): void {
+  if (opts.tenantIds.length) q.whereIn('tenant_id', opts.tenantIds as string[]);
+}
+
+/**
+ * Claims up to `limit` due deliveries for this process.
+ * An interrupted previous attempt (its lease expired) is recorded as failed first, so every
+ * attempt that may have reached the receiver appears in the history.
+ */
+export async function claimDue(db: Knex, opts: QueueOptions, limit: number): Promise<ClaimedDelivery[]> {
+  return db.transaction(async (trx) => {
+    const due = trx('webhook_deliveries')
+      .select('id', 'lease_token as stale_lease')
+      .where('status', 'pending')
+      .where('next_attempt_at', '<=', trx.fn.now())
+      .orderBy('next_attempt_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked();
+    tenantFilter(due, opts);
+    const { rows } = await trx.raw(
+      `WITH due AS ?
+       UPDATE webhook_deliveries d
+          SET next_attempt_at = now() + make_interval(secs => ?),
+              lease_token = gen_random_uuid(),
+              attempt_count = d.attempt_count + 1,
+              updated_at = now()
+         FROM due
+        WHERE d.id = due.id
+    RETURNING d.id, d.tenant_id, d.endpoint_id, d.event_id, d.attempt_count AS attempt, d.lease_token, d.created_at,
+              due.stale_lease IS NOT NULL AS interrupted`,
+      [due, opts.leaseSeconds],
+    );
+    const claimed = rows as ClaimedDelivery[];
+    const interrupted = claimed.filter((c) => c.interrupted);
+    if (interrupted.length) {
+      await trx('webhook_delivery_attempts').insert(
+        interrupted.map((c) => ({
+          delivery_id: c.id,
+          attempt: c.attempt - 1,
+          status: 'failed',
+          error: 'interrupted: the dispatcher stopped before recording a result; sent again',
+          started_at: trx.fn.now(),
+          next_attempt_at: trx.fn.now(),
+        })),
+      ).onConflict(['delivery_id', 'attempt']).ignore();
+    }
+    return claimed;
+  });
+}
+
+/**
+ * Records attempt `d.attempt` and moves the delivery on: succeeded, pending again (retry at
+ * `nextAttemptAt`), or failed (schedule exhausted).
+ * @returns false when the lease was lost (nothing written)
+ */
+export async function recordAttempt(db: Knex, d: ClaimedDelivery, r: AttemptRecord): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const status = r.ok ? 'succeeded' : r.nextAttemptAt ? 'pending' : 'failed';
+    const updated = await trx('webhook_deliveries')
+      .where({ id: d.id, lease_token: d.lease_token, status: 'pending' })
+      .update({
+        status,
+        next_attempt_at: status === 'pending' ? r.nextAttemptAt : null,
+        lease_token: null,
+        last_response_status: r.responseStatus,
+        last_error: r.error,
+        last_duration_ms: r.durationMs,
+        last_attempt_at: r.startedAt,
+        updated_at: trx.fn.now(),
+      });
+    if (!updated) return false;
+    await trx('webhook_delivery_attempts').insert({
+      delivery_id: d.id,
+      attempt: d.attempt,
+      status: r.ok ? 'succeeded' : 'failed',
+      response_status: r.responseStatus,
+      error: r.error,
+      duration_ms: r.durationMs,
+      started_at: r.startedAt,
+      next_attempt_at: status === 'pending' ? r.nextAttemptAt : null,
+    });
+    if (r.ok) await trx('webhook_endpoints').where({ id: d.endpoint_id }).update({ last_success_at: trx.fn.now() });
+    return true;
+  });
+}
+
+/** Ends a claimed delivery without an attempt (endpoint deleted or disabled, event gone). */
+export async function cancelDelivery(db: Knex, d: ClaimedDelivery, reason: string): Promise<void> {
+  await db('webhook_deliveries')
+    .where({ id: d.id, lease_token: d.lease_token, status: 'pending' })
+    .update({ status: 'canceled', next_attempt_at: null, lease_token: null, last_error: reason, attempt_count: d.attempt - 1, updated_at: db.fn.now() });
+}
+
+/** Returns a claimed delivery to the queue, due now, without counting the attempt (shutdown). */
+export async function releaseDelivery(db: Knex, d: ClaimedDelivery): Promise<void> {
+  await db('webhook_deliveries')
+    .where({ id: d.id, lease_token: d.lease_token, status: 'pending' })
+    .update({ next_attempt_at: db.fn.now(), lease_token: null, attempt_count: d.attempt - 1, updated_at: db.fn.now() });
+}
+
+/**
+ * Disables an endpoint whose delivery just exhausted the schedule, unless some delivery to it
+ * succeeded since that delivery began (the endpoint works, that one message did not).
+ * @returns true when this call disabled it
+ */
+export async function disableIfFailing(db: Knex, endpointId: string, since: Date): Promise<boolean> {
+  const updated = await db('webhook_endpoints')
+    .where({ id: endpointId, enabled: true })
+    .whereNull('deleted_at')
+    .where((q) => void q.whereNull('last_success_at').orWhere('last_success_at', '<', since))
+    .update({ enabled: false, disabled_at: db.fn.now(), updated_at: db.fn.now() });
+  return updated > 0;
+}
+
+/** Seconds until the earliest pending delivery is due (0 if one is due), or null when none is pending. */
+export async function secondsUntilNextDue(db: Knex, opts: QueueOptions): Promise<number | null> {
+  const q = db('webhook_deliveries').where('status', 'pending').min({ next: 'next_attempt_at' });
+  tenantFilter(q, opts);
+  const [row] = await q;
+  const next = row?.next as Date | null;
+  return next ? Math.max(0, (next.getTime() - Date.now()) / 1000) : null;
+}
+
+/** Pending deliveries, split into due now and scheduled later (the `webhook_queue_depth` gauge). */
+export async function queueDepth(db: Knex, opts: QueueOptions): Promise<{ due: number; scheduled: number }> {
+  const q = db('webhook_deliveries')
+    .where('status', 'pending')
+    .select(db.raw('count(*) FILTER (WHERE next_attempt_at <= now()) AS due'), db.raw('count(*) FILTER (WHERE next_attempt_at > now()) AS scheduled'));
+  tenantFilter(q, opts);
+  const [row] = await q;
+  return { due: Number(row?.due ?? 0), scheduled: Number(row?.scheduled ?? 0) };
+}

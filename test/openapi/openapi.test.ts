@@ -1,0 +1,197 @@
+/**
+ * The OpenAPI 3.1 document at `/openapi.json`: valid per a standard validator, covering exactly
+ * the routes Express registered, and agreeing with what the running API enforces and returns
+ * (documented scopes are required, documented required fields are checked, real responses match
+ * the documented schemas, error codes come from the registry).
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import request from 'supertest';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { ERROR_CODES } from '@dms/errors';
+import { SCOPES } from '@dms/scopes';
+import { REPO_ROOT } from '@dms/tools/processes';
+import { API_URL, SERVICE_ENV, closeHarness, newTenant, seedParties, signedInTenant, tokenFor, apiAs } from '../support/harness.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => void;
+
+let doc: Json;
+const operations: Array<{ method: string; path: string; op: Json }> = [];
+
+beforeAll(async () => {
+  const res = await request(API_URL).get('/openapi.json').expect(200);
+  doc = res.body;
+  for (const [path, item] of Object.entries<Json>(doc.paths)) {
+    for (const [method, op] of Object.entries<Json>(item)) operations.push({ method, path, op });
+  }
+});
+afterAll(closeHarness);
+
+/** A concrete URL for a documented path: each `{param}` replaced by a well-formed unknown id. */
+const concrete = (path: string) => path.replace(/\{[^}]+\}/g, 'deb_000000000000000000000000');
+
+describe('the document', () => {
+  test('is served without a token, as JSON, with a Request-Id', async () => {
+    const res = await request(API_URL).get('/openapi.json').expect(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['request-id']).toMatch(/^req_/);
+  });
+
+  test('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  test('points at the API and at the issuer: servers and the OAuth 2.0 client-credentials scheme with every scope', () => {
+    expect(doc.servers).toEqual([{ url: SERVICE_ENV.PUBLIC_BASE_URL }]);
+    const flow = doc.components.securitySchemes.oauth2.flows.clientCredentials;
+    expect(flow.tokenUrl).toBe(`${SERVICE_ENV.AUTH_ISSUER}/oauth/token`);
+    expect(Object.keys(flow.scopes)).toEqual([...SCOPES]);
+  });
+
+  test('lists exactly the error codes of the registry, with their statuses', () => {
+    expect(doc.components.schemas.Error.properties.code.enum).toEqual(Object.keys(ERROR_CODES));
+    for (const { op } of operations) {
+      for (const [status, response] of Object.entries<Json>(op.responses)) {
+        if (Number(status) < 400) continue;
+        const codes: string[] = response.content['application/json'].schema.allOf[1].properties.code.enum;
+        for (const code of codes) expect([code, ERROR_CODES[code as keyof typeof ERROR_CODES].status]).toEqual([code, Number(status)]);
+      }
+    }
+  });
+});
+
+describe('coverage of the routes', () => {
+  test('every route Express registered is documented, and every documented operation is a route', async () => {
+    // The router stack is walked in a child process: the app's CommonJS dependencies load ESM
+    // modules, which Node does natively and Jest's module runtime does not.
+    const script = join(REPO_ROOT, 'services', 'api', 'dist', 'openapi', 'check-routes.js');
+    const stdout = await new Promise<string>((resolve) =>
+      execFile(process.execPath, [script], { env: { ...process.env, ...SERVICE_ENV } }, (_err, out) => resolve(out)),
+    );
+    const report = JSON.parse(stdout) as { routes: string[]; undocumented: string[]; missing: string[]; duplicated: string[] };
+    expect(report.routes.length).toBeGreaterThan(30);
+    expect(report).toMatchObject({ undocumented: [], missing: [], duplicated: [] });
+    // And what is served is what the registry says.
+    const documented = operations.map((o) => `${o.method.toUpperCase()} ${o.path}`);
+    expect([...documented].sort()).toEqual([...report.routes].sort());
+  });
+
+  test('covers every endpoint of CONTRACT sections 3 to 7', () => {
+    const documented = new Set(operations.map((o) => `${o.method.toUpperCase()} ${o.path}`));
+    const contract = [
+      'GET /organisations', 'POST /organisations', 'GET /organisations/{id}', 'PATCH /organisations/{id}',
+      'GET /customers', 'POST /customers', 'GET /customers/search', 'GET /customers/{id}', 'PATCH /customers/{id}', 'DELETE /customers/{id}',
+      'GET /debts', 'POST /debts', 'GET /debts/search', 'GET /debts/{id}', 'PATCH /debts/{id}', 'DELETE /debts/{id}',
+      ...['ready', 'pause', 'resume', 'dispute', 'resolve-dispute', 'settle', 'withdraw'].map((a) => `POST /debts/{id}/${a}`),
+      'GET /debts/{debtId}/payments', 'POST /debts/{debtId}/payments', 'GET /tenants/me',
+      'GET /webhooks', 'POST /webhooks', 'GET /webhooks/{id}', 'PATCH /webhooks/{id}', 'DELETE /webhooks/{id}', 'GET /webhooks/{id}/deliveries',
+      'GET /events', 'GET /events/{id}', 'GET /openapi.json', 'GET /docs', 'GET /healthz', 'GET /readyz', 'GET /metrics',
+    ];
+    expect(contract.filter((c) => !documented.has(c))).toEqual([]);
+  });
+});
+
+describe('parameters and headers', () => {
+  test('lists and searches document limit/after/before and the pagination headers', () => {
+    const lists = operations.filter((o) => o.op.responses['200']?.headers?.['X-Total-Count']);
+    expect(lists.map((o) => o.path).sort()).toEqual(
+      ['/customers', '/customers/search', '/debts', '/debts/search', '/debts/{debtId}/payments', '/events', '/organisations', '/webhooks', '/webhooks/{id}/deliveries'].sort(),
+    );
+    for (const { op } of lists) {
+      const refs = op.parameters.map((p: Json) => p.$ref ?? p.name);
+      expect(refs).toEqual(expect.arrayContaining(['#/components/parameters/limit', '#/components/parameters/after', '#/components/parameters/before']));
+      expect(Object.keys(op.responses['200'].headers)).toEqual(expect.arrayContaining(['X-Page-Items', 'Link', 'RateLimit', 'RateLimit-Policy', 'Request-Id', 'Api-Version']));
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '401', '429']));
+    }
+    for (const path of ['/debts/search', '/customers/search']) {
+      expect(doc.paths[path].get.parameters.find((p: Json) => p.name === 'query').required).toBe(true);
+    }
+    for (const path of ['/debts', '/debts/search', '/debts/{id}']) {
+      expect(doc.paths[path].get.parameters).toContainEqual({ $ref: '#/components/parameters/expand' });
+    }
+  });
+
+  test('every POST and PATCH takes Idempotency-Key and documents Idempotent-Replayed, 409 and 422', () => {
+    const writes = operations.filter((o) => o.method === 'post' || o.method === 'patch');
+    expect(writes.length).toBeGreaterThanOrEqual(15);
+    for (const { op } of writes) {
+      expect(op.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+      const success = op.responses['200'] ?? op.responses['201'];
+      expect(success.headers['Idempotent-Replayed']).toBeDefined();
+      expect(op.responses['409'].content['application/json'].schema.allOf[1].properties.code.enum).toContain('idempotency_key_in_use');
+      expect(op.responses['422'].content['application/json'].schema.allOf[1].properties.code.enum).toContain('idempotency_key_reused');
+    }
+  });
+
+  test('429 documents Retry-After; token operations document Api-Version and their scope', () => {
+    for (const { op } of operations) {
+      if (op.security.length === 0) continue;
+      expect(op.responses['429'].headers['Retry-After']).toBeDefined();
+      expect(op.parameters).toContainEqual({ $ref: '#/components/parameters/ApiVersion' });
+      for (const scope of op.security[0].oauth2) expect(SCOPES).toContain(scope);
+    }
+  });
+});
+
+describe('agreement with the running API', () => {
+  test('the documented scope of every operation is the one enforced', async () => {
+    const tenant = await newTenant();
+    const tokens = new Map<string, string>();
+    for (const { method, path, op } of operations) {
+      const scope: string | undefined = op.security[0]?.oauth2[0];
+      if (!scope) continue;
+      // A token with every scope but the documented one.
+      if (!tokens.has(scope)) tokens.set(scope, await tokenFor(tenant, { scope: SCOPES.filter((s) => s !== scope).join(' ') }));
+      const res = await apiAs(tokens.get(scope)!)[method === 'delete' ? 'delete' : (method as 'get' | 'post' | 'patch')](concrete(path), {});
+      expect([`${method} ${path}`, res.status, res.body.code]).toEqual([`${method} ${path}`, 403, 'insufficient_scope']);
+    }
+  });
+
+  test('the documented required fields of every create body are enforced', async () => {
+    const { api } = await signedInTenant();
+    const schemas = doc.components.schemas;
+    for (const { path, op } of operations.filter((o) => o.method === 'post' && o.op.requestBody?.required && !o.path.includes('{'))) {
+      const schema = schemas[op.requestBody.content['application/json'].schema.$ref.split('/').pop()];
+      const res = await api.post(path, {}).expect(400);
+      expect(res.body.code).toBe('validation_failed');
+      const params = (res.body.errors ?? []).map((e: Json) => e.param);
+      expect([path, params]).toEqual([path, expect.arrayContaining(schema.required)]);
+      const unknown = await api.post(path, { not_a_documented_field: 1 }).expect(400);
+      expect(unknown.body.errors.map((e: Json) => e.param)).toContain('not_a_documented_field');
+    }
+  });
+
+  test('real responses match the documented schemas', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(doc, 'openapi.json');
+    const check = (schemaRef: string, value: unknown) => {
+      const validate = ajv.getSchema(`openapi.json${schemaRef}`)!;
+      expect([schemaRef, validate(value) ? [] : validate.errors]).toEqual([schemaRef, []]);
+    };
+    const responseSchema = (method: string, path: string, status: string) =>
+      `#/paths/${path.replaceAll('/', '~1').replaceAll('{', '%7B').replaceAll('}', '%7D')}/${method}/responses/${status}/content/application~1json/schema`;
+
+    const { api } = await signedInTenant();
+    const { organisationId, customerId } = await seedParties(api);
+    const debt = await api.post('/debts', { customer_id: customerId, organisation_id: organisationId, currency: 'GBP', breakdown: { principal: 12_500 } }).expect(201);
+    check(responseSchema('post', '/debts', '201'), debt.body);
+    check(responseSchema('get', '/debts', '200'), (await api.get('/debts?expand[]=customer&expand[]=organisation').expect(200)).body);
+    check(responseSchema('get', '/debts/{id}', '200'), (await api.get(`/debts/${debt.body.id}`).expect(200)).body);
+    check(responseSchema('get', '/organisations', '200'), (await api.get('/organisations').expect(200)).body);
+    check(responseSchema('get', '/customers/{id}', '200'), (await api.get(`/customers/${customerId}`).expect(200)).body);
+    check(responseSchema('get', '/tenants/me', '200'), (await api.get('/tenants/me').expect(200)).body);
+    const missing = await api.get('/debts/deb_000000000000000000000000').expect(404);
+    check(responseSchema('get', '/debts/{id}', '404'), missing.body);
+    const invalid = await api.post('/debts', {}).expect(400);
+    check(responseSchema('post', '/debts', '400'), invalid.body);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * What operators rely on: `/healthz`, `/readyz` (database reachable), `/metrics` (Prometheus), and
+ * one structured request log line per request with request id, tenant, client, status and
+ * duration, never a token.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import request from 'supertest';
+import { afterAll, describe, expect, test } from '@jest/globals';
+import { API_URL, SERVICE_ENV, closeHarness, signedInTenant } from '../support/harness.js';
+
+afterAll(closeHarness);
+
+const API_LOG = join(SERVICE_ENV.TEST_LOG_DIR!, `api-${new URL(API_URL).port}.log`);
+
+type LogLine = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Waits until the API's log file has the line of request `requestId` (logs are written async). */
+async function logLineOf(requestId: string): Promise<LogLine> {
+  for (let i = 0; i < 50; i++) {
+    const lines = (await readFile(API_LOG, 'utf8')).split('\n').filter(Boolean);
+    const line = lines.map((l) => JSON.parse(l) as LogLine).find((l) => l.req?.id === requestId);
+    if (line) return line;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no log line for ${requestId} in ${API_LOG}`);
+}
+
+describe('probes', () => {
+  test('/healthz answers 200 without a token', async () => {
+    const res = await request(API_URL).get('/healthz').expect(200);
+    expect(res.body).toEqual({ status: 'ok' });
+    expect(res.headers['request-id']).toMatch(/^req_/);
+  });
+
+  test('/readyz answers 200 while the database is reachable', async () => {
+    const res = await request(API_URL).get('/readyz').expect(200);
+    expect(res.body).toEqual({ status: 'ready' });
+  });
+});
+
+describe('/metrics', () => {
+  test('exposes the request-duration histogram by method, route template and status', async () => {
+    const { api } = await signedInTenant();
+    const org = await api.post('/organisations', { name: 'Metered Ltd' }).expect(201);
+    await api.get(`/organisations/${org.body.id}`).expect(200);
+
+    const res = await request(API_URL).get('/metrics').expect(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.text).toContain('# TYPE http_request_duration_seconds histogram');
+    expect(res.text).toMatch(/http_request_duration_seconds_bucket\{[^}]*method="GET"[^}]*route="\/organisations\/:id"[^}]*status="200"/);
+    expect(res.text).toMatch(/http_request_duration_seconds_count\{[^}]*method="POST"[^}]*route="\/organisations\/?"[^}]*status="201"[^}]*\} [1-9]/);
+    // Labels are templates, never ids: the series count stays bounded.
+    expect(res.text).not.toContain(org.body.id);
+    expect(res.text).toContain('process_cpu_seconds_total');
+  });
+});
+
+describe('request logs', () => {
+  test('carry request id, tenant, client, method, path, status and duration', async () => {
+    const { tenant, api } = await signedInTenant();
+    const res = await api.post('/organisations', { name: 'Logged Ltd' }).expect(201);
+    const line = await logLineOf(res.headers['request-id']!);
+    expect(line).toMatchObject({
+      service: 'api',
+      req: { id: res.headers['request-id'], method: 'POST', path: '/organisations' },
+      tenant_id: tenant.tenantId,
+      client_id: tenant.clientId,
+      res: { status: 201 },
+    });
+    expect(typeof line.responseTime).toBe('number');
+    expect(line.responseTime).toBeGreaterThanOrEqual(0);
+  });
+
+  test('log failures too, with their status', async () => {
+    const { tenant, api } = await signedInTenant();
+    const res = await api.get('/debts/deb_000000000000000000000000').expect(404);
+    const line = await logLineOf(res.headers['request-id']!);
+    expect(line).toMatchObject({ tenant_id: tenant.tenantId, client_id: tenant.clientId, res: { status: 404 } });
+  });
+
+  test('never contain the bearer token, valid or not, nor the query string', async () => {
+    const { token, api } = await signedInTenant();
+    const ok = await api.get('/organisations?limit=5').expect(200);
+    const forged = `${token.slice(0, -8)}AAAAAAAA`;
+    const bad = await request(API_URL).get('/organisations').set('Authorization', `Bearer ${forged}`).expect(401);
+
+    const okLine = await logLineOf(ok.headers['request-id']!);
+    expect(okLine.req.path).toBe('/organisations');
+    const badLine = await logLineOf(bad.headers['request-id']!);
+    expect(badLine.res.status).toBe(401);
+    expect(badLine.tenant_id).toBeUndefined();
+
+    const log = await readFile(API_LOG, 'utf8');
+    for (const secret of [token, forged, token.split('.')[1]!, token.split('.')[2]!]) expect(log).not.toContain(secret);
+    expect(log).not.toMatch(/authorization/i);
+  });
+});

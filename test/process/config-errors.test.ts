@@ -1,0 +1,56 @@
+/**
+ * A bad or missing setting stops a service at start: exit code 1 and exactly one line on stderr
+ * naming the setting, with a credential's value never echoed, and nothing on stdout.
+ */
+import { describe, expect, test } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { REPO_ROOT, freePort } from '@dms/tools/processes';
+import { SERVICE_ENV } from '../support/harness.js';
+
+type Service = 'auth' | 'api' | 'dispatcher';
+
+/** Runs the service's entry point with `env` over the test environment until it exits. */
+async function startWith(service: Service, env: Record<string, string>) {
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'services', service, 'dist', 'server.js')], {
+    env: { ...process.env, ...SERVICE_ENV, NODE_ENV: 'test', PORT: String(await freePort()), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  // A service that wrongly starts is stopped after 15 s so the assertion below reports it.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+const BAD_KEY = 'c2hvcnQta2V5';
+const cases: Array<[string, Record<string, string>, RegExp]> = [
+  ['a malformed port', { PORT: 'eighty' }, /^config error: PORT: /],
+  ['an unknown log level', { LOG_LEVEL: 'loud' }, /^config error: LOG_LEVEL: /],
+  ['a non-numeric pool size', { DATABASE_POOL_MAX: 'many' }, /^config error: DATABASE_POOL_MAX: /],
+  ['a malformed database URL', { DATABASE_URL: 'not a url' }, /^config error: DATABASE_URL: /],
+  ['a secrets key that is not 32 bytes of base64', { SECRETS_KEY: BAD_KEY }, /^config error: SECRETS_KEY: must be base64-encoded 32-byte keys/],
+  ['no secrets key in production', { NODE_ENV: 'production', SECRETS_KEY: '' }, /^config error: SECRETS_KEY: required in production$/],
+];
+
+describe.each(['auth', 'api', 'dispatcher'] as const)('%s', (service) => {
+  test.each(cases)('%s: exit 1 with one line naming the setting', async (_name, env, line) => {
+    const { code, stdout, stderr } = await startWith(service, env);
+    expect(code).toBe(1);
+    expect(stderr.split('\n').filter(Boolean)).toEqual([expect.stringMatching(line)]);
+    expect(stderr).not.toContain(BAD_KEY);
+    expect(stdout).toBe('');
+  });
+});
+
+test('several bad settings are still one line, naming each', async () => {
+  const { code, stderr } = await startWith('api', { PORT: 'x', RATE_LIMIT_PER_MINUTE: 'lots' });
+  expect(code).toBe(1);
+  const lines = stderr.split('\n').filter(Boolean);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^config error: .*PORT: .*; .*RATE_LIMIT_PER_MINUTE: |^config error: .*RATE_LIMIT_PER_MINUTE: .*; .*PORT: /);
+});

@@ -1,0 +1,73 @@
+/**
+ * The report's chart (vega-lite, rendered to SVG headless by vega's View): throughput and p50
+ * latency of every measured run, side by side, on log scales (OFFSET paging and raw signing sit
+ * orders of magnitude from the API figures), coloured by the run's role.
+ */
+import { parse, View } from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
+import type { ScenarioResult } from './model.js';
+
+const KIND_LABEL: Record<string, string> = {
+  service: 'our service',
+  ceiling: 'ceiling (same run)',
+  contrast: 'contrast',
+  reference: 'reference',
+};
+
+/** Renders the chart of `results` as an SVG document. */
+export async function renderChart(results: ScenarioResult[]): Promise<string> {
+  const values = results.flatMap((r) =>
+    r.runs.map((x) => ({ run: `${r.title}: ${x.label}`, role: KIND_LABEL[x.kind], rps: x.rps, p50: Number.isFinite(x.p50) ? x.p50 : null })),
+  );
+  const order = values.map((v) => v.run);
+  const y = { field: 'run', type: 'nominal', sort: order, title: null, axis: { labelLimit: 420 } } as const;
+  const color = {
+    field: 'role',
+    type: 'nominal',
+    title: null,
+    scale: { domain: Object.values(KIND_LABEL), range: ['#2f6db3', '#9aa5b1', '#d2691e', '#6aa84f'] },
+    legend: { orient: 'bottom' },
+  } as const;
+  const spec: TopLevelSpec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: 'Debt Management Service benchmarks', subtitle: 'each figure beside its ceiling, same run, same machine' },
+    data: { values },
+    config: { font: 'Helvetica, Arial, sans-serif', view: { stroke: null } },
+    hconcat: [
+      {
+        width: 300,
+        height: { step: 18 },
+        title: 'Throughput (operations/s, log)',
+        layer: [
+          { mark: { type: 'bar' }, encoding: { y, x: { field: 'rps', type: 'quantitative', scale: { type: 'log' }, title: null }, color } },
+          {
+            mark: { type: 'text', align: 'left', dx: 3, fontSize: 10 },
+            encoding: { y, x: { field: 'rps', type: 'quantitative' }, text: { field: 'rps', type: 'quantitative', format: ',.0f' } },
+          },
+        ],
+      },
+      {
+        width: 240,
+        height: { step: 18 },
+        title: 'p50 latency (ms, log)',
+        transform: [{ filter: 'datum.p50 != null' }],
+        layer: [
+          {
+            mark: { type: 'bar' },
+            encoding: { y: { ...y, axis: null }, x: { field: 'p50', type: 'quantitative', scale: { type: 'log' }, title: null }, color },
+          },
+          {
+            mark: { type: 'text', align: 'left', dx: 3, fontSize: 10 },
+            encoding: { y: { ...y, axis: null }, x: { field: 'p50', type: 'quantitative' }, text: { field: 'p50', type: 'quantitative', format: ',.2f' } },
+          },
+        ],
+      },
+    ],
+  };
+  const view = new View(parse(compile(spec).spec), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * What every scenario receives: the settings, the running stack, and the data set (loaded once,
+ * on first use, and shared by the scenarios that need it).
+ */
+import type { Knex } from '@dms/db';
+import { loadDataset, type Dataset } from './dataset.js';
+import type { BenchSettings } from './settings.js';
+import type { Stack } from './stack.js';
+
+export class BenchContext {
+  readonly settings: BenchSettings;
+  readonly stack: Stack;
+  #dataset?: Promise<Dataset>;
+
+  constructor(settings: BenchSettings, stack: Stack) {
+    this.settings = settings;
+    this.stack = stack;
+  }
+
+  /** The two tenants with `BENCH_DEBTS` debts each (loaded on first call). */
+  dataset(): Promise<Dataset> {
+    this.#dataset ??= loadDataset(this.stack, this.settings.debtsPerTenant).then((d) => {
+      log(`data set: 2 × ${d.debtsPerTenant.toLocaleString('en-GB')} debts loaded in ${d.loadSeconds.toFixed(1)} s (${d.debtsMiB.toFixed(0)} MiB with indexes)`);
+      return d;
+    });
+    return this.#dataset;
+  }
+
+  /** Load-run timing shared by every scenario, so both sides of a ratio run alike. */
+  timing(): { durationSec: number; warmupSec: number } {
+    return { durationSec: this.settings.durationSec, warmupSec: this.settings.warmupSec };
+  }
+}
+
+/** Progress line on stderr (stdout carries the result table). */
+export function log(line: string): void {
+  process.stderr.write(`[bench] ${line}\n`);
+}
+
+/**
+ * `EXPLAIN (ANALYZE, BUFFERS)` of a statement, run a few times so the figure is warm, returning the
+ * last plan as text.
+ */
+export async function explainAnalyze(db: Knex, sql: string, bindings: readonly unknown[] = [], runs = 3): Promise<string> {
+  let plan = '';
+  for (let i = 0; i < runs; i++) {
+    const { rows } = await db.raw(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, bindings as Knex.RawBinding[]);
+    plan = (rows as Array<{ 'QUERY PLAN': string }>).map((r) => r['QUERY PLAN']).join('\n');
+  }
+  return plan;
+}
+
+/** The `Execution Time` of an EXPLAIN ANALYZE plan, ms. */
+export function executionMs(plan: string): number {
+  return Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? NaN);
+}

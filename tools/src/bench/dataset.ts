@@ -1,0 +1,158 @@
+/**
+ * The benchmark's data set, bulk-loaded with set-based SQL: two tenants, each with organisations,
+ * customers and `debtsPerTenant` debts. The two tenants' debts are interleaved in insertion order
+ * (odd and even `seq`), so every heap page holds rows of both and tenant isolation has to come
+ * from the indexes, not from physical separation.
+ *
+ * Shortcuts taken for load speed, all visible here:
+ * - Identifiers have the production shape (`deb_` + 24 base62 characters) but are derived from
+ *   SHA-256 of a counter instead of the CSPRNG, so a run is reproducible.
+ * - During the debt load the per-row `debts_count` trigger is disabled and the secondary indexes
+ *   are dropped and rebuilt afterwards with their original definitions; the list counter is then
+ *   set from the loaded rows, so `X-Total-Count` is exact. Foreign keys and CHECK constraints stay
+ *   on: every row is validated.
+ * - The tables are VACUUM ANALYZEd, as autovacuum would do after such a load.
+ */
+import type { Knex } from '@dms/db';
+import type { BenchTenant, Stack } from './stack.js';
+
+/** Statuses and their share of the loaded debts (cumulative thresholds of one random draw). */
+const STATUS_MIX: Array<[string, number]> = [
+  ['initializing', 0.05],
+  ['prepared', 0.45],
+  ['paused', 0.55],
+  ['resumed', 0.65],
+  ['disputed', 0.7],
+  ['settled', 0.8],
+  ['paid', 0.95],
+  ['withdrawn', 1],
+];
+
+/** What was loaded. */
+export interface Dataset {
+  tenants: [BenchTenant, BenchTenant];
+  debtsPerTenant: number;
+  organisationsPerTenant: number;
+  customersPerTenant: number;
+  /** Wall time of the bulk load (debts, rebuilt indexes, counters), seconds. */
+  loadSeconds: number;
+  /** Size of the debts table with its indexes, MiB. */
+  debtsMiB: number;
+}
+
+/** SQL expression of a production-shaped id: `prefix_` + 24 base62 characters from `seed`. */
+function idExpr(prefix: string, seed: string): string {
+  // base64 of SHA-256 is 44 characters of [A-Za-z0-9+/]; the first 24 with + and / mapped to
+  // letters are 24 base62 characters (~142 bits, so no collisions at this scale).
+  return `'${prefix}_' || translate(left(encode(sha256(convert_to(${seed}, 'UTF8')), 'base64'), 24), '+/', 'Qz')`;
+}
+
+const tenantIdx = (g: string) => `(${g}) % 2`;
+
+async function loadParties(trx: Knex.Transaction, tenants: string[], orgs: number, customers: number): Promise<void> {
+  await trx.raw(
+    `INSERT INTO organisations (id, tenant_id, name, customer_facing_name, created_at, updated_at)
+     SELECT ${idExpr('org', `'bench-org-' || ${tenantIdx('g')} || '-' || g / 2`)}, (?::text[])[${tenantIdx('g')} + 1],
+            'Organisation ' || g / 2, 'Creditor ' || g / 2, now() - interval '400 days', now() - interval '400 days'
+     FROM generate_series(0, ? - 1) AS g`,
+    [tenants, orgs * 2],
+  );
+  await trx.raw(
+    `INSERT INTO customers (id, tenant_id, kind, full_name, first_name, last_name, contact_details, created_at, updated_at)
+     SELECT ${idExpr('cus', `'bench-cus-' || ${tenantIdx('g')} || '-' || g / 2`)}, (?::text[])[${tenantIdx('g')} + 1],
+            'individual', 'Customer ' || g / 2, 'Customer', (g / 2)::text,
+            jsonb_build_array(jsonb_build_object('type', 'email', 'value', 'customer' || g / 2 || '@example.com', 'primary', true, 'usage', null)),
+            now() - interval '300 days', now() - interval '300 days'
+     FROM generate_series(0, ? - 1) AS g`,
+    [tenants, customers * 2],
+  );
+}
+
+async function loadDebts(trx: Knex.Transaction, tenants: string[], n: number, orgs: number, customers: number): Promise<void> {
+  const status = `CASE ${STATUS_MIX.map(([s, t]) => `WHEN r1 < ${t} THEN '${s}'`).join(' ')} END`;
+  // Deterministic draws: the same data set on every run.
+  await trx.raw('SELECT setseed(0.42)');
+  await trx.raw(
+    `INSERT INTO debts (id, tenant_id, customer_id, organisation_id, account_number, kind, currency, start_at, tags, metadata,
+                        status, status_updated_at, amount_principal, amount_interest, amount_fees, amount_paid, created_at, updated_at)
+     SELECT id, tenant_id, customer_id, organisation_id, account_number, kind, currency, created_at - interval '30 days', tags, metadata,
+            status, created_at, principal, interest, fees,
+            CASE WHEN status = 'paid' THEN principal + interest + fees
+                 WHEN status IN ('paused', 'resumed', 'disputed') THEN (principal * 3) / 10
+                 ELSE 0 END,
+            created_at, created_at
+     FROM (
+       SELECT ${idExpr('deb', `'bench-deb-' || g`)} AS id,
+              (?::text[])[${tenantIdx('g')} + 1] AS tenant_id,
+              ${idExpr('cus', `'bench-cus-' || ${tenantIdx('g')} || '-' || ((g / 2) * 7919) % ?`)} AS customer_id,
+              ${idExpr('org', `'bench-org-' || ${tenantIdx('g')} || '-' || (g / 2) % ?`)} AS organisation_id,
+              'ACC' || lpad((g / 2)::text, 10, '0') AS account_number,
+              (ARRAY['consumer_loan','credit_card','overdraft','utility_bill','telecom_bill','rent','other'])[(g / 2) % 7 + 1] AS kind,
+              (ARRAY['GBP','GBP','GBP','GBP','GBP','GBP','EUR','EUR','EUR','USD'])[(g / 2) % 10 + 1] AS currency,
+              ARRAY['batch-' || (g / 2) % 50] AS tags,
+              jsonb_build_object('external_ref', 'ext-' || g / 2) AS metadata,
+              ${status} AS status,
+              500 + floor(r2 * 200000)::bigint AS principal,
+              floor(r2 * 20000)::bigint AS interest,
+              CASE WHEN g % 8 < 2 THEN 1500 ELSE 0 END AS fees,
+              now() - make_interval(secs => (? - g)) AS created_at
+       FROM (SELECT g, random() AS r1, random() AS r2 FROM generate_series(0, ? - 1) AS g) AS draws
+     ) AS d`,
+    [tenants, customers, orgs, 2 * n, 2 * n],
+  );
+}
+
+/**
+ * Loads the data set into the stack's database.
+ * @param debtsPerTenant debts for each of the two tenants
+ */
+export async function loadDataset(stack: Stack, debtsPerTenant: number): Promise<Dataset> {
+  const started = Date.now();
+  const tenants: [BenchTenant, BenchTenant] = [await stack.newTenant('Bench Lender A'), await stack.newTenant('Bench Lender B')];
+  const ids = tenants.map((t) => t.tenantId);
+  const orgs = 20;
+  const customers = Math.max(100, Math.min(50_000, Math.floor(debtsPerTenant / 20)));
+  const db = stack.db;
+  await db.transaction(async (trx) => {
+    await loadParties(trx, ids, orgs, customers);
+    const { rows: indexes } = await trx.raw(
+      `SELECT i.indexname, i.indexdef FROM pg_indexes i
+       WHERE i.tablename = 'debts' AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`,
+    );
+    for (const { indexname } of indexes as Array<{ indexname: string }>) await trx.raw('DROP INDEX ??', [indexname]);
+    await trx.raw('ALTER TABLE debts DISABLE TRIGGER debts_count');
+    await trx.raw(`SET LOCAL maintenance_work_mem = '512MB'`);
+    await loadDebts(trx, ids, debtsPerTenant, orgs, customers);
+    for (const { indexdef } of indexes as Array<{ indexdef: string }>) await trx.raw(indexdef);
+    await trx.raw('ALTER TABLE debts ENABLE TRIGGER debts_count');
+    await trx.raw(
+      `INSERT INTO list_counters (tenant_id, list, parent_id, count)
+       SELECT tenant_id, 'debts', '', count(*) FROM debts WHERE status <> 'deleted' GROUP BY tenant_id
+       ON CONFLICT (tenant_id, list, parent_id) DO UPDATE SET count = EXCLUDED.count`,
+    );
+  });
+  await db.raw('VACUUM (ANALYZE) organisations, customers, debts, list_counters');
+  const loadSeconds = (Date.now() - started) / 1000;
+  const { rows } = await db.raw(`SELECT pg_total_relation_size('debts') AS bytes`);
+  return {
+    tenants,
+    debtsPerTenant,
+    organisationsPerTenant: orgs,
+    customersPerTenant: customers,
+    loadSeconds,
+    debtsMiB: Number(rows[0].bytes) / 2 ** 20,
+  };
+}
+
+/**
+ * The id of the `position`-th debt (1-based) of `tenantId`'s list in list order (newest first).
+ * Uses OFFSET once, at setup, to find the cursor the deep-page runs start from.
+ */
+export async function debtAtPosition(db: Knex, tenantId: string, position: number): Promise<string> {
+  const { rows } = await db.raw(
+    `SELECT id FROM debts WHERE tenant_id = ? AND status <> 'deleted' ORDER BY seq DESC OFFSET ? LIMIT 1`,
+    [tenantId, position - 1],
+  );
+  if (!rows[0]) throw new Error(`tenant has fewer than ${position} debts`);
+  return rows[0].id as string;
+}

@@ -1,0 +1,71 @@
+/**
+ * `npm run bench [-- <scenario>…]`: builds its data set, runs the scenarios (all by default), prints
+ * the result table, and, for a full run, writes BENCHMARKS.md and docs/benchmarks.svg. A run of
+ * selected scenarios (`npm run bench:lists`, …) prints its table and leaves the report alone, so
+ * the published figures always come from one complete run.
+ *
+ * Settings: see settings.ts (BENCH_DEBTS, BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, …).
+ */
+import { BenchContext, log } from './context.js';
+import { describeMachine } from './machine.js';
+import { memoryScenario } from './scenarios/memory.js';
+import { listsScenario } from './scenarios/lists.js';
+import { searchScenario } from './scenarios/search.js';
+import { tokensScenario } from './scenarios/tokens.js';
+import { verificationScenario } from './scenarios/verification.js';
+import { webhooksScenario } from './scenarios/webhooks.js';
+import type { ScenarioResult } from './model.js';
+import { renderTable, writeLastRun, writeReport } from './report.js';
+import { loadBenchSettings } from './settings.js';
+import { Stack } from './stack.js';
+
+/** Scenarios in run order. Memory comes last: it reads the peaks the others caused. */
+const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> = {
+  lists: listsScenario,
+  search: searchScenario,
+  tokens: tokensScenario,
+  verification: verificationScenario,
+  webhooks: webhooksScenario,
+  memory: memoryScenario,
+};
+
+const requested = process.argv.slice(2);
+const unknown = requested.filter((n) => !(n in SCENARIOS));
+if (unknown.length) {
+  process.stderr.write(`unknown scenario(s): ${unknown.join(', ')}; known: ${Object.keys(SCENARIOS).join(', ')}\n`);
+  process.exit(2);
+}
+const selected = requested.length ? requested : Object.keys(SCENARIOS);
+const settings = loadBenchSettings();
+const started = new Date();
+const machine = await describeMachine(settings);
+log(`${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB.toFixed(0)} GiB; ${machine.node}; ${machine.postgres}`);
+log(`settings: ${settings.debtsPerTenant} debts/tenant, ${settings.durationSec} s runs after ${settings.warmupSec} s warm-up, ${settings.connections} connections`);
+
+const stack = await Stack.start(settings);
+const ctx = new BenchContext(settings, stack);
+const results: ScenarioResult[] = [];
+let failed = false;
+try {
+  for (const name of selected) {
+    log(`scenario ${name}`);
+    try {
+      results.push(await SCENARIOS[name]!(ctx));
+    } catch (err) {
+      failed = true;
+      log(`scenario ${name} failed: ${(err as Error).stack ?? err}`);
+      results.push({ name, title: name, runs: [], checks: [], notes: [`**This scenario failed in this run:** ${(err as Error).message}`] });
+    }
+  }
+} finally {
+  await stack.stop();
+}
+
+const finished = new Date();
+process.stdout.write(renderTable(results));
+await writeLastRun({ results, machine, settings, started, finished });
+if (!requested.length) {
+  const written = await writeReport({ results, machine, settings, started, finished });
+  log(`wrote ${written.join(', ')}`);
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,75 @@
+/**
+ * What a benchmark run produces: measured load runs (a throughput and latency percentiles), the
+ * checks that put a figure beside its ceiling against the issue's target, and notes (query plans,
+ * profiles, methods) that explain them.
+ */
+
+/** Role of a measured run in the report and the chart. */
+export type RunKind = 'service' | 'ceiling' | 'contrast' | 'reference';
+
+/** One fixed-duration load run. Latencies in milliseconds, throughput in operations per second. */
+export interface LoadRun {
+  /** Short stable key, e.g. `api.debts.first` (used by the chart). */
+  key: string;
+  label: string;
+  kind: RunKind;
+  /** Operations per second over the measured window (successful ones only). */
+  rps: number;
+  /** Latency percentiles, ms; NaN where the run has no per-operation latency (raw signing). */
+  p50: number;
+  p99: number;
+  /** Successful operations counted. */
+  count: number;
+  durationSec: number;
+  /** Concurrent connections, clients or workers. */
+  concurrency: number;
+}
+
+/** A figure beside its ceiling, with the issue's target for the ratio. */
+export interface Check {
+  what: string;
+  value: string;
+  reference: string;
+  ratio: string;
+  target: string;
+  /** null when the check could not be measured in this run. */
+  met: boolean | null;
+}
+
+/** What one scenario contributes to the report. */
+export interface ScenarioResult {
+  name: string;
+  title: string;
+  runs: LoadRun[];
+  checks: Check[];
+  /** Markdown paragraphs or fenced blocks: method, plans, profile findings. */
+  notes: string[];
+}
+
+/**
+ * The `q`-quantile (0..1) of `values` by the nearest-rank method.
+ * @returns NaN for an empty list
+ */
+export function quantile(values: Float64Array | number[], q: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = Float64Array.from(values).sort();
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length)));
+  return sorted[rank - 1]!;
+}
+
+/** Formats a number for tables: thousands separators, `digits` decimals (default 0). */
+export function fmt(value: number, digits = 0): string {
+  if (!Number.isFinite(value)) return '–';
+  return value.toLocaleString('en-GB', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** Formats milliseconds with a precision that suits their size. */
+export function fmtMs(value: number): string {
+  if (!Number.isFinite(value)) return '–';
+  return `${fmt(value, value < 10 ? 2 : value < 100 ? 1 : 0)} ms`;
+}
+
+/** A ratio as `0.62×`. */
+export function fmtRatio(value: number): string {
+  return Number.isFinite(value) ? `${value.toFixed(2)}×` : '–';
+}

@@ -1,0 +1,194 @@
+/**
+ * Webhook delivery: how fast one dispatcher (then two) empties a backlog into a local receiver,
+ * and how long an event waits for its first delivery attempt when events arrive steadily through
+ * the API (the outbox's NOTIFY wakes the dispatcher).
+ *
+ * - Throughput: `BENCH_WEBHOOK_EVENTS` events committed at once (bulk SQL into the outbox table; its
+ *   fan-out trigger creates one delivery each, and one NOTIFY wakes the dispatchers, as the API's
+ *   outbox does), timed from commit until the receiver has them all.
+ * - Latency: `POST /organisations` at a fixed `BENCH_WEBHOOK_RATE` per second for the run's duration;
+ *   each `organisation.created` event's first attempt `started_at` (recorded by the dispatcher)
+ *   minus the event's `created_at`, both from the database clock.
+ * The receiver is a separate process answering 204; dispatchers run with their production defaults.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { log, type BenchContext } from '../context.js';
+import { measureHttp } from '../load.js';
+import { fmt, fmtMs, quantile, type Check, type LoadRun, type ScenarioResult } from '../model.js';
+import type { BenchTenant, Stack } from '../stack.js';
+
+const RECEIVER = fileURLToPath(new URL('../webhook-receiver.js', import.meta.url));
+/** Longest wait for a backlog or a stream to be delivered, ms. */
+const DRAIN_TIMEOUT_MS = 180_000;
+
+interface Receiver {
+  url: string;
+  count(): Promise<number>;
+  stop(): void;
+}
+
+function startReceiver(): Promise<Receiver> {
+  return new Promise((resolve, reject) => {
+    const child: ChildProcess = fork(RECEIVER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child.once('error', reject);
+    child.once('message', (msg: { port: number }) => {
+      resolve({
+        url: `http://127.0.0.1:${msg.port}/hooks`,
+        count: () =>
+          new Promise((res) => {
+            child.once('message', (m: { count: number }) => res(m.count));
+            child.send('count');
+          }),
+        stop: () => void child.disconnect(),
+      });
+    });
+  });
+}
+
+async function api(stack: Stack, token: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${stack.api.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function waitFor(what: string, done: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Commits `n` events of a real event's shape at once; returns the time of the commit (ms). */
+async function commitBacklog(stack: Stack, tenant: BenchTenant, batch: string, n: number): Promise<number> {
+  const sample = await stack.db('events').where({ tenant_id: tenant.tenantId, type: 'debt.created' }).first('type', 'api_version', 'data');
+  await stack.db.transaction(async (trx) => {
+    await trx.raw(
+      `INSERT INTO events (id, tenant_id, type, api_version, data)
+       SELECT 'evt_' || translate(left(encode(sha256(convert_to(? || g, 'UTF8')), 'base64'), 24), '+/', 'Qz'), ?, ?, ?, ?::jsonb
+       FROM generate_series(1, ?) AS g`,
+      [`bench-evt-${batch}-`, tenant.tenantId, sample.type, sample.api_version, JSON.stringify(sample.data), n],
+    );
+    await trx.raw(`SELECT pg_notify('events_created', ?)`, [tenant.tenantId]);
+  });
+  return Date.now();
+}
+
+async function drainRate(stack: Stack, receiver: Receiver, tenant: BenchTenant, batch: string, n: number): Promise<{ rate: number; seconds: number }> {
+  const before = await receiver.count();
+  const committed = await commitBacklog(stack, tenant, batch, n);
+  await waitFor(`${n} deliveries`, async () => (await receiver.count()) - before >= n);
+  const seconds = (Date.now() - committed) / 1000;
+  return { rate: n / seconds, seconds };
+}
+
+/** Streams `organisation.created` events through the API and returns first-attempt latencies (ms). */
+async function streamLatency(ctx: BenchContext, token: string, tenant: BenchTenant, rate: number): Promise<{ run: LoadRun; latencies: Float64Array }> {
+  const { stack, settings } = ctx;
+  const from = await stack.db.raw('SELECT now() AS t');
+  const run = await measureHttp('api.org.create', `API POST /organisations at ${rate}/s`, 'reference', {
+    url: `${stack.api.url}/organisations`,
+    method: 'POST',
+    connections: settings.connections,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Benchmark Utilities' }),
+    rate,
+    durationSec: settings.durationSec,
+    warmupSec: 0,
+  });
+  const since = from.rows[0].t as Date;
+  const pending = () =>
+    stack.db('webhook_deliveries as d')
+      .join('events as e', 'e.id', 'd.event_id')
+      .where('e.tenant_id', tenant.tenantId)
+      .where('e.created_at', '>=', since)
+      .where('d.attempt_count', 0)
+      .count({ n: '*' })
+      .first();
+  await waitFor('streamed deliveries', async () => Number((await pending())?.n) === 0);
+  const { rows } = await stack.db.raw(
+    `SELECT extract(epoch FROM a.started_at - e.created_at) * 1000 AS ms
+     FROM events e JOIN webhook_deliveries d ON d.event_id = e.id
+     JOIN webhook_delivery_attempts a ON a.delivery_id = d.id AND a.attempt = 1
+     WHERE e.tenant_id = ? AND e.created_at >= ? AND e.type = 'organisation.created'`,
+    [tenant.tenantId, since],
+  );
+  return { run, latencies: Float64Array.from((rows as Array<{ ms: string }>).map((r) => Number(r.ms))) };
+}
+
+export async function webhooksScenario(ctx: BenchContext): Promise<ScenarioResult> {
+  const { stack, settings } = ctx;
+  const receiver = await startReceiver();
+  const runs: LoadRun[] = [];
+  const checks: Check[] = [];
+  const notes: string[] = [];
+  const rate = settings.webhookRate;
+  try {
+    const tenant = await stack.newTenant('Bench Webhook Tenant');
+    const token = await stack.token(tenant);
+    await api(stack, token, 'POST', '/webhooks', { url: receiver.url, enabled_events: ['*'] });
+    // A real debt.created event, whose shape the backlog copies.
+    const org = await api(stack, token, 'POST', '/organisations', { name: 'Benchmark Utilities' });
+    const cus = await api(stack, token, 'POST', '/customers', { kind: 'individual', first_name: 'Ada', last_name: 'Lovelace' });
+    await api(stack, token, 'POST', '/debts', { customer_id: cus.id, organisation_id: org.id, currency: 'GBP', breakdown: { principal: 125000, interest: 2500 } });
+
+    for (const dispatchers of [1, 2]) {
+      const label = dispatchers === 1 ? 'one dispatcher' : 'two dispatchers';
+      for (let i = 0; i < dispatchers; i++) await stack.startService('dispatcher', `Dispatcher ${i + 1} of ${dispatchers}`);
+      // Let the first deliveries (the setup events) go out, so the backlog is timed alone.
+      await waitFor('setup deliveries', async () => Number((await stack.db('webhook_deliveries').where('attempt_count', 0).count({ n: '*' }).first())?.n) === 0);
+      log(`webhooks: backlog of ${settings.webhookEvents} events, ${label}`);
+      const drain = await drainRate(stack, receiver, tenant, `d${dispatchers}`, settings.webhookEvents);
+      runs.push({
+        key: `dispatch.${dispatchers}`,
+        label: `Deliveries, backlog of ${fmt(settings.webhookEvents)}, ${label}`,
+        kind: 'service',
+        rps: drain.rate,
+        p50: NaN,
+        p99: NaN,
+        count: settings.webhookEvents,
+        durationSec: drain.seconds,
+        concurrency: dispatchers,
+      });
+      log(`webhooks: stream at ${rate}/s, ${label}`);
+      const stream = await streamLatency(ctx, token, tenant, rate);
+      const p50 = quantile(stream.latencies, 0.5);
+      const p99 = quantile(stream.latencies, 0.99);
+      runs.push({ ...stream.run, key: `api.org.create.${dispatchers}`, label: `API POST /organisations at ${rate}/s (events for ${label})` });
+      runs.push({
+        key: `first-attempt.${dispatchers}`,
+        label: `Event → first attempt, ${label}`,
+        kind: 'service',
+        rps: stream.latencies.length / settings.durationSec,
+        p50,
+        p99,
+        count: stream.latencies.length,
+        durationSec: settings.durationSec,
+        concurrency: dispatchers,
+      });
+      checks.push(
+        { what: `Deliveries/s, ${label}`, value: `${fmt(drain.rate)}/s`, reference: `${fmt(settings.webhookEvents)} in ${drain.seconds.toFixed(1)} s`, ratio: '', target: '≥ 1,000/s', met: drain.rate >= 1000 },
+        { what: `Event → first attempt p50, ${label}`, value: fmtMs(p50), reference: `${fmt(stream.latencies.length)} events`, ratio: '', target: '< 50 ms', met: p50 < 50 },
+        { what: `Event → first attempt p99, ${label}`, value: fmtMs(p99), reference: `${fmt(stream.latencies.length)} events`, ratio: '', target: '< 250 ms', met: p99 < 250 },
+      );
+      await stack.stopExtra();
+    }
+    notes.push(
+      `Throughput: ${fmt(settings.webhookEvents)} events committed in one transaction (the outbox table's fan-out trigger makes one delivery each; ` +
+        'one NOTIFY as the API sends), timed from commit until the receiver counted them all. Latency: `POST /organisations` at a steady ' +
+        `${rate} requests/s for ${settings.durationSec} s; for each \`organisation.created\` event, the dispatcher's recorded start of attempt 1 ` +
+        'minus the event\'s `created_at` (one database clock). The receiver is a separate process that answers 204. Dispatchers run with ' +
+        'their defaults (32 attempts in flight, 32 claimed per round trip).',
+    );
+  } finally {
+    receiver.stop();
+    await stack.stopExtra();
+  }
+  return { name: 'webhooks', title: 'Webhook delivery', runs, checks, notes };
+}

@@ -1,0 +1,73 @@
+/**
+ * Settings of `npm run bench`, from environment variables with defaults that give the issue's
+ * full-size run (1,000,000 debts per tenant). Smaller values make quick development runs, e.g.
+ * `BENCH_DEBTS=20000 BENCH_DURATION=3 BENCH_WARMUP=1 npm run bench`.
+ */
+import { resolve } from 'node:path';
+import { loadConfig, num, str } from '@dms/config';
+
+/** Default server: the machine's PostgreSQL on 5432 (the benchmark needs pgbench beside it anyway). */
+export const DEFAULT_BENCH_SERVER_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * The database the benchmark drops and recreates on every run. Always this name, whatever
+ * `DATABASE_URL` names, so pointing the benchmark at a server can never wipe a real database.
+ */
+export const BENCH_DATABASE = 'dms_bench';
+
+const benchSpec = {
+  DATABASE_URL: str({ default: DEFAULT_BENCH_SERVER_URL, desc: `PostgreSQL server (and credentials) on which database ${BENCH_DATABASE} is recreated` }),
+  BENCH_DEBTS: num({ default: 1_000_000, desc: 'Debts per tenant (two tenants are loaded)' }),
+  BENCH_DURATION: num({ default: 15, desc: 'Seconds each measured load run lasts' }),
+  BENCH_WARMUP: num({ default: 5, desc: 'Seconds of discarded load before each measured run' }),
+  BENCH_CONNECTIONS: num({ default: 10, desc: 'Concurrent HTTP connections, and pgbench clients' }),
+  BENCH_WEBHOOK_EVENTS: num({ default: 20_000, desc: 'Events written for the webhook delivery scenario' }),
+  BENCH_WEBHOOK_RATE: num({ default: 100, desc: 'Events per second streamed through the API for the first-attempt latency' }),
+  BENCH_TOKEN_CLIENTS: num({ default: 200, desc: 'Distinct OAuth clients the token scenario rotates through' }),
+  BENCH_CPU_PROF: str({ default: '', desc: 'Directory: when set, every service runs with --cpu-prof and writes its profile there on exit' }),
+};
+
+/** Validated benchmark settings. */
+export interface BenchSettings {
+  /** Connection string of an existing database of the server (for CREATE/DROP DATABASE). */
+  adminUrl: string;
+  /** Connection string of the benchmark database. */
+  databaseUrl: string;
+  debtsPerTenant: number;
+  durationSec: number;
+  warmupSec: number;
+  connections: number;
+  webhookEvents: number;
+  webhookRate: number;
+  tokenClients: number;
+  /** Directory for `--cpu-prof` profiles of the services, or '' for none. */
+  cpuProfileDir: string;
+}
+
+/**
+ * Reads the settings from `env`.
+ * @throws ConfigError naming a malformed setting
+ */
+export function loadBenchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettings {
+  const c = loadConfig(benchSpec, env, false);
+  const positive = (name: string, v: number) => {
+    if (!(v > 0)) throw new Error(`${name} must be > 0`);
+    return v;
+  };
+  const admin = new URL(c.DATABASE_URL);
+  admin.pathname = '/postgres';
+  const bench = new URL(admin.href);
+  bench.pathname = `/${BENCH_DATABASE}`;
+  return {
+    adminUrl: admin.href,
+    databaseUrl: bench.href,
+    debtsPerTenant: Math.floor(positive('BENCH_DEBTS', c.BENCH_DEBTS)),
+    durationSec: positive('BENCH_DURATION', c.BENCH_DURATION),
+    warmupSec: c.BENCH_WARMUP,
+    connections: Math.floor(positive('BENCH_CONNECTIONS', c.BENCH_CONNECTIONS)),
+    webhookEvents: Math.floor(positive('BENCH_WEBHOOK_EVENTS', c.BENCH_WEBHOOK_EVENTS)),
+    webhookRate: positive('BENCH_WEBHOOK_RATE', c.BENCH_WEBHOOK_RATE),
+    tokenClients: Math.floor(positive('BENCH_TOKEN_CLIENTS', c.BENCH_TOKEN_CLIENTS)),
+    cpuProfileDir: c.BENCH_CPU_PROF ? resolve(c.BENCH_CPU_PROF) : '',
+  };
+}
