@@ -51,7 +51,9 @@ async function deliveries(s: Setup): Promise<Array<Record<string, any>>> {
 beforeAll(async () => {
   main = await setUp();
   shortLived = await setUp(1);
-  dispatcher = await startDispatcher([main.t.tenant.tenantId, shortLived.t.tenant.tenantId]);
+  // Polling every 30 s: deliveries arriving within the tests' 15 s waits prove LISTEN/NOTIFY wakes
+  // the dispatcher (and its own timer for retries), not polling.
+  dispatcher = await startDispatcher([main.t.tenant.tenantId, shortLived.t.tenant.tenantId], { DISPATCH_POLL_SECONDS: '30' });
 });
 
 afterAll(async () => {
@@ -144,6 +146,8 @@ test('a 401 from the receiver leads to exactly one token refetch, then delivery'
     [true, 204],
   ]);
   expect(receiver.tokenRequests.length - tokensBefore).toBe(1);
+  // The receiver has answered; the dispatcher records the result right after.
+  await eventually(async () => (await deliveries(main)).find((x) => x.event === attempts[0]!.id)?.status === 'succeeded', 'result recorded');
   const d = (await deliveries(main)).find((x) => x.event === attempts[0]!.id)!;
   expect(d).toMatchObject({ status: 'succeeded', attempt_count: 1, response_status: 204 });
 });
@@ -200,4 +204,16 @@ test('no secret or token appears in any response or service log line', async () 
   const logs = [dispatcher.logFile, join(SERVICE_ENV.TEST_LOG_DIR!, `api-${new URL(API_URL).port}.log`)].map((f) => readFileSync(f, 'utf8'));
   expect(logs[0]).toContain('webhook.attempt');
   for (const text of logs) for (const secret of secrets) expect(text).not.toContain(secret);
+});
+
+test('the dispatcher serves health, readiness and Prometheus metrics only', async () => {
+  expect((await fetch(`${dispatcher.url}/healthz`)).status).toBe(200);
+  expect((await fetch(`${dispatcher.url}/readyz`)).status).toBe(200);
+  expect((await fetch(`${dispatcher.url}/webhooks`)).status).toBe(404);
+  const text = await (await fetch(`${dispatcher.url}/metrics`)).text();
+  expect(text).toMatch(/^webhook_delivery_attempts_total\{[^}]*outcome="succeeded"[^}]*\} [1-9]\d*$/m);
+  expect(text).toMatch(/^webhook_delivery_attempts_total\{[^}]*outcome="retrying"[^}]*\} [1-9]\d*$/m);
+  expect(text).toMatch(/^webhook_attempt_duration_seconds_count\{[^}]*outcome="succeeded"[^}]*\} [1-9]\d*$/m);
+  expect(text).toMatch(/^webhook_oauth_token_requests_total\{[^}]*outcome="succeeded"[^}]*\} [1-9]\d*$/m);
+  expect(text).toMatch(/^webhook_queue_depth\{[^}]*state="due"[^}]*\} 0$/m);
 });

@@ -22,7 +22,7 @@ const SCHEDULE = [0, 1, 2];
 const JITTER = 0.1;
 const receivers: Receiver[] = [];
 const dispatchers: RunningService[] = [];
-let down: Scenario, errors: Scenario, slow: Scenario, badToken: Scenario;
+let down: Scenario, errors: Scenario, slow: Scenario, badToken: Scenario, redirecting: Scenario;
 
 async function scenario(opts: { oauth?: boolean; url?: (r: Receiver) => string; tokenUrl?: (r: Receiver) => string } = {}): Promise<Scenario> {
   const t = await signedInTenant();
@@ -66,9 +66,9 @@ async function expectDisabled(s: Scenario, dispatcher: RunningService): Promise<
 }
 
 beforeAll(async () => {
-  [down, errors, slow, badToken] = await Promise.all([scenario(), scenario(), scenario(), scenario({ oauth: true })]);
+  [down, errors, slow, badToken, redirecting] = await Promise.all([scenario(), scenario(), scenario(), scenario({ oauth: true }), scenario()]);
   dispatchers.push(
-    await startDispatcher([down, errors, slow, badToken].map((s) => s.t.tenant.tenantId), {
+    await startDispatcher([down, errors, slow, badToken, redirecting].map((s) => s.t.tenant.tenantId), {
       DISPATCH_SCHEDULE_SECONDS: SCHEDULE.join(','),
       DISPATCH_JITTER: String(JITTER),
       DELIVERY_TIMEOUT_SECONDS: '1',
@@ -143,6 +143,19 @@ test('a failing token endpoint fails the attempt with a clear error; nothing is 
   const log = readFileSync(dispatchers[0]!.logFile, 'utf8');
   expect(log).toContain('token request failed');
   expect(log).not.toContain(badToken.receiver.clientSecret);
+});
+
+test('redirects are not followed: a 3xx is a failed attempt', async () => {
+  const elsewhere = await startReceiver();
+  receivers.push(elsewhere);
+  redirecting.receiver.onHook((_r, i) => (i === 0 ? { status: 307, headers: { location: elsewhere.hookUrl } } : 204));
+  await redirecting.t.api.post('/organisations', { name: 'Redirect Ltd' }).expect(201);
+  const d = await settled(redirecting);
+  expect(d.attempts.map((a: any) => [a.status, a.response_status, a.error])).toEqual([
+    ['failed', 307, 'receiver answered 307'],
+    ['succeeded', 204, null],
+  ]);
+  expect(elsewhere.received).toHaveLength(0);
 });
 
 test('a dispatcher that forbids private targets never connects to them, whatever the URL was when registered', async () => {

@@ -4,12 +4,18 @@
  * 24 h expiry, and what is (not) stored.
  */
 import { randomUUID } from 'node:crypto';
+import request from 'supertest';
 import { afterAll, describe, expect, test } from '@jest/globals';
-import { apiAs, closeHarness, newTenant, signedInTenant, testDb, tokenFor } from '../support/harness.js';
+import { startService, type RunningService } from '@dms/tools/processes';
+import { API_URL, SERVICE_ENV, apiAs, closeHarness, newTenant, signedInTenant, testDb, tokenFor } from '../support/harness.js';
 import { requestFingerprint } from '../../services/api/src/http/fingerprint.js';
 import { createIdempotencyStore } from '../../services/api/src/db/idempotency-store.js';
 
-afterAll(closeHarness);
+const started: RunningService[] = [];
+afterAll(async () => {
+  await Promise.all(started.map((s) => s.stop()));
+  await closeHarness();
+});
 
 const key = () => `test-${randomUUID()}`;
 
@@ -91,6 +97,28 @@ describe('replay', () => {
       else expect([r.status, r.body.code]).toEqual([409, 'idempotency_key_in_use']);
     }
     expect(await organisationCount(tenant.tenantId)).toBe(1);
+  });
+});
+
+describe('across API instances', () => {
+  test('concurrent requests with one key on two instances run the operation once', async () => {
+    const second = await startService('api', SERVICE_ENV);
+    started.push(second);
+    const { tenant, token } = await signedInTenant();
+    const k = key();
+    const results = await Promise.all(
+      [API_URL, second.url, API_URL, second.url, API_URL, second.url].map((base) =>
+        request(base).post('/organisations').set('Authorization', `Bearer ${token}`).set('Idempotency-Key', k).send({ name: 'Two Instances Ltd' }),
+      ),
+    );
+    const executed = results.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined);
+    expect(executed).toHaveLength(1);
+    for (const r of results) expect([201, 409]).toContain(r.status);
+    expect(await organisationCount(tenant.tenantId)).toBe(1);
+    // Once finished, either instance replays it.
+    const replay = await request(second.url).post('/organisations').set('Authorization', `Bearer ${token}`).set('Idempotency-Key', k).send({ name: 'Two Instances Ltd' }).expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body.id).toBe(executed[0]!.body.id);
   });
 });
 
@@ -221,6 +249,11 @@ describe('scope and lifetime', () => {
     await api.get('/organisations').set('Idempotency-Key', k).expect(200);
     const res = await api.get('/organisations').set('Idempotency-Key', k).expect(200);
     expect(res.headers['idempotent-replayed']).toBeUndefined();
+    // DELETE is idempotent by nature: the second one really runs (and finds nothing).
+    const customer = await api.post('/customers', { kind: 'company', full_name: 'Gone Ltd' }).expect(201);
+    await api.delete(`/customers/${customer.body.id}`).set('Idempotency-Key', k).expect(200);
+    const again = await api.delete(`/customers/${customer.body.id}`).set('Idempotency-Key', k).expect(404);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
   });
 });
 

@@ -3,10 +3,12 @@
  * one structured request log line per request with request id, tenant, client, status and
  * duration, never a token.
  */
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, describe, expect, test } from '@jest/globals';
+import { REPO_ROOT, freePort } from '@dms/tools/processes';
 import { API_URL, SERVICE_ENV, closeHarness, signedInTenant } from '../support/harness.js';
 
 afterAll(closeHarness);
@@ -36,6 +38,32 @@ describe('probes', () => {
   test('/readyz answers 200 while the database is reachable', async () => {
     const res = await request(API_URL).get('/readyz').expect(200);
     expect(res.body).toEqual({ status: 'ready' });
+  });
+
+  test('/readyz answers 503 when the database is not reachable, while /healthz stays 200', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const badDb = new URL(SERVICE_ENV.DATABASE_URL!);
+    badDb.pathname = '/dms_no_such_database';
+    // Spawned directly: startService would wait for a readiness that never comes.
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'services', 'api', 'dist', 'server.js')], {
+      env: { ...process.env, ...SERVICE_ENV, DATABASE_URL: badDb.href, PORT: String(port), LOG_LEVEL: 'silent' },
+      stdio: 'ignore',
+    });
+    try {
+      let alive = false;
+      for (let i = 0; i < 100 && !alive; i++) {
+        alive = await fetch(`${url}/healthz`).then((r) => r.status === 200, () => false);
+        if (!alive) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(alive).toBe(true);
+      const res = await request(url).get('/readyz').expect(503);
+      expect(res.body).toEqual({ status: 'unavailable' });
+    } finally {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 });
 

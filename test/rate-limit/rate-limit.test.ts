@@ -5,10 +5,13 @@
  *
  * Extra API instances with a tiny budget run beside the suite's own (which has a large one).
  */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startService, type RunningService } from '@dms/tools/processes';
+import { freePort, startService, type RunningService } from '@dms/tools/processes';
 import { API_URL, SERVICE_ENV, closeHarness, newTenant, signedInTenant, tokenFor } from '../support/harness.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -33,8 +36,8 @@ function params(header: string | undefined): Record<string, string> {
   return Object.fromEntries(header!.split('; ').slice(1).map((p) => p.split('=') as [string, string]));
 }
 
-function canReachRedis(): Promise<boolean> {
-  const { hostname, port } = new URL(REDIS_URL);
+function canReachRedis(url = REDIS_URL): Promise<boolean> {
+  const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = new Socket();
     const done = (ok: boolean) => {
@@ -122,7 +125,9 @@ describe('several API instances', () => {
   }
   (redisUp ? test : test.skip)('share one budget per client through Redis (REDIS_URL)', async () => {
     const env = { REDIS_URL, RATE_LIMIT_PER_MINUTE: '4', RATE_LIMIT_WINDOW_SECONDS: '60' };
-    const [one, two] = await Promise.all([extraApi(env), extraApi(env)]);
+    // One after the other: starting processes side by side only slows both on a small machine.
+    const one = await extraApi(env);
+    const two = await extraApi(env);
     const { token } = await signedInTenant();
 
     const seen: number[] = [];
@@ -135,6 +140,41 @@ describe('several API instances', () => {
       const res = await get(instance.url, token).expect(429);
       expect(res.body.code).toBe('rate_limited');
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    }
+  });
+});
+
+const REDIS_SERVER = '/usr/bin/redis-server';
+
+describe('when Redis fails', () => {
+  if (!existsSync(REDIS_SERVER)) {
+    // eslint-disable-next-line no-console
+    console.warn(`SKIPPED: Redis outage test: ${REDIS_SERVER} is not installed.`);
+  }
+  (existsSync(REDIS_SERVER) ? test : test.skip)('requests pass unlimited and the failure is logged, rather than the API failing', async () => {
+    // A private Redis this test may kill.
+    const port = await freePort();
+    const redis = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const exited = new Promise((r) => redis.once('exit', r));
+    try {
+      const url = `redis://127.0.0.1:${port}`;
+      for (let i = 0; i < 50 && !(await canReachRedis(url)); i++) await new Promise((r) => setTimeout(r, 100));
+      const api = await extraApi({ REDIS_URL: url, RATE_LIMIT_PER_MINUTE: '2' });
+      const { token } = await signedInTenant();
+      const limited = await get(api.url, token).expect(200);
+      expect(Number(params(limited.headers['ratelimit']).r)).toBe(1);
+
+      redis.kill('SIGKILL');
+      await exited;
+      for (let i = 0; i < 3; i++) {
+        const res = await get(api.url, token).expect(200);
+        expect(res.headers['ratelimit']).toBeUndefined();
+      }
+      const log = await readFile(api.logFile, 'utf8');
+      expect(log).toContain('error from store, allowing request without rate-limiting');
+      expect(log).not.toContain(url);
+    } finally {
+      redis.kill('SIGKILL');
     }
   });
 });

@@ -103,6 +103,9 @@ describe('errors say where', () => {
     ['created_at>2026-02-30', 'RFC 3339', 12],
     ['created_at<2026-11-01T25:00:00Z', 'RFC 3339', 12],
     ['updated_at:2026-11-01T10:00:00', 'RFC 3339', 12],
+    ['account_number:a\u0000b', 'Control character', 17],
+    ['account_number:"a\u0000b"', 'Control character', 18],
+    ['account_number:a\u0007', 'Control character', 17],
   ])('%j -> %s at position %d', async (query, message, position) => {
     const res = await search(query).expect(400);
     expect(res.body).toMatchObject({ object: 'error', type: 'invalid_request_error', code: 'invalid_search_query', param: 'query' });

@@ -38,10 +38,18 @@ export function loadConfig<S extends Record<string, ValidatorSpec<unknown>>>(
   exitOnError = true,
 ): CleanedEnv<S> {
   return cleanEnv(env, spec, {
-    reporter: ({ errors }) => {
-      const names = Object.keys(errors);
+    reporter: ({ errors, env: cleaned }) => {
+      const failures: Record<string, string> = {};
+      for (const [n, error] of Object.entries(errors as Record<string, Error>)) failures[n] = reason(n, error, env[n]);
+      // Checked here rather than where the key is first used, so a production process without
+      // its key stops before loading anything else.
+      const values = cleaned as Record<string, unknown>;
+      if ('SECRETS_KEY' in spec && !failures.SECRETS_KEY && values.NODE_ENV === 'production' && !values.SECRETS_KEY) {
+        failures.SECRETS_KEY = 'required in production';
+      }
+      const names = Object.keys(failures);
       if (names.length === 0) return;
-      const line = names.map((n) => `${n}: ${reason(n, (errors as Record<string, Error>)[n]!, env[n])}`).join('; ');
+      const line = names.map((n) => `${n}: ${failures[n]}`).join('; ');
       if (!exitOnError) throw new ConfigError(`config error: ${line}`);
       process.stderr.write(`config error: ${line}\n`);
       process.exit(1);

@@ -50,6 +50,7 @@ interface InFlight {
   done: Promise<void>;
 }
 
+/** One process's delivery engine: `start`, `wake` on new work, `stop` to drain. */
 export class Dispatcher {
   readonly #deps: DispatcherDeps;
   readonly #queue: QueueOptions;
@@ -175,6 +176,7 @@ export class Dispatcher {
     }
     if (!result && (!endpoint || !endpoint.active || !event)) {
       await cancelDelivery(db, d, !event ? 'event missing' : 'endpoint deleted or disabled');
+      if (!endpoint) this.#deps.attempt.tokens.forget(d.endpoint_id);
       metrics.canceled.inc();
       log.info(context, 'webhook.canceled');
       return;

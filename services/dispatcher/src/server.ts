@@ -29,7 +29,10 @@ const tokens = new ClientCredentialsTokens(outbound, timeoutMs, cfg.TOKEN_REFRES
   onRequest: (outcome) => metrics.tokenRequests.inc({ outcome }),
 });
 const dispatcher = new Dispatcher({ db, cfg, log, box, metrics, attempt: { outbound, tokens, timeoutMs } });
-const wakeup = listenForEvents(cfg.DATABASE_URL, log, () => dispatcher.wake());
+const served = cfg.tenantIds.length ? new Set(cfg.tenantIds) : undefined;
+const wakeup = listenForEvents(cfg.DATABASE_URL, log, (tenantId) => {
+  if (!served || tenantId === undefined || served.has(tenantId)) dispatcher.wake();
+});
 
 let draining = false;
 const server = createHealthServer(metrics.registry, async () => !draining && (await isReachable(db)));

@@ -54,3 +54,24 @@ export async function explainAnalyze(db: Knex, sql: string, bindings: readonly u
 export function executionMs(plan: string): number {
   return Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? NaN);
 }
+
+/**
+ * EXPLAIN ANALYZE of a statement as it would run without index `index`: the index is dropped inside
+ * a transaction that is rolled back, so the comparison runs on the same data in the same run.
+ * DROP INDEX locks the table until the rollback: call it only while nothing else is measured.
+ */
+export async function explainWithoutIndex(db: Knex, index: string, sql: string, bindings: readonly unknown[] = []): Promise<string> {
+  let plan = '';
+  await db
+    .transaction(async (trx) => {
+      await trx.raw('DROP INDEX ??', [index]);
+      plan = await explainAnalyze(trx as unknown as Knex, sql, bindings, 2);
+      throw new RolledBack();
+    })
+    .catch((err) => {
+      if (!(err instanceof RolledBack)) throw err;
+    });
+  return plan;
+}
+
+class RolledBack extends Error {}

@@ -8,6 +8,7 @@ import * as events from './002_events.js';
 import * as searchIndexes from './003_search_indexes.js';
 import * as webhooks from './004_webhooks.js';
 import * as idempotency from './005_idempotency.js';
+import * as perf from './006_perf.js';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -21,4 +22,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['003_search_indexes', searchIndexes],
   ['004_webhooks', webhooks],
   ['005_idempotency', idempotency],
+  ['006_perf', perf],
 ];

@@ -11,7 +11,7 @@
  */
 import type { RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import { RedisStore } from 'rate-limit-redis';
+import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import { ApiError } from '@dms/errors';
 import type { Logger } from '@dms/logger';
 import type { RedisConnection } from '../redis.js';
@@ -35,7 +35,8 @@ export function clientRateLimit(opts: RateLimitOptions): RequestHandler {
   const store = opts.redis
     ? new RedisStore({
         prefix: 'dms:ratelimit:',
-        sendCommand: (...args: string[]) => opts.redis!.sendCommand(args) as Promise<never>,
+        // node-redis types replies generically; the store's Lua scripts return numbers and arrays.
+        sendCommand: (...args: string[]) => opts.redis!.sendCommand(args) as Promise<RedisReply>,
       })
     : undefined;
   return rateLimit({

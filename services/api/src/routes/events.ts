@@ -8,6 +8,7 @@ import { requireScope } from '../middleware/require-scope.js';
 import { toEvent, type EventRow } from '../domain/events.js';
 import { listHandler, retrieveHandler } from './list.js';
 
+/** The `/events` router (read-only: events are written by the outbox). */
 export function eventRoutes(ctx: AppContext): Router {
   const router = Router();
   router.get(

@@ -23,6 +23,7 @@ import {
 import { toWebhookDeliveries, type WebhookDeliveryRow } from '../domain/webhook-deliveries.js';
 import { listHandler, retrieveHandler } from './list.js';
 
+/** The `/webhooks` router; seals secrets with the `SECRETS_KEY` SecretBox and applies the SSRF policy. */
 export function webhookRoutes(ctx: AppContext): Router {
   const router = Router();
   const box = new SecretBox(resolveSecretsKey(ctx.cfg));

@@ -27,12 +27,12 @@ const SQL_OPERATOR: Record<Exclude<Operator, ':'>, string> = { '>': '>', '>=': '
 
 /** Exact, case-sensitive equality with a text column. */
 export function exactText(column: string): SearchField {
-  return { operators: EQUALITY, expects: 'a text value', apply: (q, _op, value) => void q.where(column, value) };
+  return { operators: EQUALITY, expects: 'a text value, matched exactly', apply: (q, _op, value) => void q.where(column, value) };
 }
 
 /** Membership of a value in a `text[]` column. */
 export function arrayContains(column: string): SearchField {
-  return { operators: EQUALITY, expects: 'a text value', apply: (q, _op, value) => void q.whereRaw('?? @> ARRAY[?]::text[]', [column, value]) };
+  return { operators: EQUALITY, expects: 'a value the list contains', apply: (q, _op, value) => void q.whereRaw('?? @> ARRAY[?]::text[]', [column, value]) };
 }
 
 /** Escapes LIKE wildcards so the value matches literally (backslash is PostgreSQL's default ESCAPE). */
@@ -44,20 +44,32 @@ export function escapeLike(value: string): string {
 export function containsText(column: string): SearchField {
   return {
     operators: EQUALITY,
-    expects: 'a text value',
+    expects: 'text contained, case-insensitively',
     apply: (q, _op, value) => void q.whereRaw('?? ILIKE ?', [column, `%${escapeLike(value)}%`]),
   };
 }
 
 /**
- * Case-insensitive equality with any e-mail address of a `contact_details` column, through the
- * immutable SQL function `customer_emails(jsonb)` (migration 003, which also indexes it).
+ * Case-insensitive equality with any e-mail address in the `contact_details` of `table`, through
+ * the immutable SQL function `customer_emails(jsonb)` and its GIN index (migration 003).
+ *
+ * The matching ids are collected first (`id = ANY(ARRAY(subquery))`, run once): the planner has no
+ * statistics for the array expression and would otherwise walk the whole list in page order
+ * filtering every row, while an address matches a handful of customers. The outer query still
+ * carries the tenant scope, so only the tenant's customers are returned.
  */
-export function emailOf(column: string): SearchField {
+export function emailOf(table: string): SearchField {
   return {
     operators: EQUALITY,
-    expects: 'an e-mail address',
-    apply: (q, _op, value) => void q.whereRaw('customer_emails(??) @> ARRAY[lower(?)]', [column, value]),
+    expects: 'an e-mail address, case-insensitive',
+    apply: (q, _op, value) =>
+      void q.whereRaw('?? = ANY(ARRAY(SELECT ?? FROM ?? AS email_match WHERE customer_emails(??) @> ARRAY[lower(?)]))', [
+        `${table}.id`,
+        'email_match.id',
+        table,
+        'email_match.contact_details',
+        value,
+      ]),
   };
 }
 
@@ -65,9 +77,9 @@ export function emailOf(column: string): SearchField {
 export function integer(column: string): SearchField {
   return {
     operators: ORDERED,
-    expects: 'an integer',
+    expects: 'an integer (minor units)',
     apply: (q, op, value) => {
-      if (!/^-?\d{1,16}$/.test(value)) throw new SearchValueError(`Expected an integer but found '${value}'`);
+      if (!/^-?\d{1,15}$/.test(value)) throw new SearchValueError(`Expected an integer but found '${value}'`);
       const n = Number(value);
       if (op === ':') q.where(column, n);
       else q.where(column, SQL_OPERATOR[op], n);

@@ -23,6 +23,8 @@ export type Token =
 export const MAX_QUERY_LENGTH = 1000;
 
 const isSpace = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r';
+// Control characters (NUL above all, which PostgreSQL text cannot hold) are never part of a query.
+const isControl = (c: string) => c < ' ' || c === '\x7f';
 const isWordStart = (c: string) => /[A-Za-z_]/.test(c);
 const isWordPart = (c: string) => /[A-Za-z0-9_]/.test(c);
 
@@ -33,6 +35,7 @@ function readQuoted(input: string, start: number): { text: string; end: number }
   while (i < input.length) {
     const c = input[i]!;
     if (c === '"') return { text, end: i + 1 };
+    if (isControl(c)) throw searchError('Control character in quoted value', i + 1);
     if (c === '\\') {
       const next = input[i + 1];
       if (next !== '"' && next !== '\\') throw searchError('Invalid escape in quoted value (only \\" and \\\\ are allowed)', i + 1);
@@ -51,6 +54,7 @@ function readBare(input: string, start: number): { text: string; end: number } {
   let i = start;
   while (i < input.length && !isSpace(input[i])) {
     if (input[i] === '"') throw searchError('Unexpected \'"\' inside a bare value (quote the whole value)', i + 1);
+    if (isControl(input[i]!)) throw searchError('Control character in value', i + 1);
     i += 1;
   }
   return { text: input.slice(start, i), end: i };

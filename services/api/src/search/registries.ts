@@ -20,7 +20,7 @@ export const DEBT_SEARCH_FIELDS: SearchRegistry = {
 
 /** `GET /customers/search`. */
 export const CUSTOMER_SEARCH_FIELDS: SearchRegistry = {
-  email: emailOf('customers.contact_details'),
+  email: emailOf('customers'),
   full_name: containsText('customers.full_name'),
   created_at: timestamp('customers.created_at'),
 };

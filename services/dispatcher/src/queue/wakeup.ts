@@ -17,10 +17,11 @@ export interface Wakeup {
 }
 
 /**
- * Listens on `EVENTS_CHANNEL` and calls `onNotify` for each notification.
+ * Listens on `EVENTS_CHANNEL` and calls `onNotify` with the notification's payload (the tenant id
+ * of the event), or with no argument after (re)connecting, when anything may have been missed.
  * @param retryMs delay before reconnecting after a lost connection
  */
-export function listenForEvents(databaseUrl: string, log: Logger, onNotify: () => void, retryMs = 1000): Wakeup {
+export function listenForEvents(databaseUrl: string, log: Logger, onNotify: (tenantId?: string) => void, retryMs = 1000): Wakeup {
   let client: pg.Client | undefined;
   let closed = false;
   let listening = false;
@@ -30,7 +31,7 @@ export function listenForEvents(databaseUrl: string, log: Logger, onNotify: () =
     if (closed) return;
     const c = new pg.Client({ connectionString: databaseUrl, application_name: 'dms-dispatcher-listen' });
     client = c;
-    c.on('notification', () => onNotify());
+    c.on('notification', (n) => onNotify(n.payload));
     c.on('error', (err) => {
       log.warn({ err: { message: err.message } }, 'event listener connection lost');
       lost(c);

@@ -4,7 +4,7 @@
  * each beside pgbench of the SQL the search handler sends (routes/search.ts: the keyset page of the
  * matches and `count(*)` of the matches for `X-Total-Count`), with the plans of both statements.
  */
-import { explainAnalyze, executionMs, log, type BenchContext } from '../context.js';
+import { explainAnalyze, explainWithoutIndex, executionMs, log, type BenchContext } from '../context.js';
 import { measureHttp } from '../load.js';
 import { fmt, fmtMs, fmtRatio, type Check, type LoadRun, type ScenarioResult } from '../model.js';
 import { measurePgbench } from '../pgbench.js';
@@ -24,6 +24,9 @@ const CASES: SearchCase[] = [
 ];
 
 const VISIBLE = `debts.tenant_id = :tenant AND NOT debts.status = 'deleted'`;
+
+/** The index migration 006_perf added for these queries; its effect is shown in the same run. */
+const PERF_INDEX = 'debts_search_status_amount';
 
 /** Plan lines worth quoting. */
 function planSummary(plan: string): string {
@@ -74,6 +77,8 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
     const bind = (sql: string) => sql.replaceAll(':tenant', '?');
     const pagePlan = await explainAnalyze(stack.db, bind(pageSql), [tenant.tenantId]);
     const countPlan = await explainAnalyze(stack.db, bind(countSql), [tenant.tenantId]);
+    const countBefore = await explainWithoutIndex(stack.db, PERF_INDEX, bind(countSql), [tenant.tenantId]);
+    const pageBefore = await explainWithoutIndex(stack.db, PERF_INDEX, bind(pageSql), [tenant.tenantId]);
     checks.push({
       what: `Search \`${c.query}\` (${fmt(matches)} matches): API vs pgbench of its SQL`,
       value: `${fmt(api.rps)} req/s, p50 ${fmtMs(api.p50)}`,
@@ -82,9 +87,19 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
       target: '(indexed; context)',
       met: null,
     });
+    checks.push({
+      what: `Search \`${c.query}\`: X-Total-Count query with / without index 006_perf`,
+      value: fmtMs(executionMs(countPlan)),
+      reference: fmtMs(executionMs(countBefore)),
+      ratio: fmtRatio(executionMs(countPlan) / executionMs(countBefore)),
+      target: '(finding)',
+      met: null,
+    });
     notes.push(
       `\`${c.query}\`: ${fmt(matches)} of ${fmt(data.debtsPerTenant)} debts match. Page of ${LIMIT + 1} rows ` +
-        `${fmtMs(executionMs(pagePlan))}, \`count(*)\` for X-Total-Count ${fmtMs(executionMs(countPlan))} (EXPLAIN ANALYZE):\n\n` +
+        `${fmtMs(executionMs(pagePlan))}, \`count(*)\` for X-Total-Count ${fmtMs(executionMs(countPlan))} ` +
+        `(without the \`${PERF_INDEX}\` index of migration 006_perf, same data: page ${fmtMs(executionMs(pageBefore))}, ` +
+        `count ${fmtMs(executionMs(countBefore))}). EXPLAIN (ANALYZE, BUFFERS) with the index:\n\n` +
         `\`\`\`\n${planSummary(pagePlan)}\n\n${planSummary(countPlan)}\n\`\`\``,
     );
   }

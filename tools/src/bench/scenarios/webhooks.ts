@@ -17,6 +17,7 @@ import { log, type BenchContext } from '../context.js';
 import { measureHttp } from '../load.js';
 import { fmt, fmtMs, quantile, type Check, type LoadRun, type ScenarioResult } from '../model.js';
 import type { BenchTenant, Stack } from '../stack.js';
+import { WaitSampler } from '../waits.js';
 
 const RECEIVER = fileURLToPath(new URL('../webhook-receiver.js', import.meta.url));
 /** Longest wait for a backlog or a stream to be delivered, ms. */
@@ -80,18 +81,31 @@ async function commitBacklog(stack: Stack, tenant: BenchTenant, batch: string, n
   return Date.now();
 }
 
-async function drainRate(stack: Stack, receiver: Receiver, tenant: BenchTenant, batch: string, n: number): Promise<{ rate: number; seconds: number }> {
+async function drainRate(
+  stack: Stack,
+  receiver: Receiver,
+  tenant: BenchTenant,
+  batch: string,
+  n: number,
+): Promise<{ rate: number; seconds: number; waits: string[] }> {
   const before = await receiver.count();
+  const sampler = new WaitSampler(stack.db).start();
   const committed = await commitBacklog(stack, tenant, batch, n);
   await waitFor(`${n} deliveries`, async () => (await receiver.count()) - before >= n);
   const seconds = (Date.now() - committed) / 1000;
-  return { rate: n / seconds, seconds };
+  return { rate: n / seconds, seconds, waits: await sampler.stop(5) };
 }
 
 /** Streams `organisation.created` events through the API and returns first-attempt latencies (ms). */
-async function streamLatency(ctx: BenchContext, token: string, tenant: BenchTenant, rate: number): Promise<{ run: LoadRun; latencies: Float64Array }> {
+async function streamLatency(
+  ctx: BenchContext,
+  token: string,
+  tenant: BenchTenant,
+  rate: number,
+): Promise<{ run: LoadRun; latencies: Float64Array; waits: string[] }> {
   const { stack, settings } = ctx;
   const from = await stack.db.raw('SELECT now() AS t');
+  const sampler = new WaitSampler(stack.db).start();
   const run = await measureHttp('api.org.create', `API POST /organisations at ${rate}/s`, 'reference', {
     url: `${stack.api.url}/organisations`,
     method: 'POST',
@@ -102,6 +116,7 @@ async function streamLatency(ctx: BenchContext, token: string, tenant: BenchTena
     durationSec: settings.durationSec,
     warmupSec: 0,
   });
+  const waits = await sampler.stop(5);
   const since = from.rows[0].t as Date;
   const pending = () =>
     stack.db('webhook_deliveries as d')
@@ -119,7 +134,7 @@ async function streamLatency(ctx: BenchContext, token: string, tenant: BenchTena
      WHERE e.tenant_id = ? AND e.created_at >= ? AND e.type = 'organisation.created'`,
     [tenant.tenantId, since],
   );
-  return { run, latencies: Float64Array.from((rows as Array<{ ms: string }>).map((r) => Number(r.ms))) };
+  return { run, waits, latencies: Float64Array.from((rows as Array<{ ms: string }>).map((r) => Number(r.ms))) };
 }
 
 export async function webhooksScenario(ctx: BenchContext): Promise<ScenarioResult> {
@@ -172,6 +187,11 @@ export async function webhooksScenario(ctx: BenchContext): Promise<ScenarioResul
         durationSec: settings.durationSec,
         concurrency: dispatchers,
       });
+      notes.push(
+        `Database sessions during the backlog drain with ${label} (active sessions sampled from pg_stat_activity about 5 times a second):\n\n` +
+          `\`\`\`\n${drain.waits.join('\n')}\n\`\`\``,
+        `Database sessions while events streamed in through the API with ${label}:\n\n\`\`\`\n${stream.waits.join('\n')}\n\`\`\``,
+      );
       checks.push(
         { what: `Deliveries/s, ${label}`, value: `${fmt(drain.rate)}/s`, reference: `${fmt(settings.webhookEvents)} in ${drain.seconds.toFixed(1)} s`, ratio: '', target: '≥ 1,000/s', met: drain.rate >= 1000 },
         { what: `Event → first attempt p50, ${label}`, value: fmtMs(p50), reference: `${fmt(stream.latencies.length)} events`, ratio: '', target: '< 50 ms', met: p50 < 50 },

@@ -1,0 +1,45 @@
+/**
+ * Runs the real admin CLI (services/auth/dist/cli/admin.js) against the test database and issuer
+ * settings, as an operator would with `npm run -s admin -- …`.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { REPO_ROOT } from '@dms/tools/processes';
+import { SERVICE_ENV } from './harness.js';
+
+/** What one CLI run produced. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `admin <args…>` with the services' environment and collects its output. */
+export function runAdmin(args: string[]): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'services/auth/dist/cli/admin.js'), ...args], {
+      env: { ...process.env, ...SERVICE_ENV, LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/**
+ * Runs a command that must succeed and print exactly one JSON object (one line) on stdout.
+ * @throws when it exits non-zero or stdout is not a single JSON object
+ */
+export async function adminJson<T = Record<string, unknown>>(args: string[]): Promise<T> {
+  const run = await runAdmin(args);
+  if (run.code !== 0) throw new Error(`admin ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
+  const lines = run.stdout.split('\n').filter(Boolean);
+  if (lines.length !== 1) throw new Error(`admin ${args.join(' ')} printed ${lines.length} lines: ${run.stdout}`);
+  const value = JSON.parse(lines[0]!) as unknown;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`not a JSON object: ${lines[0]}`);
+  return value as T;
+}
