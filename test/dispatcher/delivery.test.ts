@@ -154,21 +154,27 @@ test('a 401 from the receiver leads to exactly one token refetch, then delivery'
 
 test('a receiver that keeps answering 401 gets exactly one refetch per attempt', async () => {
   const { t, receiver } = main;
-  receiver.onHook(() => 401);
   const tokensBefore = receiver.tokenRequests.length;
   const receivedBefore = receiver.received.length;
-  await t.api.post('/organisations', { name: 'Always unauthorised' }).expect(201);
-  await eventually(() => receiver.received.length - receivedBefore >= 2, 'first attempt');
-  await new Promise((r) => setTimeout(r, 300));
-  // First attempt: the cached token (401), one refetch (401), then the attempt fails.
-  expect(receiver.received.length - receivedBefore).toBe(2);
-  expect(receiver.tokenRequests.length - tokensBefore).toBe(1);
-  receiver.onHook((r) => (r.verified && r.authorised ? 204 : 401));
+  // The first attempt's two requests (cached token, then the refetched one) are refused; later ones accepted.
+  receiver.onHook((r, i) => (i < receivedBefore + 2 ? 401 : r.verified && r.authorised ? 204 : 401));
+  const org = (await t.api.post('/organisations', { name: 'Unauthorised once' }).expect(201)).body;
+  await eventually(() => receiver.received.some((r) => r.event.data?.object?.id === org.id && r.answered === 204), 'delivered by the retry');
   const eventId = receiver.received.at(-1)!.id;
-  await eventually(async () => (await deliveries(main)).find((x) => x.event === eventId)?.status === 'succeeded', 'retry delivered');
+  await eventually(async () => (await deliveries(main)).find((x) => x.event === eventId)?.status === 'succeeded', 'result recorded');
+  receiver.onHook((r) => (r.verified && r.authorised ? 204 : 401));
+  expect(receiver.received.slice(receivedBefore).map((r) => [r.id === eventId, r.answered])).toEqual([
+    [true, 401],
+    [true, 401],
+    [true, 204],
+  ]);
+  // One refetch after the first 401 of attempt 1; attempt 2 reuses that (valid) token.
+  expect(receiver.tokenRequests.length - tokensBefore).toBe(1);
   const d = (await deliveries(main)).find((x) => x.event === eventId)!;
-  expect(d.attempts[0]).toMatchObject({ attempt: 1, status: 'failed', response_status: 401, error: 'receiver answered 401' });
-  expect(d.attempts.at(-1)).toMatchObject({ status: 'succeeded' });
+  expect(d.attempts.map((a: any) => [a.attempt, a.status, a.response_status, a.error])).toEqual([
+    [1, 'failed', 401, 'receiver answered 401'],
+    [2, 'succeeded', 204, null],
+  ]);
 });
 
 test('changing the credentials drops the cached token', async () => {

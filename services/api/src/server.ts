@@ -7,10 +7,12 @@ import { createDb } from '@dms/db';
 import { createLogger } from '@dms/logger';
 import { runHttpService } from '@dms/lifecycle';
 import { loadApiConfig } from './config.js';
-import { createApp } from './app.js';
-import { connectRedis } from './redis.js';
 
 const cfg = loadApiConfig();
+// The application is loaded only once the settings are valid: a bad setting fails fast, with its
+// one config-error line alone, instead of after compiling every route's schemas.
+const { createApp } = await import('./app.js');
+const { connectRedis } = await import('./redis.js');
 const log = createLogger('api', cfg.LOG_LEVEL);
 const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
 const redis = cfg.REDIS_URL ? await connectRedis(cfg.REDIS_URL, log) : undefined;

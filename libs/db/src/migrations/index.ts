@@ -9,6 +9,7 @@ import * as searchIndexes from './003_search_indexes.js';
 import * as webhooks from './004_webhooks.js';
 import * as idempotency from './005_idempotency.js';
 import * as perf from './006_perf.js';
+import * as counterMembership from './007_counter_membership.js';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -23,4 +24,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['004_webhooks', webhooks],
   ['005_idempotency', idempotency],
   ['006_perf', perf],
+  ['007_counter_membership', counterMembership],
 ];

@@ -6,7 +6,17 @@
 import express, { type RequestHandler } from 'express';
 import { ApiError } from '@dms/errors';
 
-const parse = express.json({ limit: '1mb', strict: true, type: () => true });
+/** Message of the parse error raised for NUL characters, recognised by the error middleware. */
+export const NUL_IN_JSON = 'JSON strings must not contain the NUL character (\\u0000).';
+
+// PostgreSQL text cannot hold U+0000; refusing it while parsing makes it one clear 400 for every
+// endpoint instead of a database error at insert time.
+function rejectNul(key: string, value: unknown): unknown {
+  if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) throw new SyntaxError(NUL_IN_JSON);
+  return value;
+}
+
+const parse = express.json({ limit: '1mb', strict: true, type: () => true, reviver: rejectNul });
 
 function hasBody(req: Parameters<RequestHandler>[0]): boolean {
   const length = req.headers['content-length'];

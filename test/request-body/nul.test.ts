@@ -1,0 +1,15 @@
+import { afterAll, expect, test } from '@jest/globals';
+import { closeHarness, signedInTenant, testDb } from '../support/harness.js';
+
+afterAll(closeHarness);
+
+test('a NUL character anywhere in a JSON body is a 400 that names the problem and stores nothing', async () => {
+  const { api, tenant } = await signedInTenant();
+  for (const body of [{ name: 'a\u0000b' }, { name: 'ok', metadata: { k: 'v\u0000' } }, { name: 'ok', metadata: { 'k\u0000': 'v' } }]) {
+    const res = await api.post('/organisations', body).expect(400);
+    expect(res.body).toMatchObject({ object: 'error', type: 'invalid_request_error', code: 'invalid_json' });
+    expect(res.body.message).toContain('NUL');
+  }
+  const rows = await testDb()('organisations').where({ tenant_id: tenant.tenantId }).count<{ count: string }[]>('* as count');
+  expect(Number(rows[0]!.count)).toBe(0);
+});

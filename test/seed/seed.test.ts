@@ -1,0 +1,114 @@
+/**
+ * `npm run seed` (tools/src/seed.ts) against the test database, small: it prints working client
+ * credentials, and what it loaded is visible through the API with the counts, events and balances
+ * the API itself would have written.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import request from 'supertest';
+import { REPO_ROOT } from '@dms/tools/processes';
+import { AUDIENCE, SERVICE_ENV, apiAs, closeHarness, testDb } from '../support/harness.js';
+
+afterAll(closeHarness);
+
+interface SeedOutput {
+  client_id: string;
+  client_secret: string;
+  audience: string;
+  token_url: string;
+  tenant_id: string;
+  loaded: { organisations: number; customers: number; debts: number; payments: number };
+}
+
+function runSeed(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'tools/dist/seed.js'), ...args], {
+      env: { ...process.env, ...SERVICE_ENV },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let out: SeedOutput;
+let api: ReturnType<typeof apiAs>;
+
+beforeAll(async () => {
+  const run = await runSeed(['--organisations', '3', '--customers', '20', '--debts', '50', '--seed', '7']);
+  expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+  const lines = run.stdout.split('\n').filter(Boolean);
+  expect(lines).toHaveLength(1);
+  out = JSON.parse(lines[0]!);
+  const token = await request(out.token_url)
+    .post('')
+    .auth(out.client_id, out.client_secret)
+    .type('form')
+    .send({ grant_type: 'client_credentials', audience: out.audience })
+    .expect(200);
+  api = apiAs(token.body.access_token);
+});
+
+test('it prints the credentials of a client that gets tokens for the API', () => {
+  expect(out).toMatchObject({ audience: AUDIENCE, token_url: `${SERVICE_ENV.AUTH_ISSUER}/oauth/token`, loaded: { organisations: 3, customers: 20, debts: 50 } });
+  expect(out.client_id).toMatch(/^cli_/);
+  expect(out.tenant_id).toMatch(/^ten_[0-9A-Za-z]{24}$/);
+});
+
+test('the API lists exactly what was loaded', async () => {
+  for (const [list, n] of [['organisations', 3], ['customers', 20], ['debts', 50]] as const) {
+    const res = await api.get(`/${list}?limit=100`).expect(200);
+    expect(res.headers['x-total-count']).toBe(String(n));
+    expect(res.body.data).toHaveLength(n);
+  }
+});
+
+test('the data is plausible: names, contacts, kinds, currencies, amounts in minor units, a status mix', async () => {
+  const customers = (await api.get('/customers?limit=100').expect(200)).body.data as Array<Record<string, unknown>>;
+  for (const c of customers) {
+    expect(typeof c.full_name).toBe('string');
+    expect((c.contact_details as unknown[]).length).toBeGreaterThan(0);
+  }
+  const debts = (await api.get('/debts?limit=100').expect(200)).body.data as Array<{
+    currency: string;
+    kind: string;
+    account_number: string;
+    customer: string;
+    organisation: string;
+    status: { value: string };
+    summary: { amount_total: number; amount_paid: number; amount_remaining: number; breakdown: { principal: number; interest: number; fees: number } };
+  }>;
+  const customerIds = new Set(customers.map((c) => c.id));
+  for (const d of debts) {
+    expect(['GBP', 'EUR', 'USD']).toContain(d.currency);
+    expect(typeof d.kind).toBe('string');
+    expect(d.account_number).toMatch(/^[A-Z]{2}-\d{8}$/);
+    expect(customerIds.has(d.customer)).toBe(true);
+    const { breakdown, amount_total, amount_paid, amount_remaining } = d.summary;
+    expect(Number.isInteger(breakdown.principal) && breakdown.principal > 0).toBe(true);
+    expect(amount_total).toBe(breakdown.principal + breakdown.interest + breakdown.fees);
+    expect(amount_remaining).toBe(amount_total - amount_paid);
+  }
+  expect(new Set(debts.map((d) => d.status.value)).size).toBeGreaterThan(2);
+});
+
+test('events and counters were written as the API writes them', async () => {
+  const rows: Array<{ type: string; n: string }> = await testDb()('events')
+    .where({ tenant_id: out.tenant_id })
+    .groupBy('type')
+    .select('type', testDb().raw('count(*) as n'));
+  const byType = Object.fromEntries(rows.map((r) => [r.type, Number(r.n)]));
+  expect(byType).toMatchObject({ 'organisation.created': 3, 'customer.created': 20, 'debt.created': 50 });
+  expect(byType['payment.created'] ?? 0).toBe(out.loaded.payments);
+});
+
+test('bad flags fail with nothing on stdout', async () => {
+  const cases = [['--debts', 'many'], ['--customers', '0'], ['--colour', 'red']];
+  const runs = await Promise.all(cases.map(runSeed));
+  runs.forEach((run, i) => expect({ args: cases[i], failed: run.code !== 0, stdout: run.stdout }).toEqual({ args: cases[i], failed: true, stdout: '' }));
+});
