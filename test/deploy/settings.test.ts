@@ -31,7 +31,7 @@ describe.each(SERVICES)('%s', (service) => {
   });
 });
 
-test('the migration sets what tools/src/migrate.ts reads', () => {
+test('the migration gets only the database (tools/src/migrate.ts) and production mode', () => {
   expect(Object.keys(compose.services.migrate!.environment!).sort()).toEqual(['DATABASE_URL', 'NODE_ENV']);
   const job = podSpec(find(production, 'Job', 'dms-migrate')).containers[0]!;
   expect([...containerEnvNames(production, job)].sort()).toEqual(['DATABASE_URL', 'NODE_ENV']);

@@ -4,8 +4,10 @@
  * 24 h expiry, and what is (not) stored.
  */
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { afterAll, describe, expect, test } from '@jest/globals';
+import { SecretBox } from '@dms/secrets';
 import { startService, type RunningService } from '@dms/tools/processes';
 import { API_URL, SERVICE_ENV, apiAs, closeHarness, newTenant, signedInTenant, testDb, tokenFor } from '../support/harness.js';
 import { requestFingerprint } from '../../services/api/src/http/fingerprint.js';
@@ -47,6 +49,20 @@ describe('replay', () => {
 
     expect(await organisationCount(tenant.tenantId)).toBe(1);
     expect(await eventCount(tenant.tenantId, 'organisation.created')).toBe(1);
+  });
+
+  test('a stored response is sealed at rest: a webhook signing secret is replayed but never kept in plain text', async () => {
+    const { tenant, api } = await signedInTenant();
+    const k = key();
+    const body = { url: 'https://example.com/hooks', enabled_events: ['*'] };
+    const first = await api.post('/webhooks', body).set('Idempotency-Key', k).expect(201);
+    expect(first.body.signing_secret).toMatch(/^whsec_/);
+    const again = await api.post('/webhooks', body).set('Idempotency-Key', k).expect(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.signing_secret).toBe(first.body.signing_secret);
+    const row = await testDb()('idempotency_keys').where({ tenant_id: tenant.tenantId, key: k }).first();
+    expect(row.response_body).toMatch(/^v1\./);
+    expect(JSON.stringify(row)).not.toContain(first.body.signing_secret);
   });
 
   test('key order and whitespace of the JSON body do not make another request', async () => {
@@ -97,6 +113,37 @@ describe('replay', () => {
       else expect([r.status, r.body.code]).toEqual([409, 'idempotency_key_in_use']);
     }
     expect(await organisationCount(tenant.tenantId)).toBe(1);
+  });
+});
+
+describe('clients that hang up', () => {
+  test('a retry after the client gave up on the first request does not run the operation again', async () => {
+    const { tenant, token } = await signedInTenant();
+    const k = key();
+    const body = JSON.stringify({ name: 'Impatient Ltd' });
+    // Send the whole request, then drop the connection without waiting for the answer.
+    await new Promise<void>((resolve) => {
+      const req = httpRequest(`${API_URL}/organisations`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Idempotency-Key': k },
+      });
+      req.on('error', () => resolve());
+      req.end(body, () => {
+        req.destroy();
+        resolve();
+      });
+    });
+    let retry;
+    for (let i = 0; i < 100; i++) {
+      retry = await request(API_URL).post('/organisations').set('Authorization', `Bearer ${token}`).set('Idempotency-Key', k).send({ name: 'Impatient Ltd' });
+      if (retry.status !== 409) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // Whether the server dropped the first request (the client was gone before it was read) or ran
+    // it to the end (then the retry is its replay), the organisation exists exactly once.
+    expect(retry!.status).toBe(201);
+    expect(await organisationCount(tenant.tenantId)).toBe(1);
+    expect((await request(API_URL).post('/organisations').set('Authorization', `Bearer ${token}`).set('Idempotency-Key', k).send({ name: 'Impatient Ltd' })).headers['idempotent-replayed']).toBe('true');
   });
 });
 
@@ -227,7 +274,7 @@ describe('scope and lifetime', () => {
     await api.post('/organisations', { name: 'Live' }).set('Idempotency-Key', live).expect(201);
     await api.post('/organisations', { name: 'Old' }).set('Idempotency-Key', old).expect(201);
     await testDb()('idempotency_keys').where({ tenant_id: tenant.tenantId, key: old }).update({ expires_at: testDb().raw("now() - interval '1 second'") });
-    expect(await createIdempotencyStore(testDb()).purgeExpired()).toBeGreaterThanOrEqual(1);
+    expect(await createIdempotencyStore(testDb(), new SecretBox(SERVICE_ENV.SECRETS_KEY!)).purgeExpired()).toBeGreaterThanOrEqual(1);
     const left = await testDb()('idempotency_keys').where({ tenant_id: tenant.tenantId }).pluck('key');
     expect(left).toEqual([live]);
   });

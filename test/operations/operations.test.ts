@@ -52,7 +52,8 @@ describe('probes', () => {
     });
     try {
       let alive = false;
-      for (let i = 0; i < 100 && !alive; i++) {
+      // Up to 30 s: process start-up is slow on a loaded 2-core machine.
+      for (let i = 0; i < 300 && !alive; i++) {
         alive = await fetch(`${url}/healthz`).then((r) => r.status === 200, () => false);
         if (!alive) await new Promise((r) => setTimeout(r, 100));
       }

@@ -33,8 +33,11 @@ async function drainWithRequestInFlight(service: RunningService, head: string, b
   return { responses, code: await exit, log: readFileSync(service.logFile, 'utf8') };
 }
 
+/** oidc-provider's notice on Node.js 20 (the images run Node 22, where it is not printed). */
+const RUNTIME_NOTICE = /^oidc-provider WARNING: Unsupported runtime\./;
+
 function expectJsonLogs(log: string) {
-  const lines = log.split('\n').filter((l) => l.startsWith('{'));
+  const lines = log.split('\n').filter((l) => l && !RUNTIME_NOTICE.test(l));
   expect(lines.length).toBeGreaterThan(2);
   for (const line of lines) expect(JSON.parse(line)).toEqual(expect.objectContaining({ level: expect.any(Number), time: expect.any(String), service: expect.any(String), msg: expect.any(String) }));
   return lines.map((l) => JSON.parse(l) as { msg: string });
@@ -100,8 +103,7 @@ describe('metrics', () => {
     const counted = apiMetrics
       .split('\n')
       .filter((l) => l.startsWith('http_request_duration_seconds_count{'))
-      .filter((l) => l.includes('method="GET"') && l.includes('status="200"') && /route="[^"]*\/organisations"/.test(l) && l.includes('service="api"'));
-    if (counted.length !== 1) console.log(apiMetrics.split("\n").filter((l) => l.startsWith("http_request_duration_seconds_count")).join("\n"));
+      .filter((l) => l.includes('method="GET"') && l.includes('status="200"') && /route="\/organisations\/?"/.test(l) && l.includes('service="api"'));
     expect(counted).toEqual([expect.stringMatching(/ [1-9]\d*$/)]);
   });
 });

@@ -57,7 +57,7 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number): P
  * Spawns `services/<name>/dist/server.js` with `env` (merged over the current environment) on
  * `port` (a free one by default) and waits for `/readyz`. `output` 'file' writes the child's logs
  * to `<TEST_LOG_DIR>/<name>-<port>.log`; 'inherit' shares this process's stdout and stderr.
- * @throws when the service exits or is not ready within 20 s
+ * @throws when the service exits or is not ready within 60 s (the child is killed then)
  */
 export async function startService(
   name: ServiceName,
@@ -79,7 +79,13 @@ export async function startService(
     child.stderr!.pipe(out);
   }
   const url = `http://127.0.0.1:${p}`;
-  await waitReady(url, child, 20_000);
+  try {
+    // Generous: on a loaded 2-core machine a cold start can take several seconds.
+    await waitReady(url, child, 60_000);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
   return {
     name,
     port: p,

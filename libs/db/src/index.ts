@@ -16,6 +16,12 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 
 /**
+ * LISTEN/NOTIFY channel on which the outbox announces committed events (payload: tenant id) and
+ * dispatchers listen; shared here because the API and the dispatcher are separate processes.
+ */
+export const EVENTS_CHANNEL = 'events_created';
+
+/**
  * Creates a Knex instance for `url`.
  * @param url PostgreSQL connection string
  * @param poolMax maximum connections this process opens

@@ -2,7 +2,7 @@
  * Assembles the resource API (Express): an ordered list of middlewares, each one check, then the
  * resource routers, then 404 and the error serializer.
  */
-import express, { type Express } from 'express';
+import express, { type Express, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import { isReachable } from '@dms/db';
 import { createServiceMetrics } from '@dms/metrics';
@@ -27,6 +27,15 @@ export interface AppOptions {
   isDraining?: () => boolean;
 }
 
+/**
+ * The `route` label of request metrics: the matched route template (never ids, so the label set
+ * stays bounded), `replayed` for idempotent replays answered before routing, else `unmatched`.
+ */
+function routeLabel(req: Request, res: Response): string {
+  if (req.route?.path) return `${req.baseUrl}${req.route.path === '/' ? '' : req.route.path}` || '/';
+  return res.getHeader('Idempotent-Replayed') === 'true' ? 'replayed' : 'unmatched';
+}
+
 /** Builds the Express application. Pure assembly: no I/O until requests arrive. */
 export function createApp(ctx: AppContext, opts: AppOptions): Express {
   const app = express();
@@ -40,7 +49,7 @@ export function createApp(ctx: AppContext, opts: AppOptions): Express {
   app.use(helmet({ contentSecurityPolicy: false }));
   app.use((req, res, next) => {
     const stop = metrics.httpDuration.startTimer();
-    res.on('finish', () => stop({ method: req.method, route: req.route?.path ? `${req.baseUrl}${req.route.path}` : 'unmatched', status: String(res.statusCode) }));
+    res.on('finish', () => stop({ method: req.method, route: routeLabel(req, res), status: String(res.statusCode) }));
     next();
   });
 
@@ -61,7 +70,7 @@ export function createApp(ctx: AppContext, opts: AppOptions): Express {
   app.use(clientRateLimit({ limit: ctx.cfg.RATE_LIMIT_PER_MINUTE, windowSeconds: ctx.cfg.RATE_LIMIT_WINDOW_SECONDS, redis: ctx.redis, log: opts.log }));
   app.use(apiVersion);
   app.use(jsonBody);
-  app.use(idempotency(createIdempotencyStore(ctx.db)));
+  app.use(idempotency(createIdempotencyStore(ctx.db, ctx.box)));
   app.use(apiRoutes(ctx));
   app.use(routeNotFound);
   app.use(errorHandler);

@@ -3,7 +3,9 @@
  * environment, then serve until SIGTERM.
  */
 import { createServer } from 'node:http';
+import { resolveSecretsKey } from '@dms/config';
 import { createDb } from '@dms/db';
+import { SecretBox } from '@dms/secrets';
 import { createLogger } from '@dms/logger';
 import { runHttpService } from '@dms/lifecycle';
 import { loadApiConfig } from './config.js';
@@ -17,7 +19,7 @@ const log = createLogger('api', cfg.LOG_LEVEL);
 const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
 const redis = cfg.REDIS_URL ? await connectRedis(cfg.REDIS_URL, log) : undefined;
 let draining = false;
-const server = createServer(createApp({ db, cfg, redis }, { log, isDraining: () => draining }));
+const server = createServer(createApp({ db, cfg, redis, box: new SecretBox(resolveSecretsKey(cfg)) }, { log, isDraining: () => draining }));
 server.keepAliveTimeout = 65_000;
 await runHttpService({
   server,

@@ -8,9 +8,14 @@
  * `processing` until it stores its response (`completed`) or gives the claim back (server fault,
  * aborted request). A row is taken over only once it expired, or when a `processing` claim was
  * abandoned by a crashed process for longer than `lockSeconds`.
+ *
+ * Stored response bodies are sealed with the `SECRETS_KEY` SecretBox: a replayed response can
+ * carry a secret shown only once (a webhook endpoint's `signing_secret`), and secrets are never
+ * kept in plain text.
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@dms/db';
+import type { SecretBox } from '@dms/secrets';
 
 /** Who owns a key: keys are private to one client of one tenant. */
 export interface IdempotencyScope {
@@ -84,8 +89,11 @@ interface KeyRow {
   response_body: string | null;
 }
 
-/** Creates the store on `db` (table `idempotency_keys`, migration 005). */
-export function createIdempotencyStore(db: Knex, opts: IdempotencyStoreOptions = {}): IdempotencyStore {
+/**
+ * Creates the store on `db` (table `idempotency_keys`, migration 005).
+ * @param box seals stored response bodies (AES-256-GCM)
+ */
+export function createIdempotencyStore(db: Knex, box: SecretBox, opts: IdempotencyStoreOptions = {}): IdempotencyStore {
   const ttl = opts.ttlSeconds ?? IDEMPOTENCY_TTL_SECONDS;
   const lock = opts.lockSeconds ?? IDEMPOTENCY_LOCK_SECONDS;
   const pk = (s: IdempotencyScope) => ({ tenant_id: s.tenantId, client_id: s.clientId, key: s.key });
@@ -122,7 +130,7 @@ export function createIdempotencyStore(db: Knex, opts: IdempotencyStoreOptions =
         if (!row) continue;
         if (row.fingerprint !== request.fingerprint) return { outcome: 'mismatch', method: row.method, path: row.path };
         if (row.state === 'processing') return { outcome: 'in_use' };
-        return { outcome: 'replay', response: { status: row.response_status!, headers: row.response_headers ?? {}, body: row.response_body ?? '' } };
+        return { outcome: 'replay', response: { status: row.response_status!, headers: row.response_headers ?? {}, body: row.response_body === null ? '' : box.open(row.response_body) } };
       }
       return { outcome: 'in_use' };
     },
@@ -134,7 +142,7 @@ export function createIdempotencyStore(db: Knex, opts: IdempotencyStoreOptions =
           state: 'completed',
           response_status: response.status,
           response_headers: JSON.stringify(response.headers),
-          response_body: response.body,
+          response_body: box.seal(response.body),
           locked_at: db.fn.now(),
         });
     },

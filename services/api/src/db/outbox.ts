@@ -2,12 +2,10 @@
  * The transactional outbox (CONTRACT section 7): `recordEvent` inserts the event in the caller's
  * transaction and notifies dispatchers, whose LISTEN only fires if that transaction commits.
  */
-import type { Knex } from '@dms/db';
+import { EVENTS_CHANNEL, type Knex } from '@dms/db';
 import { newId } from '@dms/ids';
 import { LATEST_API_VERSION } from '../middleware/api-version.js';
 
-/** LISTEN/NOTIFY channel waking dispatchers when events commit. */
-export const EVENTS_CHANNEL = 'events_created';
 
 /** Event types (CONTRACT section 7). */
 export const EVENT_TYPES = [

@@ -52,7 +52,9 @@ function replay(res: Response, stored: StoredResponse): void {
 
 /**
  * Makes `res.json` store the outcome under the claim before sending it, and gives the claim back
- * when the request ends without a JSON response (aborted, or answered some other way).
+ * when the response was sent some other way. A client that hangs up does not end the claim: the
+ * handler is still running, and its outcome is stored when it answers, so the client's retry gets
+ * the replay (or 409 meanwhile) instead of running the operation a second time.
  */
 function recordOutcome(req: Request, res: Response, store: IdempotencyStore, scope: IdempotencyScope, claim: string): void {
   const send = res.json.bind(res);
@@ -74,7 +76,7 @@ function recordOutcome(req: Request, res: Response, store: IdempotencyStore, sco
     });
     return res;
   };
-  res.on('close', () => {
+  res.on('finish', () => {
     if (settled) return;
     settled = true;
     store.release(scope, claim).catch(fail);
@@ -96,6 +98,10 @@ export function idempotency(store: IdempotencyStore): RequestHandler {
     if (!KEY_FORMAT.test(key)) {
       return next(new ApiError('idempotency_key_invalid', `${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters.`, { param: IDEMPOTENCY_HEADER }));
     }
+    // A client that hung up before its body was read leaves an empty request behind (body-parser
+    // skips finished streams). Claiming the key for it would store an answer to a request that was
+    // never made, and turn the client's retry into a 422; the retry runs the request instead.
+    if (req.destroyed) return;
     const principal = req.principal!;
     const scope: IdempotencyScope = { tenantId: principal.tenantId, clientId: principal.clientId, key };
 

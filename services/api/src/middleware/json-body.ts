@@ -25,6 +25,8 @@ function hasBody(req: Parameters<RequestHandler>[0]): boolean {
 
 export const jsonBody: RequestHandler = (req, res, next) => {
   if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'PUT') return next();
+  // A client that hung up mid-body must not have its request run without the body it sent.
+  if (req.destroyed) return;
   if (!hasBody(req)) return next();
   if (!req.is('application/json')) {
     return next(new ApiError('unsupported_media_type', 'The request body must be sent as `application/json`.'));

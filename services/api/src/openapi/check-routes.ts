@@ -4,7 +4,9 @@
  * from. Run `node services/api/dist/openapi/check-routes.js` (settings from the environment, as
  * the API itself); prints `{"routes","undocumented","missing"}` as JSON and exits 1 on any drift.
  */
+import { resolveSecretsKey } from '@dms/config';
 import { createDb } from '@dms/db';
+import { SecretBox } from '@dms/secrets';
 import { createLogger } from '@dms/logger';
 import { createApp } from '../app.js';
 import { loadApiConfig } from '../config.js';
@@ -13,7 +15,7 @@ import { registeredRoutes } from './route-table.js';
 
 const cfg = loadApiConfig();
 const db = createDb(cfg.DATABASE_URL, 1);
-const app = createApp({ db, cfg }, { log: createLogger('check-routes', 'silent') });
+const app = createApp({ db, cfg, box: new SecretBox(resolveSecretsKey(cfg)) }, { log: createLogger('check-routes', 'silent') });
 
 const routes = registeredRoutes(app).map((r) => `${r.method.toUpperCase()} ${r.path}`);
 const documented = OPERATIONS.map((o) => `${o.method.toUpperCase()} ${o.path}`);

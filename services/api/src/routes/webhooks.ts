@@ -3,8 +3,6 @@
  * (CONTRACT section 7). Scopes `webhooks:read` / `webhooks:write`.
  */
 import { Router } from 'express';
-import { resolveSecretsKey } from '@dms/config';
-import { SecretBox } from '@dms/secrets';
 import type { AppContext } from '../context.js';
 import { findOwned } from '../db/scoped.js';
 import { requireScope } from '../middleware/require-scope.js';
@@ -26,7 +24,7 @@ import { listHandler, retrieveHandler } from './list.js';
 /** The `/webhooks` router; seals secrets with the `SECRETS_KEY` SecretBox and applies the SSRF policy. */
 export function webhookRoutes(ctx: AppContext): Router {
   const router = Router();
-  const box = new SecretBox(resolveSecretsKey(ctx.cfg));
+  const { box } = ctx;
   const policy = { allowPrivate: ctx.cfg.ALLOW_PRIVATE_WEBHOOK_TARGETS };
   const validateCreate = validator<WebhookCreateInput>(webhookSchemas.create);
   const validateUpdate = validator<WebhookUpdateInput>(webhookSchemas.update);

@@ -4,10 +4,9 @@
  * connection reconnects after errors; polling covers any notification missed meanwhile.
  */
 import pg from 'pg';
+import { EVENTS_CHANNEL } from '@dms/db';
 import type { Logger } from '@dms/logger';
 
-/** The outbox's channel (services/api/src/db/outbox.ts). */
-export const EVENTS_CHANNEL = 'events_created';
 
 /** A running listener. */
 export interface Wakeup {
