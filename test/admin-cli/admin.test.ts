@@ -31,6 +31,11 @@ function token(clientId: string, secret: string) {
 }
 
 let tenantId: string;
+/** Clients created up front, concurrently (each CLI run is a process start). */
+let scoped: Issued;
+let unscoped: Issued;
+let rotating: Issued;
+let leaving: Issued;
 
 beforeAll(async () => {
   const tenant = await adminJson<{ id: string; object: string; name: string; created_at: string }>(['tenants', 'create', '--name', 'Acme Ltd']);
@@ -38,6 +43,13 @@ beforeAll(async () => {
   expect(tenant.id).toMatch(ID('ten'));
   expect(new Date(tenant.created_at).toISOString()).toBe(tenant.created_at);
   tenantId = tenant.id;
+  const create = (name: string, extra: string[] = []) => adminJson<Issued>(['clients', 'create', '--tenant', tenantId, '--name', name, ...extra]);
+  [scoped, unscoped, rotating, leaving] = await Promise.all([
+    create('backend', ['--scope', 'debts:read customers:read']),
+    create('all'),
+    create('rotating'),
+    create('leaving'),
+  ]);
 });
 
 describe('commands', () => {
@@ -46,7 +58,7 @@ describe('commands', () => {
   });
 
   test('clients create prints the credentials once; they get a token with the scope given', async () => {
-    const issued = await adminJson<Issued>(['clients', 'create', '--tenant', tenantId, '--name', 'backend', '--scope', 'debts:read customers:read']);
+    const issued = scoped;
     expect(Object.keys(issued).sort()).toEqual(['audience', 'client_id', 'client_secret', 'scope', 'tenant_id', 'token_url']);
     expect(issued).toMatchObject({ audience: AUDIENCE, token_url: `${SERVICE_ENV.AUTH_ISSUER}/oauth/token`, tenant_id: tenantId, scope: 'debts:read customers:read' });
     const res = await token(issued.client_id, issued.client_secret).expect(200);
@@ -54,12 +66,12 @@ describe('commands', () => {
   });
 
   test('clients create without --scope allows every scope', async () => {
-    const issued = await adminJson<Issued>(['clients', 'create', '--tenant', tenantId, '--name', 'all']);
+    const issued = unscoped;
     expect(issued.scope.split(' ').sort()).toEqual([...SCOPES].sort());
   });
 
   test('the client secret is stored only encrypted', async () => {
-    const issued = await adminJson<Issued>(['clients', 'create', '--tenant', tenantId, '--name', 'stored']);
+    const issued = unscoped;
     const row = await testDb()('oauth_clients').where({ client_id: issued.client_id }).first();
     expect(row).toBeDefined();
     const stored = JSON.stringify(row);
@@ -69,7 +81,7 @@ describe('commands', () => {
   });
 
   test('clients rotate-secret: a new secret works, the old one stops at once', async () => {
-    const issued = await adminJson<Issued>(['clients', 'create', '--tenant', tenantId, '--name', 'rotating']);
+    const issued = rotating;
     const rotated = await adminJson<Issued>(['clients', 'rotate-secret', '--client', issued.client_id]);
     expect(rotated).toMatchObject({ client_id: issued.client_id, tenant_id: tenantId, audience: AUDIENCE });
     expect(rotated.client_secret).not.toBe(issued.client_secret);
@@ -78,7 +90,7 @@ describe('commands', () => {
   });
 
   test('clients revoke: the client can no longer get tokens, and revoked clients cannot be rotated', async () => {
-    const issued = await adminJson<Issued>(['clients', 'create', '--tenant', tenantId, '--name', 'leaving']);
+    const issued = leaving;
     const revoked = await adminJson<{ client_id: string; revoked_at: string }>(['clients', 'revoke', '--client', issued.client_id]);
     expect(revoked.client_id).toBe(issued.client_id);
     expect(new Date(revoked.revoked_at).toISOString()).toBe(revoked.revoked_at);

@@ -37,14 +37,16 @@ beforeAll(async () => {
   for (const list of Object.keys(created) as Array<keyof typeof newestFirst>) newestFirst[list] = [...created[list]].reverse();
 });
 
-describe.each([
+const WALKS: Array<[keyof typeof newestFirst, number]> = [
   ['debts', 5],
   ['debts', 10],
   ['debts', 23],
   ['debts', 100],
   ['customers', 4],
   ['organisations', 3],
-] as const)('walking /%s with limit=%i', (list, limit) => {
+];
+
+describe.each(WALKS)('walking /%s with limit=%i', (list, limit) => {
   let forward: FetchedPage[];
 
   beforeAll(async () => {
@@ -125,6 +127,25 @@ describe('cursor semantics', () => {
     const { api: fresh } = await signedInTenant();
     const page = readPage(await fresh.get('/debts?limit=7'));
     expect(page).toEqual({ ids: [], total: 0, items: 0, links: { first: `${API_URL}/debts?limit=7` } });
+  });
+});
+
+describe('other query parameters are kept in the links', () => {
+  test('walking /debts with expand[]=customer keeps it on every link and every page', async () => {
+    const first = readPage(await api.get('/debts?limit=10&expand[]=customer'));
+    const pages = await walk(api, first, 'next', API_URL);
+    expect(pages.flatMap((p) => p.ids)).toEqual(newestFirst.debts);
+    for (const page of pages) {
+      for (const [rel, href] of Object.entries(page.links)) {
+        const url = new URL(href);
+        expect({ rel, expand: url.searchParams.getAll('expand[]'), limit: url.searchParams.get('limit') }).toEqual({ rel, expand: ['customer'], limit: '10' });
+        expect([...url.searchParams.keys()].sort()).toEqual(['expand[]', 'limit', ...(rel === 'next' ? ['after'] : rel === 'prev' ? ['before'] : [])].sort());
+      }
+    }
+    // The kept parameter still takes effect on a followed page.
+    const next = new URL(first.links.next!);
+    const second = await api.get(`${next.pathname}${next.search}`).expect(200);
+    expect(second.body.data[0].customer).toMatchObject({ object: 'customer' });
   });
 });
 

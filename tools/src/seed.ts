@@ -1,5 +1,6 @@
 /**
- * `npm run seed [-- --organisations 20 --customers 2000 --debts 5000 --seed 42]`: creates a demo
+ * `npm run seed [-- --organisations 20 --customers 2000 --debts 5000 --seed N --concurrency 8
+ * --tenant-name NAME]`: creates a demo
  * tenant and an OAuth client, then loads organisations, customers and debts (with lifecycle moves
  * and payments) through the API's own validation and domain functions, so events, list counters
  * and summaries are written exactly as `POST /organisations`, `/customers`, `/debts` and the debt
@@ -21,7 +22,7 @@ import { createDebt, debtSchemas, type Debt, type DebtInput } from '@dms/api/dom
 import { moveDebt } from '@dms/api/domain/debt-moves';
 import { createPayment, paymentSchemas, type PaymentInput } from '@dms/api/domain/payments';
 import { fakeCustomer, fakeDebt, fakeDebtHistory, fakeOrganisation, type DebtStep } from './seed/fake-data.js';
-import { inBatches } from './seed/batches.js';
+import { mapPool } from './seed/pool.js';
 
 const say = (line: string) => process.stderr.write(`[seed] ${line}\n`);
 
@@ -61,7 +62,7 @@ async function main(): Promise<void> {
       debts: { type: 'string' },
       'tenant-name': { type: 'string' },
       seed: { type: 'string' },
-      'batch-size': { type: 'string' },
+      concurrency: { type: 'string' },
     },
     strict: true,
   });
@@ -70,14 +71,14 @@ async function main(): Promise<void> {
     customers: count(values, 'customers', 2000, 1),
     debts: count(values, 'debts', 5000, 0),
   };
-  const batchSize = count(values, 'batch-size', 250, 1);
+  const concurrency = count(values, 'concurrency', 8, 1);
   const faker = fakerEN_GB;
   if (values.seed !== undefined) faker.seed(count(values, 'seed', 0, 0));
 
   const cfg = loadConfig(commonSpec);
   const box = new SecretBox(resolveSecretsKey(cfg));
   const pgServer = await resolveDatabase();
-  const db = createDb(pgServer.url, 2);
+  const db = createDb(pgServer.url, concurrency);
   const started = Date.now();
   try {
     await migrateLatest(db);
@@ -87,11 +88,11 @@ async function main(): Promise<void> {
 
     // Inputs are drawn up front and validated with the API's own create schemas.
     const organisationInputs = Array.from({ length: sizes.organisations }, () => validate.organisation(fakeOrganisation(faker)));
-    const organisations = await inBatches(db, sizes.organisations, batchSize, (trx, i) => createOrganisation(trx, tenant.id, organisationInputs[i]!));
+    const organisations = await mapPool(sizes.organisations, concurrency, (i) => createOrganisation(db, tenant.id, organisationInputs[i]!));
     say(`${organisations.length} organisations`);
 
     const customerInputs = Array.from({ length: sizes.customers }, () => validate.customer(fakeCustomer(faker)));
-    const customers = await inBatches(db, sizes.customers, batchSize, (trx, i) => createCustomer(trx, tenant.id, customerInputs[i]!));
+    const customers = await mapPool(sizes.customers, concurrency, (i) => createCustomer(db, tenant.id, customerInputs[i]!));
     say(`${customers.length} customers`);
 
     const customerIds = customers.map((c) => c.id);
@@ -101,15 +102,18 @@ async function main(): Promise<void> {
       history: fakeDebtHistory(faker),
     }));
     const payments = plans.reduce((n, p) => n + p.history.filter((s) => 'pay' in s).length, 0);
-    await inBatches(
-      db,
+    // One transaction per object, as one API request each: concurrent like API clients, which
+    // overlaps round trips (the tenant's counter rows serialise only the end of each transaction).
+    await mapPool(
       sizes.debts,
-      batchSize,
-      async (trx, i) => {
-        let debt = await createDebt(trx, tenant.id, plans[i]!.input);
-        for (const step of plans[i]!.history) debt = await applyStep(trx, tenant.id, debt, step);
+      concurrency,
+      async (i) => {
+        let debt = await createDebt(db, tenant.id, plans[i]!.input);
+        for (const step of plans[i]!.history) debt = await applyStep(db, tenant.id, debt, step);
       },
-      (done) => done % 1000 < batchSize && say(`${done} debts`),
+      (done) => {
+        if (done % 1000 === 0) say(`${done} debts`);
+      },
     );
     say(`${sizes.debts} debts, ${payments} payments in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 

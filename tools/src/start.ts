@@ -52,4 +52,4 @@ try {
   say(`start failed: ${(err as Error).message}`);
   await stopAll(1);
 }
-say('all services ready: issuer http://localhost:4000, API http://localhost:3000, dispatcher http://localhost:3001 (Ctrl-C stops)');
+say(`all services ready: ${running.map((s) => `${s.name} ${s.url}`).join(', ')} (Ctrl-C stops)`);

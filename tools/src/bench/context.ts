@@ -32,9 +32,11 @@ export class BenchContext {
   }
 }
 
-/** Progress line on stderr (stdout carries the result table). */
+const T0 = Date.now();
+
+/** Progress line on stderr with the seconds since start (stdout carries the result table). */
 export function log(line: string): void {
-  process.stderr.write(`[bench] ${line}\n`);
+  process.stderr.write(`[bench +${((Date.now() - T0) / 1000).toFixed(0)}s] ${line}\n`);
 }
 
 /**

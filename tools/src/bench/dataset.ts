@@ -81,7 +81,7 @@ async function loadDebtChunk(trx: Knex.Transaction, tenants: string[], n: number
   await trx.raw(`SELECT set_config('session_replication_role', 'replica', true) WHERE (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)`);
   await trx.raw(`SET LOCAL synchronous_commit = off`);
   // Deterministic draws per chunk: the same data set on every run.
-  await trx.raw('SELECT setseed(?)', [((from / Math.max(1, to)) % 1) * 0.9]);
+  await trx.raw('SELECT setseed(?)', [from / (2 * n + 1)]);
   await trx.raw(
     `INSERT INTO debts (id, tenant_id, customer_id, organisation_id, account_number, kind, currency, start_at, tags, metadata,
                         status, status_updated_at, amount_principal, amount_interest, amount_fees, amount_paid, created_at, updated_at)

@@ -4,6 +4,9 @@
  * selected scenarios (`npm run bench:lists`, …) prints its table and leaves the report alone, so
  * the published figures always come from one complete run.
  *
+ * `--report-only` rewrites the report from the last full run (.data/bench/last-run.json) without
+ * measuring, e.g. after editing FINDINGS.md.
+ *
  * Settings: see settings.ts (BENCH_DEBTS, BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, …).
  */
 import { BenchContext, log } from './context.js';
@@ -15,7 +18,7 @@ import { tokensScenario } from './scenarios/tokens.js';
 import { verificationScenario } from './scenarios/verification.js';
 import { webhooksScenario } from './scenarios/webhooks.js';
 import type { ScenarioResult } from './model.js';
-import { renderTable, writeLastRun, writeReport } from './report.js';
+import { readLastRun, renderTable, writeLastRun, writeReport } from './report.js';
 import { loadBenchSettings } from './settings.js';
 import { Stack } from './stack.js';
 
@@ -29,7 +32,15 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   memory: memoryScenario,
 };
 
-const requested = process.argv.slice(2);
+const args = process.argv.slice(2);
+if (args[0] === '--report-only') {
+  // Rewrites BENCHMARKS.md and the chart from the last full run's figures (e.g. after FINDINGS.md changed).
+  const last = await readLastRun();
+  const written = await writeReport(last);
+  log(`wrote ${written.join(', ')} from the run of ${last.started.toISOString()}`);
+  process.exit(0);
+}
+const requested = args;
 const unknown = requested.filter((n) => !(n in SCENARIOS));
 if (unknown.length) {
   process.stderr.write(`unknown scenario(s): ${unknown.join(', ')}; known: ${Object.keys(SCENARIOS).join(', ')}\n`);
@@ -63,7 +74,7 @@ try {
 
 const finished = new Date();
 process.stdout.write(renderTable(results));
-await writeLastRun({ results, machine, settings, started, finished });
+await writeLastRun({ results, machine, settings, started, finished }, requested.length > 0);
 if (!requested.length) {
   const written = await writeReport({ results, machine, settings, started, finished });
   log(`wrote ${written.join(', ')}`);

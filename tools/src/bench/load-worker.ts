@@ -9,7 +9,7 @@
 import autocannon from 'autocannon';
 import type { LoadSpec, LoadWorkerResult } from './load.js';
 
-function run(spec: LoadSpec, durationSec: number, record: boolean): Promise<LoadWorkerResult> {
+function run(spec: LoadSpec, durationSec: number, record: boolean): Promise<Omit<LoadWorkerResult, 'warmupOk'>> {
   let latencies = new Float64Array(1 << 16);
   let n = 0;
   const statusCodes: Record<string, number> = {};
@@ -72,9 +72,9 @@ function run(spec: LoadSpec, durationSec: number, record: boolean): Promise<Load
 
 process.once('message', async (spec: LoadSpec) => {
   try {
-    if (spec.warmupSec > 0) await run(spec, spec.warmupSec, false);
+    const warmup = spec.warmupSec > 0 ? await run(spec, spec.warmupSec, false) : undefined;
     const result = await run(spec, spec.durationSec, true);
-    process.send!({ result }, () => process.exit(0));
+    process.send!({ result: { ...result, warmupOk: warmup?.ok ?? 0 } }, () => process.exit(0));
   } catch (err) {
     process.send!({ error: (err as Error).message }, () => process.exit(1));
   }

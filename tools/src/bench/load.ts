@@ -5,6 +5,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { quantile, type LoadRun, type RunKind } from './model.js';
+import { cpuTimeMs } from './proc.js';
 
 /** One request shape; `variants` are taken round-robin per request. */
 export interface RequestVariant {
@@ -35,6 +36,8 @@ export interface LoadWorkerResult {
   errors: number;
   timeouts: number;
   latencies: number[];
+  /** Successful responses during the warm-up. */
+  warmupOk: number;
 }
 
 const WORKER = fileURLToPath(new URL('./load-worker.js', import.meta.url));
@@ -61,8 +64,11 @@ export function runLoadWorker(spec: LoadSpec): Promise<LoadWorkerResult> {
  * @throws when any response was not 2xx or a connection failed: a benchmark of errors would
  *   flatter (or slander) the service, so the run is refused instead of reported
  */
-export async function measureHttp(key: string, label: string, kind: RunKind, spec: LoadSpec): Promise<LoadRun> {
+export async function measureHttp(key: string, label: string, kind: RunKind, spec: LoadSpec, servicePid?: number): Promise<LoadRun> {
+  // CPU of the service is read around the whole worker run; the warm-up's share is removed below.
+  const cpuBefore = servicePid ? cpuTimeMs(servicePid) : 0;
   const r = await runLoadWorker(spec);
+  const cpuMs = servicePid ? cpuTimeMs(servicePid) - cpuBefore : NaN;
   const bad = Object.entries(r.statusCodes).filter(([code]) => !code.startsWith('2'));
   if (bad.length || r.errors || r.timeouts) {
     throw new Error(
@@ -80,5 +86,7 @@ export async function measureHttp(key: string, label: string, kind: RunKind, spe
     count: r.ok,
     durationSec: r.elapsedSec,
     concurrency: spec.connections,
+    // Warm-up and measured run see the same load, so CPU is apportioned by their request counts.
+    ...(servicePid ? { cpuMsPerOp: cpuMs / (r.ok + r.warmupOk) } : {}),
   };
 }

@@ -23,6 +23,8 @@ export interface LoadRun {
   durationSec: number;
   /** Concurrent connections, clients or workers. */
   concurrency: number;
+  /** CPU time the measured service process spent per operation, ms (when measured). */
+  cpuMsPerOp?: number;
 }
 
 /** A figure beside its ceiling, with the target for the ratio. */

@@ -20,6 +20,11 @@ export interface PgbenchSpec {
   clients: number;
   durationSec: number;
   warmupSec: number;
+  /**
+   * Transactions per client instead of a duration (`-t`), for statements so slow that a fixed
+   * duration would end with none finished (OFFSET paging).
+   */
+  transactions?: number;
 }
 
 async function pgbench(spec: PgbenchSpec, durationSec: number, logPrefix?: string): Promise<string> {
@@ -28,7 +33,8 @@ async function pgbench(spec: PgbenchSpec, durationSec: number, logPrefix?: strin
     const file = join(dir, 'script.sql');
     await writeFile(file, spec.script);
     const args = ['-n', '-M', 'prepared', '-c', String(spec.clients), '-j', String(Math.min(spec.clients, availableParallelism()))];
-    args.push('-T', String(Math.max(1, Math.round(durationSec))), '-f', file);
+    if (spec.transactions) args.push('-t', String(spec.transactions), '-f', file);
+    else args.push('-T', String(Math.max(1, Math.round(durationSec))), '-f', file);
     for (const [k, v] of Object.entries(spec.vars)) args.push('-D', `${k}=${v}`);
     if (logPrefix) args.push('-l', '--log-prefix', logPrefix);
     args.push(spec.databaseUrl);
@@ -47,7 +53,7 @@ async function pgbench(spec: PgbenchSpec, durationSec: number, logPrefix?: strin
  * @throws when pgbench is missing, a transaction fails, or the output cannot be parsed
  */
 export async function measurePgbench(key: string, label: string, kind: RunKind, spec: PgbenchSpec): Promise<LoadRun> {
-  if (spec.warmupSec > 0) await pgbench(spec, spec.warmupSec);
+  if (spec.warmupSec > 0 && !spec.transactions) await pgbench(spec, spec.warmupSec);
   const logDir = await mkdtemp(join(tmpdir(), 'dms-pgbench-log-'));
   try {
     const stdout = await pgbench(spec, spec.durationSec, join(logDir, 'tx'));
@@ -71,7 +77,7 @@ export async function measurePgbench(key: string, label: string, kind: RunKind, 
       p50: quantile(lat, 0.5),
       p99: quantile(lat, 0.99),
       count: Number(processed[1]),
-      durationSec: spec.durationSec,
+      durationSec: spec.transactions ? Number(processed[1]) / Number(tps[1]) : spec.durationSec,
       concurrency: spec.clients,
     };
   } finally {

@@ -30,11 +30,13 @@ function mdTable(header: string[], rows: string[][]): string {
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
 }
 
-const RUN_HEADER = ['Scenario', 'Measured', 'Throughput /s', 'p50', 'p99', 'Conc.'];
+const RUN_HEADER = ['Scenario', 'Measured', 'Throughput /s', 'p50', 'p99', 'Conc.', 'Service CPU/op'];
 const CHECK_HEADER = ['Check', 'Figure', 'Ceiling / reference', 'Ratio', 'Target', 'Met'];
 
 function runRows(results: ScenarioResult[]): string[][] {
-  return results.flatMap((r) => r.runs.map((x) => [r.title, x.label, fmt(x.rps), fmtMs(x.p50), fmtMs(x.p99), String(x.concurrency)]));
+  return results.flatMap((r) =>
+    r.runs.map((x) => [r.title, x.label, fmt(x.rps), fmtMs(x.p50), fmtMs(x.p99), String(x.concurrency), x.cpuMsPerOp === undefined ? '' : fmtMs(x.cpuMsPerOp)]),
+  );
 }
 
 function checkRows(results: ScenarioResult[]): string[][] {
@@ -121,14 +123,26 @@ export async function renderMarkdown(input: ReportInput): Promise<string> {
   return lines.join('\n');
 }
 
-/** Raw results of the latest run (full or partial), for inspection: `.data/bench/last-run.json`. */
+/** Raw results of the latest full run, and of the latest run of selected scenarios. */
 export const LAST_RUN_FILE = '.data/bench/last-run.json';
+export const PARTIAL_RUN_FILE = '.data/bench/partial-run.json';
 
-/** Writes every figure, check and note of this run as JSON to LAST_RUN_FILE. */
-export async function writeLastRun(input: ReportInput): Promise<void> {
-  const file = join(REPO_ROOT, LAST_RUN_FILE);
+/** Writes every figure, check and note of a run as JSON (full runs to LAST_RUN_FILE). */
+export async function writeLastRun(input: ReportInput, partial = false): Promise<void> {
+  const file = join(REPO_ROOT, partial ? PARTIAL_RUN_FILE : LAST_RUN_FILE);
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, JSON.stringify(input, null, 2));
+}
+
+/**
+ * Reads the last full run written by `writeLastRun`.
+ * @throws when there is none
+ */
+export async function readLastRun(): Promise<ReportInput> {
+  const raw = JSON.parse(await readFile(join(REPO_ROOT, LAST_RUN_FILE), 'utf8')) as ReportInput & { started: string; finished: string };
+  // JSON turns NaN into null; the report formats NaN as "–".
+  for (const r of raw.results) for (const x of r.runs) for (const k of ['p50', 'p99', 'rps'] as const) x[k] ??= NaN;
+  return { ...raw, started: new Date(raw.started), finished: new Date(raw.finished) };
 }
 
 /**

@@ -5,13 +5,14 @@
  * and tokens from the real token endpoint.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createDb, migrateLatest, type Knex } from '@dms/db';
 import { SecretBox } from '@dms/secrets';
 import { createClient, createTenant } from '@dms/auth/domain';
 import { REPO_ROOT, freePort, startService, type RunningService, type ServiceName } from '../processes.js';
+import { memoryOf, type Memory } from './proc.js';
 import { BENCH_DATABASE, type BenchSettings } from './settings.js';
 
 /** A tenant with one OAuth client allowed every scope. */
@@ -19,12 +20,6 @@ export interface BenchTenant {
   tenantId: string;
   clientId: string;
   clientSecret: string;
-}
-
-/** Peak and current resident memory of a process, MiB (from /proc/<pid>/status). */
-export interface Memory {
-  peakMiB: number;
-  currentMiB: number;
 }
 
 /** Where the child services write their logs during a run. */
@@ -55,16 +50,6 @@ async function recreateDatabase(settings: BenchSettings): Promise<void> {
   } finally {
     await db.destroy();
   }
-}
-
-/**
- * Reads VmHWM (peak resident set) and VmRSS of `pid`.
- * @throws when the process is gone
- */
-export function memoryOf(pid: number): Memory {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-  return { peakMiB: kib('VmHWM') / 1024, currentMiB: kib('VmRSS') / 1024 };
 }
 
 /** The running system of one benchmark run. */

@@ -4,7 +4,7 @@
  */
 import type { BenchContext } from '../context.js';
 import { fmt, type Check, type ScenarioResult } from '../model.js';
-import { memoryOf, type Memory } from '../stack.js';
+import { memoryOf, type Memory } from '../proc.js';
 
 /** The ceiling for the API under load, MiB. */
 const API_RSS_LIMIT_MIB = 250;

@@ -63,7 +63,7 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
       connections: settings.connections,
       headers,
       ...ctx.timing(),
-    });
+    }, stack.api.child.pid);
     log(`search: pgbench ${c.query}`);
     const pg = await measurePgbench(`pg.search.${c.key}`, `pgbench: same SQL (page + count of ${fmt(matches)} matches)`, 'ceiling', {
       databaseUrl: settings.databaseUrl,

@@ -70,7 +70,7 @@ export async function tokensScenario(ctx: BenchContext): Promise<ScenarioResult>
     body: stack.tokenRequestBody(),
     variants: clients.map((c) => ({ headers: { authorization: basicAuth(c) } })),
     ...ctx.timing(),
-  });
+  }, stack.auth.child.pid);
   log('tokens: raw signing ceiling');
   const workers = availableParallelism();
   const ceiling = await signingCeiling({ jwk, signingInput: `${header}.${payload}`, ...ctx.timing() }, workers);

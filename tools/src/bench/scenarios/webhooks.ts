@@ -5,7 +5,7 @@
  *
  * - Throughput: `BENCH_WEBHOOK_EVENTS` events committed at once (bulk SQL into the outbox table; its
  *   fan-out trigger creates one delivery each, and one NOTIFY wakes the dispatchers, as the API's
- *   outbox does), timed from commit until the receiver has them all.
+ *   outbox does), timed from commit until the receiver has them all (capped; the rest is canceled).
  * - Latency: events committed one per transaction (outbox INSERT + NOTIFY, as the API's
  *   `recordEvent`) at a fixed `BENCH_WEBHOOK_RATE` per second for the run's duration; each event's
  *   first attempt `started_at` (recorded by the dispatcher) minus its `created_at`, both from the
@@ -20,8 +20,10 @@ import type { BenchTenant, Stack } from '../stack.js';
 import { WaitSampler } from '../waits.js';
 
 const RECEIVER = fileURLToPath(new URL('../webhook-receiver.js', import.meta.url));
-/** Longest wait for a backlog or a stream to be delivered, ms. */
+/** Longest wait for a stream or for claimed attempts to be delivered, ms. */
 const DRAIN_TIMEOUT_MS = 180_000;
+/** The backlog is measured for at most twice the run duration (the rest is canceled). */
+const DRAIN_CAP_SEC = (durationSec: number) => 2 * Math.max(10, durationSec);
 
 interface Receiver {
   url: string;
@@ -81,19 +83,35 @@ async function commitBacklog(stack: Stack, tenant: BenchTenant, batch: string, n
   return Date.now();
 }
 
+/**
+ * Commits a backlog of `n` events and measures deliveries per second until the receiver has them
+ * all, or for at most `capSec` seconds; what is left then is canceled so the next phase starts
+ * from an empty queue.
+ */
 async function drainRate(
   stack: Stack,
   receiver: Receiver,
   tenant: BenchTenant,
   batch: string,
   n: number,
-): Promise<{ rate: number; seconds: number; waits: string[] }> {
+  capSec: number,
+): Promise<{ rate: number; seconds: number; delivered: number; waits: string[] }> {
   const before = await receiver.count();
   const sampler = new WaitSampler(stack.db).start();
   const committed = await commitBacklog(stack, tenant, batch, n);
-  await waitFor(`${n} deliveries`, async () => (await receiver.count()) - before >= n);
+  let delivered = 0;
+  while (delivered < n && Date.now() - committed < capSec * 1000) {
+    await new Promise((r) => setTimeout(r, 50));
+    delivered = (await receiver.count()) - before;
+  }
   const seconds = (Date.now() - committed) / 1000;
-  return { rate: n / seconds, seconds, waits: await sampler.stop(5) };
+  const waits = await sampler.stop(5);
+  if (delivered < n) {
+    await stack.db('webhook_deliveries').where({ tenant_id: tenant.tenantId, status: 'pending', attempt_count: 0 }).update({ status: 'canceled', next_attempt_at: null });
+    // Attempts already claimed finish; wait for them before the next phase.
+    await waitFor('claimed deliveries', async () => Number((await stack.db('webhook_deliveries').where({ tenant_id: tenant.tenantId, status: 'pending' }).count({ n: '*' }).first())?.n) === 0);
+  }
+  return { rate: delivered / seconds, seconds, delivered, waits };
 }
 
 /**
@@ -158,17 +176,17 @@ export async function webhooksScenario(ctx: BenchContext): Promise<ScenarioResul
       const label = dispatchers === 1 ? 'one dispatcher' : 'two dispatchers';
       for (let i = 0; i < dispatchers; i++) await stack.startService('dispatcher', `Dispatcher ${i + 1} of ${dispatchers}`);
       // Let the first deliveries (the setup events) go out, so the backlog is timed alone.
-      await waitFor('setup deliveries', async () => Number((await stack.db('webhook_deliveries').where('attempt_count', 0).count({ n: '*' }).first())?.n) === 0);
+      await waitFor('setup deliveries', async () => Number((await stack.db('webhook_deliveries').where({ tenant_id: tenant.tenantId, status: 'pending' }).count({ n: '*' }).first())?.n) === 0);
       log(`webhooks: backlog of ${settings.webhookEvents} events, ${label}`);
-      const drain = await drainRate(stack, receiver, tenant, `d${dispatchers}`, settings.webhookEvents);
+      const drain = await drainRate(stack, receiver, tenant, `d${dispatchers}`, settings.webhookEvents, DRAIN_CAP_SEC(settings.durationSec));
       runs.push({
         key: `dispatch.${dispatchers}`,
-        label: `Deliveries, backlog of ${fmt(settings.webhookEvents)}, ${label}`,
+        label: `Deliveries from a backlog of ${fmt(settings.webhookEvents)}, ${label}`,
         kind: 'service',
         rps: drain.rate,
         p50: NaN,
         p99: NaN,
-        count: settings.webhookEvents,
+        count: drain.delivered,
         durationSec: drain.seconds,
         concurrency: dispatchers,
       });
@@ -193,7 +211,7 @@ export async function webhooksScenario(ctx: BenchContext): Promise<ScenarioResul
         `Database sessions while events streamed in at ${rate}/s with ${label}:\n\n\`\`\`\n${stream.waits.join('\n')}\n\`\`\``,
       );
       checks.push(
-        { what: `Deliveries/s, ${label}`, value: `${fmt(drain.rate)}/s`, reference: `${fmt(settings.webhookEvents)} in ${drain.seconds.toFixed(1)} s`, ratio: '', target: '≥ 1,000/s', met: drain.rate >= 1000 },
+        { what: `Deliveries/s, ${label}`, value: `${fmt(drain.rate)}/s`, reference: `${fmt(drain.delivered)} of ${fmt(settings.webhookEvents)} in ${drain.seconds.toFixed(1)} s`, ratio: '', target: '≥ 1,000/s', met: drain.rate >= 1000 },
         { what: `Event → first attempt p50, ${label}`, value: fmtMs(p50), reference: `${fmt(stream.latencies.length)} events`, ratio: '', target: '< 50 ms', met: p50 < 50 },
         { what: `Event → first attempt p99, ${label}`, value: fmtMs(p99), reference: `${fmt(stream.latencies.length)} events`, ratio: '', target: '< 250 ms', met: p99 < 250 },
       );
@@ -201,7 +219,8 @@ export async function webhooksScenario(ctx: BenchContext): Promise<ScenarioResul
     }
     notes.unshift(
       `Throughput: ${fmt(settings.webhookEvents)} events committed in one transaction (the outbox table's fan-out trigger makes one delivery each; ` +
-        'one NOTIFY as the API sends), timed from commit until the receiver counted them all. Latency: events committed one per transaction ' +
+        `one NOTIFY as the API sends), deliveries counted by the receiver from the commit until all arrived or for at most ${DRAIN_CAP_SEC(settings.durationSec)} s ` +
+        '(the rest then canceled). Latency: events committed one per transaction ' +
         `(INSERT into the outbox + NOTIFY, as the API's \`recordEvent\` does) at a steady ${rate} per second for ${settings.durationSec} s from one ` +
         'connection; for each, the dispatcher\'s recorded start of attempt 1 minus the event\'s `created_at` (one database clock). The receiver is a ' +
         'separate process that answers 204. Dispatchers run with their defaults (32 attempts in flight, 32 claimed per round trip).',
