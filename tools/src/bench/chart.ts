@@ -20,7 +20,9 @@ export async function renderChart(results: ScenarioResult[]): Promise<string> {
     r.runs.map((x) => ({ run: `${r.title}: ${x.label}`, role: KIND_LABEL[x.kind], rps: x.rps, p50: Number.isFinite(x.p50) ? x.p50 : null })),
   );
   const order = values.map((v) => v.run);
-  const y = { field: 'run', type: 'nominal', sort: order, title: null, axis: { labelLimit: 420 } } as const;
+  // An explicit domain keeps the rows of both panels aligned even where a run has no p50.
+  const y = { field: 'run', type: 'nominal', sort: order, scale: { domain: order }, title: null, axis: { labelLimit: 0 } } as const;
+  const yHidden = { ...y, axis: null } as const;
   const color = {
     field: 'role',
     type: 'nominal',
@@ -32,14 +34,15 @@ export async function renderChart(results: ScenarioResult[]): Promise<string> {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: 'Debt Management Service benchmarks', subtitle: 'each figure beside its ceiling, same run, same machine' },
     data: { values },
-    config: { font: 'Helvetica, Arial, sans-serif', view: { stroke: null } },
+    config: { font: 'Helvetica, Arial, sans-serif', view: { stroke: null }, axis: { labelLimit: 520, labelFontSize: 11 } },
     hconcat: [
       {
         width: 300,
         height: { step: 18 },
         title: 'Throughput (operations/s, log)',
         layer: [
-          { mark: { type: 'bar' }, encoding: { y, x: { field: 'rps', type: 'quantitative', scale: { type: 'log' }, title: null }, color } },
+          // Log-scale bars need an explicit positive base (x2), zero has no place on a log axis.
+          { mark: { type: 'bar' }, encoding: { y, x: { field: 'rps', type: 'quantitative', scale: { type: 'log' }, title: null }, x2: { datum: 1 }, color } },
           {
             mark: { type: 'text', align: 'left', dx: 3, fontSize: 10 },
             encoding: { y, x: { field: 'rps', type: 'quantitative' }, text: { field: 'rps', type: 'quantitative', format: ',.0f' } },
@@ -54,11 +57,11 @@ export async function renderChart(results: ScenarioResult[]): Promise<string> {
         layer: [
           {
             mark: { type: 'bar' },
-            encoding: { y: { ...y, axis: null }, x: { field: 'p50', type: 'quantitative', scale: { type: 'log' }, title: null }, color },
+            encoding: { y: yHidden, x: { field: 'p50', type: 'quantitative', scale: { type: 'log' }, title: null }, x2: { datum: 0.1 }, color },
           },
           {
             mark: { type: 'text', align: 'left', dx: 3, fontSize: 10 },
-            encoding: { y: { ...y, axis: null }, x: { field: 'p50', type: 'quantitative' }, text: { field: 'p50', type: 'quantitative', format: ',.2f' } },
+            encoding: { y: yHidden, x: { field: 'p50', type: 'quantitative' }, text: { field: 'p50', type: 'quantitative', format: ',.2f' } },
           },
         ],
       },

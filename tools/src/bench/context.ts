@@ -7,6 +7,7 @@ import { loadDataset, type Dataset } from './dataset.js';
 import type { BenchSettings } from './settings.js';
 import type { Stack } from './stack.js';
 
+/** Shared state of one benchmark run, handed to each scenario. */
 export class BenchContext {
   readonly settings: BenchSettings;
   readonly stack: Stack;

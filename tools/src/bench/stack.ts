@@ -52,7 +52,7 @@ async function recreateDatabase(settings: BenchSettings): Promise<void> {
   }
 }
 
-/** The running system of one benchmark run. */
+/** The running system of one benchmark run: database pool, environment, issuer, API and extra services. */
 export class Stack {
   readonly db: Knex;
   readonly env: Record<string, string>;

@@ -5,6 +5,7 @@
  */
 import type { Knex } from '@dms/db';
 
+/** Samples pg_stat_activity of the benchmark database on an interval (start → stop). */
 export class WaitSampler {
   readonly #db: Knex;
   readonly #samples = new Map<string, number>();

@@ -34,6 +34,7 @@ function planSummary(plan: string): string {
     .join('\n');
 }
 
+/** Runs the lists scenario on the shared data set (tenant A). */
 export async function listsScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { stack, settings } = ctx;
   const data = await ctx.dataset();
@@ -120,12 +121,13 @@ export async function listsScenario(ctx: BenchContext): Promise<ScenarioResult> 
       met: apiDeep.rps / pgDeep.rps >= 0.5,
     },
     {
-      what: `OFFSET ${fmt(depth)} p50 (1 client) vs keyset deep page p50 (SQL, ${settings.connections} clients)`,
-      value: fmtMs(pgOffset.p50),
-      reference: fmtMs(pgDeep.p50),
-      ratio: fmtRatio(pgOffset.p50 / pgDeep.p50),
+      // Single executions compared (EXPLAIN ANALYZE), since the OFFSET run has one client.
+      what: `OFFSET ${fmt(depth)} vs keyset after the same debt (execution, EXPLAIN ANALYZE)`,
+      value: fmtMs(executionMs(offsetPlan)),
+      reference: fmtMs(executionMs(deepPlan)),
+      ratio: fmtRatio(executionMs(offsetPlan) / executionMs(deepPlan)),
       target: 'far behind (shown)',
-      met: pgOffset.p50 > 5 * pgDeep.p50,
+      met: executionMs(offsetPlan) > 10 * executionMs(deepPlan),
     },
     {
       what: 'X-Total-Count: counter read vs count(*) (execution)',

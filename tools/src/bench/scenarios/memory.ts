@@ -9,6 +9,7 @@ import { memoryOf, type Memory } from '../proc.js';
 /** The ceiling for the API under load, MiB. */
 const API_RSS_LIMIT_MIB = 250;
 
+/** Reads the peak memory of every service process of the run (call last). */
 export async function memoryScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { stack } = ctx;
   const api = { label: 'API (services/api)', memory: memoryOf(stack.api.child.pid!) };

@@ -37,6 +37,7 @@ function planSummary(plan: string): string {
     .join('\n');
 }
 
+/** Runs both search queries on the shared data set (tenant A). */
 export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { stack, settings } = ctx;
   const data = await ctx.dataset();

@@ -46,6 +46,7 @@ async function signingCeiling(job: Omit<SigningJob, 'signingInput'> & { signingI
   };
 }
 
+/** Runs the token endpoint and the signing ceiling (creates its own tenant and clients). */
 export async function tokensScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { stack, settings } = ctx;
   const owner = await stack.newTenant('Bench Token Tenant');

@@ -37,6 +37,7 @@ async function trivialEndpoint(apiUrl: string, token: string): Promise<{ path: s
   };
 }
 
+/** Measures the cost of token verification on an empty tenant's trivial endpoint. */
 export async function verificationScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { stack, settings } = ctx;
   const tenant = await stack.newTenant('Bench Empty Tenant');

@@ -156,6 +156,7 @@ async function streamLatency(ctx: BenchContext, tenant: BenchTenant, batch: stri
   return { latencies, waits };
 }
 
+/** Runs delivery throughput and first-attempt latency with one, then two dispatchers. */
 export async function webhooksScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { stack, settings } = ctx;
   const receiver = await startReceiver();
