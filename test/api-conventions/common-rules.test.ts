@@ -58,6 +58,42 @@ describe('error format', () => {
     expectError(await api.get('/organisations/org_000000000000000000000000'), 404, 'not_found', 'resource_missing');
   });
 
+  test('an id or cursor holding a NUL character (which PostgreSQL text cannot hold) is 404 / 400, not a 500', async () => {
+    expectError(await api.get('/debts/%00'), 404, 'not_found', 'resource_missing');
+    expectError(await api.get('/events/evt_%00'), 404, 'not_found', 'resource_missing');
+    expectError(await api.get('/debts/%00/payments'), 404, 'not_found', 'resource_missing');
+    expectError(await api.get('/webhooks/%00/deliveries'), 404, 'not_found', 'resource_missing');
+    expectError(await api.post('/debts/%00/ready'), 404, 'not_found', 'resource_missing');
+    const cursor = await api.get('/organisations?after=%00');
+    expectError(cursor, 400, 'invalid_request_error', 'invalid_cursor');
+    expect(cursor.body.param).toBe('after');
+  });
+
+  test('a path segment that is not percent-encoded UTF-8 is 400 parameter_invalid, not a 500', async () => {
+    expectError(await api.get('/debts/%E0%A4%A'), 400, 'invalid_request_error', 'parameter_invalid');
+    expectError(await api.get('/customers/%ED%A0%80'), 400, 'invalid_request_error', 'parameter_invalid');
+  });
+
+  test('a date in year 0000 (valid RFC 3339, but no year PostgreSQL knows) is 400 naming the field, and nothing is created', async () => {
+    const before = await organisationCount();
+    const dob = await api.post('/customers', { kind: 'individual', full_name: 'Year Zero', date_of_birth: '0000-01-01' });
+    expectError(dob, 400, 'invalid_request_error', 'validation_failed');
+    expect(dob.body.param).toBe('date_of_birth');
+    const org = await api.post('/organisations', { name: 'Year Zero' }).expect(201);
+    const cus = await api.post('/customers', { kind: 'company', full_name: 'Year Zero Ltd' }).expect(201);
+    const debt = await api.post('/debts', {
+      customer_id: cus.body.id,
+      organisation_id: org.body.id,
+      currency: 'GBP',
+      breakdown: { principal: 100 },
+      start_at: '0000-06-01T00:00:00Z',
+    });
+    expectError(debt, 400, 'invalid_request_error', 'validation_failed');
+    expect(debt.body.param).toBe('start_at');
+    expect(Number(await organisationCount())).toBe(Number(before) + 1);
+    expect((await api.get('/debts').expect(200)).headers['x-total-count']).toBe('0');
+  });
+
   test('a schema violation is 400 validation_failed naming the field, with every problem in errors', async () => {
     const res = await api.post('/debts', { currency: 'JPY', breakdown: { principal: -1 } });
     expectError(res, 400, 'invalid_request_error', 'validation_failed');

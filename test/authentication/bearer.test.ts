@@ -99,6 +99,12 @@ describe('rejected with 401 invalid_token', () => {
     expectInvalidToken(await listDebts(`Bearer ${signRs256(claimsFor(tenant), key.privateKey, key.kid, 'JWT')}`));
   });
 
+  test('a token without exp (RFC 9068 section 2.2: required), which would never expire', async () => {
+    const { exp: _omit, ...claims } = claimsFor(tenant);
+    void _omit;
+    expectInvalidToken(await listDebts(`Bearer ${signRs256(claims, key.privateKey, key.kid)}`));
+  });
+
   test('a token without tenant_id', async () => {
     const { tenant_id: _omit, ...claims } = claimsFor(tenant);
     void _omit;

@@ -22,7 +22,7 @@ const SCHEDULE = [0, 1, 2];
 const JITTER = 0.1;
 const receivers: Receiver[] = [];
 const dispatchers: RunningService[] = [];
-let down: Scenario, errors: Scenario, slow: Scenario, badToken: Scenario, redirecting: Scenario;
+let down: Scenario, errors: Scenario, slow: Scenario, badToken: Scenario, nullToken: Scenario, redirecting: Scenario;
 
 async function scenario(opts: { oauth?: boolean; url?: (r: Receiver) => string; tokenUrl?: (r: Receiver) => string } = {}): Promise<Scenario> {
   const t = await signedInTenant();
@@ -66,9 +66,16 @@ async function expectDisabled(s: Scenario, dispatcher: RunningService): Promise<
 }
 
 beforeAll(async () => {
-  [down, errors, slow, badToken, redirecting] = await Promise.all([scenario(), scenario(), scenario(), scenario({ oauth: true }), scenario()]);
+  [down, errors, slow, badToken, nullToken, redirecting] = await Promise.all([
+    scenario(),
+    scenario(),
+    scenario(),
+    scenario({ oauth: true }),
+    scenario({ oauth: true }),
+    scenario(),
+  ]);
   dispatchers.push(
-    await startDispatcher([down, errors, slow, badToken, redirecting].map((s) => s.t.tenant.tenantId), {
+    await startDispatcher([down, errors, slow, badToken, nullToken, redirecting].map((s) => s.t.tenant.tenantId), {
       DISPATCH_SCHEDULE_SECONDS: SCHEDULE.join(','),
       DISPATCH_JITTER: String(JITTER),
       DELIVERY_TIMEOUT_SECONDS: '1',
@@ -143,6 +150,14 @@ test('a failing token endpoint fails the attempt with a clear error; nothing is 
   const log = readFileSync(dispatchers[0]!.logFile, 'utf8');
   expect(log).toContain('token request failed');
   expect(log).not.toContain(badToken.receiver.clientSecret);
+});
+
+test('a token response that is JSON but not an object (null) is a failed token request, named as such', async () => {
+  nullToken.receiver.onToken(() => ({ status: 200, body: null }));
+  await nullToken.t.api.post('/organisations', { name: 'Null token Ltd' }).expect(201);
+  const d = await settled(nullToken);
+  expect(d.attempts.map((a: any) => a.error)).toEqual(Array(3).fill('token request failed: token response has no access_token'));
+  expect(nullToken.receiver.received).toHaveLength(0);
 });
 
 test('redirects are not followed: a 3xx is a failed attempt', async () => {

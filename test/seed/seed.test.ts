@@ -3,12 +3,10 @@
  * credentials, and what it loaded is visible through the API with the counts, events and balances
  * the API itself would have written.
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import request from 'supertest';
-import { REPO_ROOT } from '@dms/tools/processes';
 import { AUDIENCE, SERVICE_ENV, apiAs, closeHarness, testDb } from '../support/harness.js';
+import { runScript, type CliRun } from '../support/run-script.js';
 
 afterAll(closeHarness);
 
@@ -21,19 +19,8 @@ interface SeedOutput {
   loaded: { organisations: number; customers: number; debts: number; payments: number };
 }
 
-function runSeed(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'tools/dist/seed.js'), ...args], {
-      env: { ...process.env, ...SERVICE_ENV },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function runSeed(args: string[]): Promise<CliRun> {
+  return runScript('tools/dist/seed.js', args);
 }
 
 let out: SeedOutput;

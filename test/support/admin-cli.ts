@@ -2,32 +2,13 @@
  * Runs the real admin CLI (services/auth/dist/cli/admin.js) against the test database and issuer
  * settings, as an operator would with `npm run -s admin -- …`.
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { REPO_ROOT } from '@dms/tools/processes';
-import { SERVICE_ENV } from './harness.js';
+import { runScript, type CliRun } from './run-script.js';
 
-/** What one CLI run produced. */
-export interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type { CliRun };
 
 /** Runs `admin <args…>` with the services' environment and collects its output. */
 export function runAdmin(args: string[]): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'services/auth/dist/cli/admin.js'), ...args], {
-      env: { ...process.env, ...SERVICE_ENV, LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runScript('services/auth/dist/cli/admin.js', args, { LOG_LEVEL: 'silent' });
 }
 
 /**

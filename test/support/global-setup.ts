@@ -11,6 +11,7 @@ import { REPO_ROOT, freePort, startService, type RunningService } from '@dms/too
 /** Port of the embedded server used by tests (distinct from `npm start`'s 54320). */
 const TEST_PG_PORT = 54329;
 
+/** What global setup leaves on `globalThis.__DMS__` for global-teardown.ts to stop and drop. */
 export interface TestGlobals {
   services: RunningService[];
   stopPg: () => Promise<void>;
@@ -18,6 +19,11 @@ export interface TestGlobals {
   database: string;
 }
 
+/**
+ * Jest global setup: a fresh database (on `DATABASE_URL`'s server, else embedded PostgreSQL),
+ * migrated, plus auth and api started as child processes; their URLs and environment are passed to
+ * the test files in `TEST_*` variables read by harness.ts.
+ */
 export default async function globalSetup(): Promise<void> {
   const database = `dms_test_${randomBytes(4).toString('hex')}`;
   let url: string;

@@ -7,11 +7,13 @@ import { createDb, type Knex } from '@dms/db';
 import { SecretBox } from '@dms/secrets';
 import { createClient, createTenant } from '@dms/auth/domain';
 
+/** Base URLs of the issuer and the API started by global-setup.ts. */
 export const AUTH_URL = process.env.TEST_AUTH_URL!;
 export const API_URL = process.env.TEST_API_URL!;
-export const AUDIENCE = JSON.parse(process.env.TEST_SERVICE_ENV!).API_AUDIENCE as string;
 /** Environment the global services run with, for tests that start extra instances. */
 export const SERVICE_ENV = JSON.parse(process.env.TEST_SERVICE_ENV!) as Record<string, string>;
+/** The `aud` the API accepts (RFC 9068 section 4), which clients are created for. */
+export const AUDIENCE = SERVICE_ENV.API_AUDIENCE!;
 
 let db: Knex | undefined;
 

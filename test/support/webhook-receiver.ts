@@ -33,8 +33,9 @@ export interface Received {
 export type HookBehaviour = (r: Omit<Received, 'answered'>, index: number) => number | 'hang' | 'reset' | { status: number; headers: Record<string, string> };
 
 /** How `/token` answers the n-th token request (0-based). */
-export type TokenBehaviour = (index: number) => { status: number; body: object } | 'hang';
+export type TokenBehaviour = (index: number) => { status: number; body: object | null } | 'hang';
 
+/** A running test receiver: its webhook and token URLs, the OAuth client it accepts, and what it recorded. */
 export interface Receiver {
   url: string;
   hookUrl: string;
@@ -92,7 +93,7 @@ export async function startReceiver(opts: { expiresIn?: number } = {}): Promise<
       if (!ok) return void res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_client' }));
       const answer = token(state.tokenRequests.length - 1);
       if (answer === 'hang') return void hanging.add(res);
-      const access = (answer.body as { access_token?: string }).access_token;
+      const access = (answer.body as { access_token?: string } | null)?.access_token;
       if (answer.status === 200 && access) issued.add(access);
       return void res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
     }

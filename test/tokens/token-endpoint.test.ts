@@ -127,6 +127,13 @@ describe('errors (RFC 6749 5.2)', () => {
     expect(wrong.body).toEqual(unknown.body);
   });
 
+  test('a client_id holding a NUL character is the same 401 invalid_client as any unknown client (not a 500)', async () => {
+    const nul = await tokenRequest(grant({ client_id: 'cli_\u0000', client_secret: 'cs_wrong' }));
+    const unknown = await tokenRequest(grant({ client_id: 'cli_doesnotexist0000000000000', client_secret: 'cs_wrong' }));
+    expectOAuthError(nul, 401, 'invalid_client');
+    expect(nul.body).toEqual(unknown.body);
+  });
+
   test('no client authentication at all is invalid_client (or invalid_request), never a token', async () => {
     const res = await tokenRequest(grant());
     expect([400, 401]).toContain(res.status);

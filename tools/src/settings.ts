@@ -17,6 +17,7 @@ export interface SettingSpec {
 /** Service name -> (variable name -> spec). */
 export type ServiceSettings = Record<ServiceName, Record<string, SettingSpec>>;
 
+/** Every service whose settings are documented, in the order the configuration table lists them. */
 export const SERVICES: readonly ServiceName[] = ['auth', 'api', 'dispatcher'];
 
 /**

@@ -1,6 +1,6 @@
 /**
- * PostgreSQL access for every service: the Knex instance, schema migrations, and the embedded
- * local server used when `DATABASE_URL` is unset.
+ * PostgreSQL access for every service: the Knex instance, schema migrations, the reconnecting
+ * LISTEN connection (listen.ts), and the embedded local server used when `DATABASE_URL` is unset.
  */
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
@@ -8,6 +8,7 @@ import { MIGRATIONS } from './migrations/index.js';
 
 export type { Knex };
 export { startLocalPostgres, resolveDatabase, type LocalPostgres } from './embedded.js';
+export { listenWithReconnect, type Listener, type ListenOptions, type ListenLog } from './listen.js';
 
 // int8 (bigint) columns hold money in minor units and sequence numbers; both stay far below 2^53,
 // so they are returned as JS numbers instead of pg's default strings.
@@ -48,11 +49,6 @@ const migrationSource: Knex.MigrationSource<[string, { up(k: Knex): Promise<void
 export async function migrateLatest(db: Knex): Promise<string[]> {
   const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
   return applied;
-}
-
-/** Rolls back every migration (used by tests that recreate the schema). */
-export async function migrateRollbackAll(db: Knex): Promise<void> {
-  await db.migrate.rollback({ migrationSource }, true);
 }
 
 /**

@@ -81,11 +81,6 @@ export class SecretBox {
   }
 }
 
-/** Creates a new random `SECRETS_KEY` value (base64, 32 bytes). */
-export function generateSecretsKey(): string {
-  return randomBytes(32).toString('base64');
-}
-
 /**
  * Creates a random secret token: `prefix` followed by `bytes` random bytes in base64url.
  * @param bytes entropy in bytes (default 32 = 256 bits)

@@ -3,6 +3,7 @@
  */
 import { bool, commonSpec, loadConfig, num, port, str } from '@dms/config';
 
+/** envalid spec of the API's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
 export const apiSpec = {
   ...commonSpec,
   PORT: port({ default: 3000, desc: 'HTTP port of the API' }),

@@ -7,6 +7,7 @@ import type { SecretBox } from '@dms/secrets';
 import type { ApiConfig } from './config.js';
 import type { RedisConnection } from './redis.js';
 
+/** Dependencies of the API's routers and middleware, built once in server.ts. */
 export interface AppContext {
   db: Knex;
   cfg: ApiConfig;

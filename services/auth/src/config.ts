@@ -3,6 +3,7 @@
  */
 import { commonSpec, loadConfig, num, port, str } from '@dms/config';
 
+/** envalid spec of the issuer's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
 export const authSpec = {
   ...commonSpec,
   PORT: port({ default: 4000, desc: 'HTTP port of the issuer' }),

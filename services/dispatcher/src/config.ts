@@ -6,6 +6,7 @@
 import { bool, commonSpec, loadConfig, num, port, str } from '@dms/config';
 import { parseSchedule } from './delivery/schedule.js';
 
+/** envalid spec of the dispatcher's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
 export const dispatcherSpec = {
   ...commonSpec,
   PORT: port({ default: 3001, desc: 'HTTP port of the health, readiness and metrics endpoints' }),

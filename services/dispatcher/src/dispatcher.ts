@@ -33,6 +33,11 @@ import {
 const MIN_WAIT_MS = 25;
 /** An attempt is aborted this long before its lease ends, so it never outlives its claim. */
 const LEASE_SAFETY_MS = 2000;
+/**
+ * With fewer than half a batch of slots free, the loop waits this long for more attempts to finish
+ * before claiming: under a backlog, one claim transaction per freed slot cost more than the sends.
+ */
+const CLAIM_DEBOUNCE_MS = 10;
 
 /** What the engine is built from. */
 export interface DispatcherDeps {
@@ -99,10 +104,22 @@ export class Dispatcher {
   async #run(): Promise<void> {
     const { cfg, log, db } = this.#deps;
     const pollMs = cfg.DISPATCH_POLL_SECONDS * 1000;
+    const halfBatch = Math.ceil(Math.min(cfg.DISPATCH_CONCURRENCY, cfg.DISPATCH_BATCH_SIZE) / 2);
+    // When slots first became free without reaching half a batch (undefined: not waiting).
+    let partialSince: number | undefined;
     while (!this.#stopping) {
       this.#woken = false;
       const free = cfg.DISPATCH_CONCURRENCY - this.#inFlight.size;
       const want = Math.min(free, cfg.DISPATCH_BATCH_SIZE);
+      if (want > 0 && want < halfBatch) {
+        partialSince ??= Date.now();
+        const left = CLAIM_DEBOUNCE_MS - (Date.now() - partialSince);
+        if (left > 0) {
+          await this.#sleep(left);
+          continue;
+        }
+      }
+      partialSince = undefined;
       let waitMs = pollMs;
       if (want > 0) {
         try {

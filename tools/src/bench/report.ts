@@ -93,8 +93,12 @@ export async function renderMarkdown(input: ReportInput): Promise<string> {
     `- ${machine.node}; ${machine.postgres} (server on ${new URL(settings.databaseUrl).host}); ${machine.pgbench}`,
     `- Data: 2 tenants × ${fmt(settings.debtsPerTenant)} debts; every load run: ${settings.warmupSec} s warm-up (discarded), then ${settings.durationSec} s measured, ` +
       `${settings.connections} connections (HTTP, autocannon in a separate process on loopback) or clients (pgbench)`,
-    '- Services: the built services as child processes, `NODE_ENV=production`, info-level request logs, default pool of 10 connections. ' +
+    '- Services: the built services as child processes, `NODE_ENV=production`, info-level request logs, default pool of 10 connections; ' +
+      'the per-client rate limit is lifted (`RATE_LIMIT_PER_MINUTE`; its bookkeeping still runs on every request). ' +
       'The load generator, the services and PostgreSQL share the same cores, as do both sides of each ratio.',
+    '- Data set: bulk-loaded with set-based SQL (tools/src/bench/dataset.ts): production-shaped ids, counter triggers off during the load ' +
+      'and counters set from the rows, secondary indexes rebuilt after the load, per-row foreign-key checks replaced by one set-based ' +
+      'check of every reference, then VACUUM ANALYZE.',
     '',
     '## Targets',
     '',

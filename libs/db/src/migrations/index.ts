@@ -10,6 +10,8 @@ import * as webhooks from './004_webhooks.js';
 import * as idempotency from './005_idempotency.js';
 import * as perf from './006_perf.js';
 import * as counterMembership from './007_counter_membership.js';
+import * as counterShards from './008_counter_shards.js';
+import * as deliverySuccess from './009_delivery_success.js';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -25,4 +27,6 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['005_idempotency', idempotency],
   ['006_perf', perf],
   ['007_counter_membership', counterMembership],
+  ['008_counter_shards', counterShards],
+  ['009_delivery_success', deliverySuccess],
 ];

@@ -76,7 +76,9 @@ export interface IdempotencyStore {
   purgeExpired(batch?: number): Promise<number>;
 }
 
+/** Default time a key and its stored response are kept, in seconds (24 h, as Stripe). */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+/** Default lease of an in-flight key, in seconds: after it, a retry of the same request claims the key again (the first run is presumed dead). */
 export const IDEMPOTENCY_LOCK_SECONDS = 120;
 
 interface KeyRow {

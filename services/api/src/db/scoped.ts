@@ -38,11 +38,13 @@ export async function findOwned<Row>(
   id: string,
   options: { forUpdate?: boolean; param?: string } = {},
 ): Promise<Row> {
+  const missing = () => new ApiError('resource_missing', `No such ${SCOPED_TABLES[table].object}: '${id}'`, options.param ? { param: options.param } : {});
+  // PostgreSQL text cannot hold U+0000 (a path id of `%00`): no object has such an id, and the
+  // query would fail with an encoding error (a 500) instead of the 404 it deserves.
+  if (id.includes('\u0000')) throw missing();
   const q = tenantRows(db, table, tenantId).where(`${table}.id`, id).first();
   if (options.forUpdate) q.forUpdate();
   const row = await q;
-  if (!row) {
-    throw new ApiError('resource_missing', `No such ${SCOPED_TABLES[table].object}: '${id}'`, options.param ? { param: options.param } : {});
-  }
+  if (!row) throw missing();
   return row as Row;
 }

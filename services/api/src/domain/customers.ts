@@ -8,14 +8,18 @@ import { ApiError } from '@dms/errors';
 import { recordEvent } from '../db/outbox.js';
 import { findOwned, tenantRows } from '../db/scoped.js';
 import type { JsonSchema } from '../http/validation.js';
-import { iso, metadataPatchSchema, metadataSchema, textSchema } from './schema-parts.js';
+import { iso, metadataPatchSchema, metadataSchema, textSchema, timestampProperties } from './schema-parts.js';
 import { mergeMetadata } from './metadata.js';
 import { deletedObject, type DeletedObject } from './deleted.js';
 
+/** Values of `kind`: a person (first/last name, date of birth) or a company (full name). */
 export const CUSTOMER_KINDS = ['individual', 'company'] as const;
+/** Values of `contact_details[].type`. */
 export const CONTACT_TYPES = ['email', 'phone_number', 'mobile_number', 'address'] as const;
+/** Values of `contact_details[].usage`. */
 export const CONTACT_USAGES = ['personal', 'work', 'billing', 'other'] as const;
 
+/** One entry of `contact_details` (stored as JSONB on the customer row). */
 export interface ContactDetail {
   type: (typeof CONTACT_TYPES)[number];
   value: string;
@@ -23,6 +27,7 @@ export interface ContactDetail {
   usage: (typeof CONTACT_USAGES)[number] | null;
 }
 
+/** A row of `customers`; soft-deleted rows keep `deleted_at`. */
 export interface CustomerRow {
   id: string;
   tenant_id: string;
@@ -82,6 +87,7 @@ const fields = {
   metadata: metadataSchema,
 };
 
+/** JSON Schemas (2020-12) of the create and update bodies and of the response object. */
 export const customerSchemas: { create: JsonSchema; update: JsonSchema; object: JsonSchema } = {
   create: {
     type: 'object',
@@ -98,12 +104,12 @@ export const customerSchemas: { create: JsonSchema; update: JsonSchema; object: 
       id: { type: 'string', examples: ['cus_1a2B3c4D5e6F7g8H9i0JkLmN'] },
       object: { const: 'customer' },
       ...fields,
-      created_at: { type: 'string', format: 'date-time' },
-      updated_at: { type: 'string', format: 'date-time' },
+      ...timestampProperties,
     },
   },
 };
 
+/** A validated create or update body. */
 export type CustomerInput = Partial<Omit<Customer, 'id' | 'object' | 'created_at' | 'updated_at'>>;
 
 /** Maps a row to the public object. */

@@ -24,9 +24,6 @@ export type DebtAction = (typeof DEBT_ACTIONS)[number];
 /** Every move, including those caused by a payment that clears the balance and by `DELETE`. */
 export type DebtMove = DebtAction | 'pay' | 'delete';
 
-/** Statuses from which no move exists. */
-export const TERMINAL_STATUSES: readonly DebtStatus[] = ['settled', 'paid', 'withdrawn', 'deleted'];
-
 /** Statuses in which payments are accepted (those from which `pay` is allowed). */
 const COLLECTING: readonly DebtStatus[] = ['prepared', 'resumed', 'paused'];
 

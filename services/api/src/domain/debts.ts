@@ -9,7 +9,7 @@ import { newId } from '@dms/ids';
 import { recordEvent } from '../db/outbox.js';
 import { findOwned, tenantRows } from '../db/scoped.js';
 import type { JsonSchema } from '../http/validation.js';
-import { currencySchema, idSchema, iso, metadataPatchSchema, metadataSchema, minorUnitsSchema, textSchema, timestampSchema, CURRENCIES } from './schema-parts.js';
+import { currencySchema, idSchema, iso, metadataPatchSchema, metadataSchema, minorUnitsSchema, textSchema, timestampSchema, CURRENCIES, timestampProperties } from './schema-parts.js';
 import type { Customer } from './customers.js';
 import type { Organisation } from './organisations.js';
 import type { DeletedObject } from './deleted.js';
@@ -22,6 +22,7 @@ export type DebtStatus = (typeof DEBT_STATUSES)[number];
 /** Kinds of debt a tenant can load. */
 export const DEBT_KINDS = ['consumer_loan', 'credit_card', 'overdraft', 'utility_bill', 'telecom_bill', 'rent', 'other'] as const;
 
+/** A row of `debts`; amounts in minor units, `seq` orders the keyset pages. */
 export interface DebtRow {
   id: string;
   seq: number;
@@ -89,6 +90,7 @@ const editable = {
   metadata: metadataSchema,
 };
 
+/** JSON Schemas (2020-12) of the create and update bodies and of the response object. */
 export const debtSchemas: { create: JsonSchema; update: JsonSchema; object: JsonSchema } = {
   create: {
     type: 'object',
@@ -144,12 +146,12 @@ export const debtSchemas: { create: JsonSchema; update: JsonSchema; object: Json
           breakdown: { type: 'object', properties: { principal: { type: 'integer' }, interest: { type: 'integer' }, fees: { type: 'integer' } } },
         },
       },
-      created_at: { type: 'string', format: 'date-time' },
-      updated_at: { type: 'string', format: 'date-time' },
+      ...timestampProperties,
     },
   },
 };
 
+/** A validated create or update body. */
 export interface DebtInput {
   customer_id?: string;
   organisation_id?: string;

@@ -4,6 +4,7 @@
  */
 import type { JsonSchema } from '../http/validation.js';
 
+/** `{id, object, deleted: true}` for an object of type `T`. */
 export interface DeletedObject<T extends string> {
   id: string;
   object: T;

@@ -6,6 +6,7 @@ import type { JsonSchema } from '../http/validation.js';
 import { EVENT_TYPES, type ApiEvent } from '../db/outbox.js';
 import { iso } from './schema-parts.js';
 
+/** A row of `events` (the outbox), written by db/outbox.ts in the transaction of the change. */
 export interface EventRow {
   id: string;
   seq: number;

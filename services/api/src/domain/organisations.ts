@@ -6,9 +6,10 @@ import { newId } from '@dms/ids';
 import { recordEvent } from '../db/outbox.js';
 import { findOwned, tenantRows } from '../db/scoped.js';
 import type { JsonSchema } from '../http/validation.js';
-import { iso, metadataPatchSchema, metadataSchema, textSchema } from './schema-parts.js';
+import { iso, metadataPatchSchema, metadataSchema, textSchema, timestampProperties } from './schema-parts.js';
 import { mergeMetadata } from './metadata.js';
 
+/** A row of `organisations`. */
 export interface OrganisationRow {
   id: string;
   tenant_id: string;
@@ -36,6 +37,7 @@ const fields = {
   metadata: metadataSchema,
 };
 
+/** JSON Schemas (2020-12) of the create and update bodies and of the response object. */
 export const organisationSchemas: { create: JsonSchema; update: JsonSchema; object: JsonSchema } = {
   create: { type: 'object', additionalProperties: false, required: ['name'], properties: fields },
   update: { type: 'object', additionalProperties: false, minProperties: 1, properties: { ...fields, metadata: metadataPatchSchema } },
@@ -46,12 +48,12 @@ export const organisationSchemas: { create: JsonSchema; update: JsonSchema; obje
       id: { type: 'string', examples: ['org_1a2B3c4D5e6F7g8H9i0JkLmN'] },
       object: { const: 'organisation' },
       ...fields,
-      created_at: { type: 'string', format: 'date-time' },
-      updated_at: { type: 'string', format: 'date-time' },
+      ...timestampProperties,
     },
   },
 };
 
+/** A validated create or update body. */
 export type OrganisationInput = { name?: string; customer_facing_name?: string | null; metadata?: Record<string, string> };
 
 /** Maps a row to the public object. */

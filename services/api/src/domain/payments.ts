@@ -13,8 +13,9 @@ import type { JsonSchema } from '../http/validation.js';
 import { requireTransition } from './debt-lifecycle.js';
 import { moveLockedDebt } from './debt-moves.js';
 import type { DebtRow } from './debts.js';
-import { CURRENCIES, currencySchema, iso, metadataSchema, minorUnitsSchema, textSchema, timestampSchema } from './schema-parts.js';
+import { CURRENCIES, currencySchema, iso, metadataSchema, minorUnitsSchema, textSchema, timestampSchema, timestampProperties } from './schema-parts.js';
 
+/** A row of `payments`; `amount` in minor units. */
 export interface PaymentRow {
   id: string;
   seq: number;
@@ -43,6 +44,7 @@ export interface Payment {
   updated_at: string;
 }
 
+/** A validated create body. */
 export interface PaymentInput {
   amount: number;
   currency: string;
@@ -51,6 +53,7 @@ export interface PaymentInput {
   metadata?: Record<string, string>;
 }
 
+/** JSON Schemas (2020-12) of the create body and of the response object. */
 export const paymentSchemas: { create: JsonSchema; object: JsonSchema } = {
   create: {
     type: 'object',
@@ -76,8 +79,7 @@ export const paymentSchemas: { create: JsonSchema; object: JsonSchema } = {
       transaction_at: { type: 'string', format: 'date-time' },
       transaction_ref: { type: ['string', 'null'] },
       metadata: metadataSchema,
-      created_at: { type: 'string', format: 'date-time' },
-      updated_at: { type: 'string', format: 'date-time' },
+      ...timestampProperties,
     },
   },
 };

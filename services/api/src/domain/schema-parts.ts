@@ -27,6 +27,7 @@ export const metadataPatchSchema: JsonSchema = {
     'Keys to merge into the stored metadata: each given key is set, a key set to "" is removed, keys not mentioned are kept. At most 50 keys after merging.',
 };
 
+/** A currency of {@link CURRENCIES}. */
 export const currencySchema: JsonSchema = { type: 'string', enum: [...CURRENCIES], description: 'ISO 4217 currency code.' };
 
 /** An amount in minor units (pence, cents); bounded so sums stay exact in JSON numbers. */
@@ -37,7 +38,14 @@ export function idSchema(prefix: IdPrefix, description?: string): JsonSchema {
   return { type: 'string', pattern: idPattern(prefix), ...(description ? { description } : {}) };
 }
 
+/** A timestamp given in a request (RFC 3339 section 5.6). */
 export const timestampSchema: JsonSchema = { type: 'string', format: 'date-time', description: 'RFC 3339 timestamp, UTC.' };
+
+/** `created_at` and `updated_at` of a stored resource in responses (RFC 3339, UTC); spread into `properties`. */
+export const timestampProperties: Record<'created_at' | 'updated_at', JsonSchema> = {
+  created_at: { type: 'string', format: 'date-time' },
+  updated_at: { type: 'string', format: 'date-time' },
+};
 
 /** Short free text (names, references). */
 export function textSchema(maxLength = 200, description?: string): JsonSchema {

@@ -5,7 +5,7 @@
 import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
 import type { JsonSchema } from '../http/validation.js';
-import { iso } from './schema-parts.js';
+import { iso, timestampProperties } from './schema-parts.js';
 
 interface TenantRow {
   id: string;
@@ -23,6 +23,7 @@ export interface Tenant {
   updated_at: string;
 }
 
+/** JSON Schema (2020-12) of the response object, for the OpenAPI document. */
 export const tenantSchemas: { object: JsonSchema } = {
   object: {
     type: 'object',
@@ -31,8 +32,7 @@ export const tenantSchemas: { object: JsonSchema } = {
       id: { type: 'string', examples: ['ten_1a2B3c4D5e6F7g8H9i0JkLmN'] },
       object: { const: 'tenant' },
       name: { type: 'string' },
-      created_at: { type: 'string', format: 'date-time' },
-      updated_at: { type: 'string', format: 'date-time' },
+      ...timestampProperties,
     },
   },
 };

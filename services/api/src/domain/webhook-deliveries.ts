@@ -5,10 +5,12 @@
  */
 import type { Knex } from '@dms/db';
 import type { JsonSchema } from '../http/validation.js';
-import { iso } from './schema-parts.js';
+import { iso, timestampProperties } from './schema-parts.js';
 
+/** States of a delivery: `pending` until an attempt succeeds (`succeeded`), the retry schedule runs out (`failed`) or its endpoint is deleted (`canceled`). */
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'canceled'] as const;
 
+/** A row of `webhook_deliveries`: one event for one endpoint. */
 export interface WebhookDeliveryRow {
   id: string;
   seq: number;
@@ -27,6 +29,7 @@ export interface WebhookDeliveryRow {
   updated_at: Date;
 }
 
+/** A row of `webhook_delivery_attempts`: one HTTP attempt of a delivery. */
 export interface DeliveryAttemptRow {
   delivery_id: string;
   attempt: number;
@@ -100,8 +103,7 @@ export const webhookDeliverySchema: JsonSchema = {
     last_attempt_at: { type: ['string', 'null'], format: 'date-time' },
     next_attempt_at: { type: ['string', 'null'], format: 'date-time', description: 'When the next attempt is due while pending.' },
     attempts: { type: 'array', items: attemptSchema, description: 'Every attempt, oldest first.' },
-    created_at: { type: 'string', format: 'date-time' },
-    updated_at: { type: 'string', format: 'date-time' },
+    ...timestampProperties,
   },
 };
 

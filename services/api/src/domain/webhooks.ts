@@ -18,7 +18,7 @@ import { EVENT_TYPES } from '../db/outbox.js';
 import { findOwned } from '../db/scoped.js';
 import type { JsonSchema } from '../http/validation.js';
 import { mergeMetadata } from './metadata.js';
-import { iso, metadataPatchSchema, metadataSchema, textSchema } from './schema-parts.js';
+import { iso, metadataPatchSchema, metadataSchema, textSchema, timestampProperties } from './schema-parts.js';
 
 /** `enabled_events` entry selecting every event type; only valid alone. */
 export const ALL_EVENTS = '*';
@@ -26,6 +26,7 @@ export const ALL_EVENTS = '*';
 /** Bytes of entropy in a signing secret (Standard Webhooks: 24 to 64). */
 const SIGNING_SECRET_BYTES = 32;
 
+/** A row of `webhook_endpoints`; the signing secret and OAuth client secret are stored sealed (libs/secrets). */
 export interface WebhookEndpointRow {
   id: string;
   seq: number;
@@ -68,6 +69,7 @@ export interface OAuth2Credentials {
   client_secret: string;
 }
 
+/** A validated create body. */
 export interface WebhookCreateInput {
   url: string;
   enabled_events: string[];
@@ -76,6 +78,7 @@ export interface WebhookCreateInput {
   metadata?: Record<string, string>;
 }
 
+/** A validated update body. */
 export interface WebhookUpdateInput {
   url?: string;
   enabled?: boolean;
@@ -170,8 +173,7 @@ export const webhookSchemas: { create: JsonSchema; update: JsonSchema; object: J
         description: 'Only in the create response: the `whsec_` secret that signs deliveries (Standard Webhooks). Store it; it is not shown again.',
       },
       metadata: metadataSchema,
-      created_at: { type: 'string', format: 'date-time' },
-      updated_at: { type: 'string', format: 'date-time' },
+      ...timestampProperties,
     },
   },
 };

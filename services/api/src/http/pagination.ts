@@ -13,8 +13,9 @@ import type { Request, Response } from 'express';
 import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
 
-/** Default and maximum `limit`. */
+/** `limit` when a list request gives none. */
 export const DEFAULT_LIMIT = 10;
+/** Largest `limit` accepted; larger values are 400 `parameter_invalid`. */
 export const MAX_LIMIT = 100;
 
 /** Validated pagination parameters of a request. */
@@ -67,7 +68,8 @@ export function parsePageParams(query: Request['query'], extra: readonly string[
     throw new ApiError('parameters_exclusive', 'after and before cannot be used together.', { param: 'before' });
   }
   for (const [name, value] of [['after', after], ['before', before]] as const) {
-    if (value === '') throw new ApiError('invalid_cursor', `${name} must be an object id.`, { param: name });
+    // '' and U+0000 (which PostgreSQL text cannot hold) can name no object: 400, without a query.
+    if (value === '' || value?.includes('\u0000')) throw new ApiError('invalid_cursor', `${name} must be an object id.`, { param: name });
   }
   return { limit, after, before };
 }
@@ -100,12 +102,13 @@ export async function keysetPage<Row>(list: Knex.QueryBuilder, rows: Knex.QueryB
 }
 
 /**
- * The total of a plain list from its maintained counter (O(1), CONTRACT section 4).
+ * The total of a plain list from its maintained counter (O(1), CONTRACT section 4): the sum of the
+ * list's counter shards (at most 16 rows by primary key, migration 008_counter_shards).
  * @param parentId the parent object of a nested list (a debt's payments), '' for top-level lists
  */
 export async function listTotal(db: Knex, tenantId: string, list: string, parentId = ''): Promise<number> {
-  const row = await db('list_counters').where({ tenant_id: tenantId, list, parent_id: parentId }).first('count');
-  return row ? Number(row.count) : 0;
+  const [row] = await db('list_counters').where({ tenant_id: tenantId, list, parent_id: parentId }).sum({ total: 'count' });
+  return Number(row?.total ?? 0);
 }
 
 function pageUrl(base: string, kept: URLSearchParams, set: Record<string, string>): string {

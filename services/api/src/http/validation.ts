@@ -5,6 +5,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { ApiError, type FieldError } from '@dms/errors';
 
 // ajv-formats is CommonJS: under NodeNext its plugin is `module.exports`, typed as `.default`.
@@ -12,7 +13,13 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 
 /** The shared Ajv instance: all errors, no coercion, no defaults injected into bodies. */
 export const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, coerceTypes: false, useDefaults: false });
-addFormats(ajv, ['date', 'date-time', 'uri', 'email']);
+addFormats(ajv, ['uri', 'email']);
+// RFC 3339 dates may name year 0000, which PostgreSQL's date and timestamptz reject ("date/time
+// field value out of range"): such a value must be a 400 here, not a 500 at insert time.
+for (const name of ['date', 'date-time'] as const) {
+  const { validate, compare } = fullFormats[name] as { validate: (s: string) => boolean; compare: (a: string, b: string) => number | undefined };
+  ajv.addFormat(name, { type: 'string', validate: (s: string) => !s.startsWith('0000') && validate(s), compare });
+}
 
 /** A JSON Schema object (kept loose: schemas are plain data shared with OpenAPI). */
 export type JsonSchema = Record<string, unknown>;

@@ -10,8 +10,13 @@ import '../http/types.js';
 
 /** Supported versions, oldest first. */
 export const API_VERSIONS = ['2026-11-01'] as const;
+/** The version used when a request names none. */
 export const LATEST_API_VERSION = API_VERSIONS[API_VERSIONS.length - 1]!;
 
+/**
+ * Sets `req.apiVersion` and echoes it in the `Api-Version` response header.
+ * Errors (to `next`): 400 `unsupported_api_version` with `param: 'Api-Version'` for a version not in API_VERSIONS.
+ */
 export const apiVersion: RequestHandler = (req, res, next) => {
   const asked = req.headers['api-version'];
   const version = asked === undefined ? LATEST_API_VERSION : String(asked).trim();

@@ -6,6 +6,7 @@
  * refetches on an unknown `kid`, rate-limited); `iss`, `aud`, `exp`/`nbf`; and the `tenant_id` and
  * `client_id` claims. Any failure is 401 `invalid_token` with `WWW-Authenticate`.
  */
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import jwt, { type JwtHeader, type JwtPayload } from 'jsonwebtoken';
 import jwksRsa from 'jwks-rsa';
@@ -46,10 +47,20 @@ export function authenticate(opts: TokenVerifierOptions): RequestHandler {
     timeout: 5000,
   });
 
+  // jsonwebtoken would parse a PEM string into a KeyObject on every request (an ASN.1 parse, 5% of
+  // the API's CPU under load). The KeyObject is kept per jwks-rsa key object, which jwks-rsa's cache
+  // returns for a kid until its max age: a key that left the JWKS stops verifying exactly as before.
+  const publicKeys = new WeakMap<jwksRsa.SigningKey, KeyObject>();
+  const publicKey = (key: jwksRsa.SigningKey): KeyObject => {
+    let parsed = publicKeys.get(key);
+    if (!parsed) publicKeys.set(key, (parsed = createPublicKey(key.getPublicKey())));
+    return parsed;
+  };
+
   const getKey = (header: JwtHeader, callback: jwt.SigningKeyCallback) => {
     if (!header.kid) return callback(new Error('token has no kid'));
-    keys.getSigningKey(header.kid).then(
-      (key) => callback(null, key.getPublicKey()),
+    keys.getSigningKey(header.kid).then(publicKey).then(
+      (key) => callback(null, key),
       () => callback(new Error('no key for kid')),
     );
   };
@@ -81,6 +92,9 @@ export function authenticate(opts: TokenVerifierOptions): RequestHandler {
           return next(invalidToken(reason));
         }
         const claims = payload as JwtPayload & { tenant_id?: unknown; client_id?: unknown; scope?: unknown };
+        // jsonwebtoken checks `exp` only when present; RFC 9068 section 2.2 makes it required, and
+        // a token without it would never expire.
+        if (typeof claims.exp !== 'number') return next(invalidToken('token has no exp'));
         if (typeof claims.tenant_id !== 'string' || typeof claims.client_id !== 'string') {
           return next(invalidToken('token lacks tenant_id or client_id'));
         }

@@ -26,8 +26,24 @@ function fromBodyParser(err: { type?: string; message?: string }): ApiError | un
   }
 }
 
+/**
+ * Maps the router's failure to decode a path parameter (`/debts/%E0%A4%A`: not percent-encoded
+ * UTF-8; Express marks it `URIError` with status 400) to a client error instead of a 500.
+ */
+function fromRouter(err: unknown): ApiError | undefined {
+  if (err instanceof URIError && (err as { status?: number }).status === 400) {
+    return new ApiError('parameter_invalid', 'A path segment is not valid percent-encoded UTF-8.');
+  }
+  return undefined;
+}
+
+/**
+ * Writes the error body of CONTRACT section 3 with the registered status and headers
+ * (`toErrorBody` of @dms/errors); faults other than ApiError become a 500 whose message is generic.
+ * If the response has already started it is only ended.
+ */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
-  const apiError = err instanceof ApiError ? err : fromBodyParser(err as { type?: string });
+  const apiError = err instanceof ApiError ? err : (fromBodyParser(err as { type?: string }) ?? fromRouter(err));
   const { status, body, headers } = toErrorBody(apiError ?? err, String(req.id));
   if (status >= 500) req.log?.error({ err }, 'request failed');
   if (res.headersSent) return void res.end();

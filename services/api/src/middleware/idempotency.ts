@@ -18,7 +18,9 @@ import { ApiError } from '@dms/errors';
 import type { IdempotencyScope, IdempotencyStore, StoredResponse } from '../db/idempotency-store.js';
 import { requestFingerprint } from '../http/fingerprint.js';
 
+/** Request header carrying the client's idempotency key (IETF draft-ietf-httpapi-idempotency-key-header). */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** Response header set to `true` on a replayed response (as Stripe). */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /** 1 to 255 printable ASCII characters (space included, as in Stripe's keys). */

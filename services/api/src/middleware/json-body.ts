@@ -23,6 +23,11 @@ function hasBody(req: Parameters<RequestHandler>[0]): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
+/**
+ * Parses the JSON body of POST, PATCH and PUT requests into `req.body`.
+ * Errors (to `next`): 415 `unsupported_media_type` for another content type; parse, size (> 1 MiB) and
+ * NUL failures arrive as body-parser errors that middleware/errors.ts maps to 400 and 413.
+ */
 export const jsonBody: RequestHandler = (req, res, next) => {
   if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'PUT') return next();
   // A client that hung up mid-body must not have its request run without the body it sent.

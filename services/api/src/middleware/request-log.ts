@@ -7,6 +7,10 @@ import type { RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '@dms/logger';
 
+/**
+ * Returns the access-log middleware writing to `log`: one line per finished request, at `error`
+ * for 5xx or a thrown error and `info` otherwise; `req.log` becomes the request's child logger.
+ */
 export function requestLog(log: Logger): RequestHandler {
   return pinoHttp({
     logger: log,

@@ -18,6 +18,10 @@ import { CUSTOMER_SEARCH_FIELDS } from '../search/registries.js';
 import { listHandler, retrieveHandler } from './list.js';
 import { searchHandler } from './search.js';
 
+/**
+ * `/customers`: list, search, create, retrieve, update (CONTRACT section 5), each behind its
+ * `customers:read` or `customers:write` scope; other tenants' ids answer 404.
+ */
 export function customerRoutes(ctx: AppContext): Router {
   const router = Router();
   const validateCreate = validator<CustomerInput>(customerSchemas.create);

@@ -10,6 +10,10 @@ import { reasonBodySchema } from '../domain/schema-parts.js';
 import { DEBT_ACTIONS } from '../domain/debt-lifecycle.js';
 import { moveDebt } from '../domain/debt-moves.js';
 
+/**
+ * `POST /debts/{id}/{action}` for every action of DEBT_ACTIONS, with an optional `{"reason"}`
+ * body; answers the moved debt, or 409 when the action is not allowed from its status.
+ */
 export function debtLifecycleRoutes(ctx: AppContext): Router {
   const router = Router();
   const validateReason = validator<{ reason?: string }>(reasonBodySchema);

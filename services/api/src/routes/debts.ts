@@ -22,6 +22,10 @@ function onlyExpand(req: Request): void {
   if (unknown !== undefined) throw new ApiError('parameter_invalid', `Unknown query parameter: ${unknown}.`, { param: unknown });
 }
 
+/**
+ * `/debts`: list, search, create, retrieve and update, with `expand` on reads (CONTRACT
+ * section 5), each behind `debts:read` or `debts:write`; other tenants' ids answer 404.
+ */
 export function debtRoutes(ctx: AppContext): Router {
   const router = Router();
   const validateCreate = validator<DebtInput>(debtSchemas.create);

@@ -12,6 +12,10 @@ import { tenantRoutes } from './tenants.js';
 import { webhookRoutes } from './webhooks.js';
 import { eventRoutes } from './events.js';
 
+/**
+ * The resource router: mounts each resource's router at its path (CONTRACT section 5). Routes
+ * are mounted after authentication, so every handler has `req.principal`.
+ */
 export function apiRoutes(ctx: AppContext): Router {
   const router = Router();
   router.use('/organisations', organisationRoutes(ctx));

@@ -15,6 +15,10 @@ import {
 } from '../domain/organisations.js';
 import { listHandler, retrieveHandler } from './list.js';
 
+/**
+ * `/organisations`: list, create, retrieve, update (CONTRACT section 5), each behind its
+ * `organisations:read` or `organisations:write` scope; other tenants' ids answer 404.
+ */
 export function organisationRoutes(ctx: AppContext): Router {
   const router = Router();
   const validateCreate = validator<OrganisationInput>(organisationSchemas.create);

@@ -6,6 +6,7 @@ import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { getTenant } from '../domain/tenants.js';
 
+/** `GET /tenants/me`: the tenant of the token. Any valid token may read it, so no scope is required. */
 export function tenantRoutes(ctx: AppContext): Router {
   const router = Router();
   router.get('/me', async (req, res) => {

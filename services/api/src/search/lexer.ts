@@ -10,9 +10,11 @@
  */
 import { searchError } from './errors.js';
 
+/** Comparison operators, two-character ones first so that `>=` is not read as `>` then `=`. */
 export const OPERATORS = [':', '>=', '<=', '>', '<'] as const;
 export type Operator = (typeof OPERATORS)[number];
 
+/** A token with its 1-based position in the query; `eof` closes every token list. */
 export type Token =
   | { kind: 'word'; text: string; pos: number }
   | { kind: 'op'; op: Operator; pos: number }

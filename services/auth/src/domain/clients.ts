@@ -120,6 +120,9 @@ export async function revokeClient(db: Knex, clientId: string): Promise<{ client
 
 /** Loads an active client with its secret decrypted, or undefined (unknown or revoked). */
 export async function findActiveClient(db: Knex, box: SecretBox, clientId: string): Promise<StoredClient | undefined> {
+  // PostgreSQL text cannot hold U+0000 (`client_id=%00`): no client has such an id, and the query
+  // would fail (a 500 server_error) instead of the 401 invalid_client any unknown client gets.
+  if (clientId.includes('\u0000')) return undefined;
   const row = await db<ClientRow>('oauth_clients').where({ client_id: clientId }).whereNull('revoked_at').first();
   if (!row) return undefined;
   return { client_id: row.client_id, client_secret: box.open(row.secret_ciphertext), tenant_id: row.tenant_id, scope: row.scope };

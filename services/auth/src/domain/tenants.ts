@@ -37,9 +37,3 @@ export async function createTenant(db: Knex, name: string): Promise<Tenant> {
   const [row] = await db<TenantRow>('tenants').insert({ id: newId('ten'), name: trimmed }).returning('*');
   return tenantFromRow(row!);
 }
-
-/** Finds a tenant by id, or undefined. */
-export async function findTenant(db: Knex, id: string): Promise<Tenant | undefined> {
-  const row = await db<TenantRow>('tenants').where({ id }).first();
-  return row && tenantFromRow(row);
-}

@@ -124,7 +124,9 @@ export class ClientCredentialsTokens {
     };
     let json: { access_token?: unknown; token_type?: unknown; expires_in?: unknown; error?: unknown } = {};
     try {
-      json = JSON.parse(res.body);
+      // Only an object is a token response; `null` (valid JSON) would otherwise crash the reads below.
+      const parsed: unknown = JSON.parse(res.body);
+      if (typeof parsed === 'object' && parsed !== null) json = parsed;
     } catch {
       if (res.status === 200) fail('token endpoint answered 200 without a JSON body');
     }

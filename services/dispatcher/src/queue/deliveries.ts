@@ -96,37 +96,32 @@ export async function claimDue(db: Knex, opts: QueueOptions, limit: number): Pro
 /**
  * Records attempt `d.attempt` and moves the delivery on: succeeded, pending again (retry at
  * `nextAttemptAt`), or failed (schedule exhausted).
+ *
+ * One statement, so one round trip and atomic without BEGIN/COMMIT: the UPDATE is conditional on
+ * the lease, and the attempt row is inserted only for the row it moved. Nothing is written to the
+ * endpoint row: every attempt to one endpoint would queue on its lock until COMMIT
+ * (`disableIfFailing` reads successes from the deliveries instead).
  * @returns false when the lease was lost (nothing written)
  */
 export async function recordAttempt(db: Knex, d: ClaimedDelivery, r: AttemptRecord): Promise<boolean> {
-  return db.transaction(async (trx) => {
-    const status = r.ok ? 'succeeded' : r.nextAttemptAt ? 'pending' : 'failed';
-    const updated = await trx('webhook_deliveries')
-      .where({ id: d.id, lease_token: d.lease_token, status: 'pending' })
-      .update({
-        status,
-        next_attempt_at: status === 'pending' ? r.nextAttemptAt : null,
-        lease_token: null,
-        last_response_status: r.responseStatus,
-        last_error: r.error,
-        last_duration_ms: r.durationMs,
-        last_attempt_at: r.startedAt,
-        updated_at: trx.fn.now(),
-      });
-    if (!updated) return false;
-    await trx('webhook_delivery_attempts').insert({
-      delivery_id: d.id,
-      attempt: d.attempt,
-      status: r.ok ? 'succeeded' : 'failed',
-      response_status: r.responseStatus,
-      error: r.error,
-      duration_ms: r.durationMs,
-      started_at: r.startedAt,
-      next_attempt_at: status === 'pending' ? r.nextAttemptAt : null,
-    });
-    if (r.ok) await trx('webhook_endpoints').where({ id: d.endpoint_id }).update({ last_success_at: trx.fn.now() });
-    return true;
-  });
+  const status = r.ok ? 'succeeded' : r.nextAttemptAt ? 'pending' : 'failed';
+  const nextAttemptAt = status === 'pending' ? r.nextAttemptAt : null;
+  const { rows } = await db.raw(
+    `WITH moved AS (
+       UPDATE webhook_deliveries
+          SET status = ?, next_attempt_at = ?, lease_token = NULL, last_response_status = ?, last_error = ?,
+              last_duration_ms = ?, last_attempt_at = ?, updated_at = now()
+        WHERE id = ? AND lease_token = ? AND status = 'pending'
+    RETURNING id)
+     INSERT INTO webhook_delivery_attempts (delivery_id, attempt, status, response_status, error, duration_ms, started_at, next_attempt_at)
+     SELECT id, ?::integer, ?::text, ?::integer, ?::text, ?::integer, ?::timestamptz, ?::timestamptz FROM moved
+     RETURNING delivery_id`,
+    [
+      status, nextAttemptAt, r.responseStatus, r.error, r.durationMs, r.startedAt, d.id, d.lease_token,
+      d.attempt, r.ok ? 'succeeded' : 'failed', r.responseStatus, r.error, r.durationMs, r.startedAt, nextAttemptAt,
+    ],
+  );
+  return rows.length > 0;
 }
 
 /** Ends a claimed delivery without an attempt (endpoint deleted or disabled, event gone). */
@@ -145,14 +140,22 @@ export async function releaseDelivery(db: Knex, d: ClaimedDelivery): Promise<voi
 
 /**
  * Disables an endpoint whose delivery just exhausted the schedule, unless some delivery to it
- * succeeded since that delivery began (the endpoint works, that one message did not).
+ * succeeded since that delivery began (the endpoint works, that one message did not). A success
+ * counts from when it was recorded (the delivery's `updated_at`, set by `recordAttempt`; index
+ * `webhook_deliveries_succeeded`, migration 009).
  * @returns true when this call disabled it
  */
 export async function disableIfFailing(db: Knex, endpointId: string, since: Date): Promise<boolean> {
   const updated = await db('webhook_endpoints')
     .where({ id: endpointId, enabled: true })
     .whereNull('deleted_at')
-    .where((q) => void q.whereNull('last_success_at').orWhere('last_success_at', '<', since))
+    .whereNotExists((q) =>
+      void q
+        .select(db.raw('1'))
+        .from('webhook_deliveries')
+        .where({ endpoint_id: endpointId, status: 'succeeded' })
+        .where('updated_at', '>=', since),
+    )
     .update({ enabled: false, disabled_at: db.fn.now(), updated_at: db.fn.now() });
   return updated > 0;
 }

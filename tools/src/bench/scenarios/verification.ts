@@ -33,7 +33,7 @@ async function trivialEndpoint(apiUrl: string, token: string): Promise<{ path: s
     path: '/organisations?limit=1',
     sql:
       `SELECT * FROM organisations WHERE organisations.tenant_id = :tenant ORDER BY organisations.seq DESC LIMIT 2;\n` +
-      `SELECT count FROM list_counters WHERE tenant_id = :tenant AND list = 'organisations' AND parent_id = '' LIMIT 1;\n`,
+      `SELECT coalesce(sum(count), 0) FROM list_counters WHERE tenant_id = :tenant AND list = 'organisations' AND parent_id = '';\n`,
   };
 }
 

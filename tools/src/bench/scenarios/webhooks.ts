@@ -97,8 +97,8 @@ async function drainRate(
   capSec: number,
 ): Promise<{ rate: number; seconds: number; delivered: number; waits: string[] }> {
   const before = await receiver.count();
-  const sampler = new WaitSampler(stack.db).start();
   const committed = await commitBacklog(stack, tenant, batch, n);
+  const sampler = new WaitSampler(stack.db).start();
   let delivered = 0;
   while (delivered < n && Date.now() - committed < capSec * 1000) {
     await new Promise((r) => setTimeout(r, 50));
@@ -150,9 +150,10 @@ async function streamLatency(ctx: BenchContext, tenant: BenchTenant, batch: stri
     );
     return Float64Array.from((rows as Array<{ ms: string }>).map((r) => Number(r.ms)));
   };
+  // Sampled while the events streamed in, not while this harness polls for the results.
+  const waits = await sampler.stop(5);
   let latencies = new Float64Array();
   await waitFor('first attempts of the streamed events', async () => (latencies = await firstAttempts()).length === total);
-  const waits = await sampler.stop(5);
   return { latencies, waits };
 }
 

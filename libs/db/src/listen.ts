@@ -1,0 +1,91 @@
+/**
+ * PostgreSQL LISTEN on one channel over a dedicated connection that reconnects after errors.
+ * NOTIFY is fire-and-forget (PostgreSQL docs, "NOTIFY"): a notification sent while no connection
+ * listens is lost, so callers poll as well and treat the call after each (re)connect as "anything
+ * may have changed".
+ */
+import pg from 'pg';
+
+/** The part of a pino logger the listener writes to (kept structural so @dms/db needs no logger). */
+export interface ListenLog {
+  warn(obj: object, msg: string): void;
+}
+
+/** Options of {@link listenWithReconnect}. */
+export interface ListenOptions {
+  /** PostgreSQL connection string. */
+  databaseUrl: string;
+  /** Channel name; must be a plain SQL identifier (it is interpolated into `LISTEN`). */
+  channel: string;
+  log: ListenLog;
+  /**
+   * Called with the notification's payload, or with no argument once the LISTEN is in place after
+   * each (re)connect. Must not throw: catch inside.
+   */
+  onNotify: (payload?: string) => void;
+  /** Delay before reconnecting after a lost or failed connection, in milliseconds (default 1000). */
+  retryMs?: number;
+  /** `application_name` of the connection, shown in `pg_stat_activity`. */
+  applicationName?: string;
+}
+
+/** A running listener. */
+export interface Listener {
+  /** Stops reconnecting and closes the connection. */
+  close(): Promise<void>;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+/**
+ * Opens a connection, runs `LISTEN channel` and keeps it up: on an error or end of the connection
+ * it logs a warning (message only: the error may carry connection details) and reconnects after
+ * `retryMs`. Never throws after returning.
+ * @throws Error synchronously when `channel` is not a plain lower-case identifier
+ */
+export function listenWithReconnect(opts: ListenOptions): Listener {
+  const { databaseUrl, channel, log, onNotify, retryMs = 1000, applicationName } = opts;
+  if (!IDENTIFIER.test(channel)) throw new Error(`invalid LISTEN channel name: ${channel}`);
+  let client: pg.Client | undefined;
+  let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const connect = async () => {
+    if (closed) return;
+    const c = new pg.Client({ connectionString: databaseUrl, application_name: applicationName });
+    client = c;
+    c.on('notification', (n) => onNotify(n.payload));
+    c.on('error', (err) => {
+      log.warn({ err: { message: err.message }, channel }, 'listener connection lost');
+      lost(c);
+    });
+    c.on('end', () => lost(c));
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${channel}`);
+      onNotify();
+    } catch (err) {
+      log.warn({ err: { message: (err as Error).message }, channel }, 'listener could not connect');
+      lost(c);
+    }
+  };
+  // Each connection is retired once, whichever of error, end or a failed connect comes first.
+  const lost = (c: pg.Client) => {
+    if (client !== c) return;
+    client = undefined;
+    c.removeAllListeners('end');
+    c.end().catch(() => {});
+    if (!closed) timer = setTimeout(() => void connect(), retryMs).unref();
+  };
+  void connect();
+
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => {});
+    },
+  };
+}
