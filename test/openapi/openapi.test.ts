@@ -4,8 +4,6 @@
  * (documented scopes are required, documented required fields are checked, real responses match
  * the documented schemas, error codes come from the registry).
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import request from 'supertest';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -13,8 +11,8 @@ import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ERROR_CODES } from '@dms/errors';
 import { SCOPES } from '@dms/scopes';
-import { REPO_ROOT } from '@dms/tools/processes';
 import { API_URL, SERVICE_ENV, closeHarness, newTenant, seedParties, signedInTenant, tokenFor, apiAs } from '../support/harness.js';
+import { runScript } from '../support/run-script.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => void;
@@ -72,10 +70,7 @@ describe('coverage of the routes', () => {
   test('every route Express registered is documented, and every documented operation is a route', async () => {
     // The router stack is walked in a child process: the app's CommonJS dependencies load ESM
     // modules, which Node does natively and Jest's module runtime does not.
-    const script = join(REPO_ROOT, 'services', 'api', 'dist', 'openapi', 'check-routes.js');
-    const stdout = await new Promise<string>((resolve) =>
-      execFile(process.execPath, [script], { env: { ...process.env, ...SERVICE_ENV } }, (_err, out) => resolve(out)),
-    );
+    const { stdout } = await runScript('services/api/dist/openapi/check-routes.js', []);
     const report = JSON.parse(stdout) as { routes: string[]; undocumented: string[]; missing: string[]; duplicated: string[] };
     expect(report.routes.length).toBeGreaterThan(30);
     expect(report).toMatchObject({ undocumented: [], missing: [], duplicated: [] });

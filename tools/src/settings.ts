@@ -36,7 +36,7 @@ export async function loadServiceSettings(): Promise<ServiceSettings> {
 }
 
 /** True when the service starts without the variable being set. */
-export function hasDefault(spec: SettingSpec): boolean {
+function hasDefault(spec: SettingSpec): boolean {
   return Object.prototype.hasOwnProperty.call(spec, 'default');
 }
 

@@ -131,12 +131,12 @@ export function toCustomer(row: CustomerRow): Customer {
 }
 
 /** Normalises contact details: `primary` defaults to false, `usage` to null. */
-export function normaliseContacts(list: Array<Partial<ContactDetail>> | undefined): ContactDetail[] {
+function normaliseContacts(list: Array<Partial<ContactDetail>> | undefined): ContactDetail[] {
   return (list ?? []).map((c) => ({ type: c.type!, value: c.value!, primary: c.primary ?? false, usage: c.usage ?? null }));
 }
 
 /** `full_name` as given, else "first last". */
-export function deriveFullName(input: Pick<CustomerInput, 'full_name' | 'first_name' | 'last_name'>): string | null {
+function deriveFullName(input: Pick<CustomerInput, 'full_name' | 'first_name' | 'last_name'>): string | null {
   if (input.full_name) return input.full_name;
   const parts = [input.first_name, input.last_name].filter(Boolean);
   return parts.length ? parts.join(' ') : null;

@@ -199,7 +199,7 @@ export function toDebt(row: DebtRow, expanded: DebtExpansions = {}): Debt {
  * Checks that the referenced customer and organisation are the tenant's (and not deleted).
  * @throws ApiError 404 `resource_missing` with `param` naming the field
  */
-export async function assertDebtReferences(trx: Knex.Transaction, tenantId: string, input: Pick<DebtInput, 'customer_id' | 'organisation_id'>): Promise<void> {
+async function assertDebtReferences(trx: Knex.Transaction, tenantId: string, input: Pick<DebtInput, 'customer_id' | 'organisation_id'>): Promise<void> {
   if (input.customer_id) await findOwned(trx, 'customers', tenantId, input.customer_id, { param: 'customer_id' });
   if (input.organisation_id) await findOwned(trx, 'organisations', tenantId, input.organisation_id, { param: 'organisation_id' });
 }

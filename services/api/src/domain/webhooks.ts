@@ -196,7 +196,7 @@ export function toWebhookEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
 }
 
 /** A new Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes. */
-export function newSigningSecret(): string {
+function newSigningSecret(): string {
   return `whsec_${randomBytes(SIGNING_SECRET_BYTES).toString('base64')}`;
 }
 

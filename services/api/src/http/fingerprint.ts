@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
  * Serialises a JSON value with object keys sorted, so equal values give equal strings.
  * `undefined` (no body) serialises as `null`.
  */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (value === undefined || value === null) return 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (typeof value === 'object') {

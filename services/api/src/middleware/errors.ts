@@ -4,7 +4,7 @@
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError, toErrorBody } from '@dms/errors';
-import { NUL_IN_JSON } from './json-body.js';
+import { STORABILITY_MESSAGES } from './json-body.js';
 
 /** 404 for any path no router handled. */
 export const routeNotFound: RequestHandler = (req, _res, next) => {
@@ -15,7 +15,7 @@ export const routeNotFound: RequestHandler = (req, _res, next) => {
 function fromBodyParser(err: { type?: string; message?: string }): ApiError | undefined {
   switch (err.type) {
     case 'entity.parse.failed':
-      return new ApiError('invalid_json', err.message === NUL_IN_JSON ? NUL_IN_JSON : 'The request body is not valid JSON.');
+      return new ApiError('invalid_json', STORABILITY_MESSAGES.has(err.message ?? '') ? err.message! : 'The request body is not valid JSON.');
     case 'entity.too.large':
       return new ApiError('body_too_large', 'The request body exceeds 1 MiB.');
     case 'encoding.unsupported':

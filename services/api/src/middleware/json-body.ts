@@ -9,14 +9,27 @@ import { ApiError } from '@dms/errors';
 /** Message of the parse error raised for NUL characters, recognised by the error middleware. */
 export const NUL_IN_JSON = 'JSON strings must not contain the NUL character (\\u0000).';
 
-// PostgreSQL text cannot hold U+0000; refusing it while parsing makes it one clear 400 for every
+/** Message of the parse error raised for unpaired UTF-16 surrogates (`"\\ud800"`). */
+export const LONE_SURROGATE_IN_JSON = 'JSON strings must be valid Unicode: \\ud800-\\udfff escapes must form surrogate pairs.';
+
+/** Parse errors whose message the error middleware passes on to the client as is. */
+export const STORABILITY_MESSAGES: ReadonlySet<string> = new Set([NUL_IN_JSON, LONE_SURROGATE_IN_JSON]);
+
+// With the `u` flag a well-formed surrogate pair is one code point, so only unpaired halves match.
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+// PostgreSQL text cannot hold U+0000, and jsonb refuses an unpaired surrogate escape (text would
+// silently turn it into U+FFFD); refusing both while parsing makes them one clear 400 for every
 // endpoint instead of a database error at insert time.
-function rejectNul(key: string, value: unknown): unknown {
-  if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) throw new SyntaxError(NUL_IN_JSON);
+function rejectUnstorable(key: string, value: unknown): unknown {
+  for (const s of typeof value === 'string' ? [key, value] : [key]) {
+    if (s.includes('\u0000')) throw new SyntaxError(NUL_IN_JSON);
+    if (LONE_SURROGATE.test(s)) throw new SyntaxError(LONE_SURROGATE_IN_JSON);
+  }
   return value;
 }
 
-const parse = express.json({ limit: '1mb', strict: true, type: () => true, reviver: rejectNul });
+const parse = express.json({ limit: '1mb', strict: true, type: () => true, reviver: rejectUnstorable });
 
 function hasBody(req: Parameters<RequestHandler>[0]): boolean {
   const length = req.headers['content-length'];

@@ -2,7 +2,7 @@
  * Drift check between the routes and the documentation: builds the application (no I/O), walks
  * its router stack and compares it with the operation registry the OpenAPI document is generated
  * from. Run `node services/api/dist/openapi/check-routes.js` (settings from the environment, as
- * the API itself); prints `{"routes","undocumented","missing"}` as JSON and exits 1 on any drift.
+ * the API itself); prints `{"routes","undocumented","missing","duplicated"}` as JSON and exits 1 on any drift.
  */
 import { resolveSecretsKey } from '@dms/config';
 import { createDb } from '@dms/db';

@@ -124,7 +124,7 @@ function parameterComponents(): Record<string, unknown> {
 }
 
 /** Error codes an operation can answer with, from its kind plus its own list. */
-export function errorCodesOf(op: Operation): ErrorCode[] {
+function errorCodesOf(op: Operation): ErrorCode[] {
   const codes = new Set<ErrorCode>();
   if (op.access.token) {
     codes.add('invalid_token').add('rate_limited').add('unsupported_api_version');

@@ -36,7 +36,7 @@ export function arrayContains(column: string): SearchField {
 }
 
 /** Escapes LIKE wildcards so the value matches literally (backslash is PostgreSQL's default ESCAPE). */
-export function escapeLike(value: string): string {
+function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
@@ -100,7 +100,7 @@ function realDay(y: string, m: string, d: string): boolean {
  * Reads an RFC 3339 timestamp or a YYYY-MM-DD date.
  * @returns for a timestamp, the instant; for a date, the UTC day as `[start, end)`
  */
-export function readTime(value: string): { start: Date; end?: Date } {
+function readTime(value: string): { start: Date; end?: Date } {
   const date = DATE.exec(value);
   if (date && realDay(date[1]!, date[2]!, date[3]!)) {
     const start = new Date(`${value}T00:00:00Z`);

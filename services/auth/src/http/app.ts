@@ -34,7 +34,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
  * RFC 8414 section 2 authorization server metadata.
  * `response_types_supported` is empty: there is no authorization endpoint, only the token endpoint.
  */
-export function authorizationServerMetadata(issuer: string) {
+function authorizationServerMetadata(issuer: string) {
   return {
     issuer,
     token_endpoint: new URL(ROUTES.token, issuer).href,
