@@ -71,7 +71,8 @@ export function fmtMs(value: number): string {
   return `${fmt(value, value < 10 ? 2 : value < 100 ? 1 : 0)} ms`;
 }
 
-/** A ratio as `0.62×`. */
+/** A ratio as `0.296×` (three decimals below 1, so a figure just under a target does not print as it). */
 export function fmtRatio(value: number): string {
-  return Number.isFinite(value) ? `${value.toFixed(2)}×` : '–';
+  if (!Number.isFinite(value)) return '–';
+  return `${value.toFixed(value < 1 ? 3 : 2)}×`;
 }

@@ -6,9 +6,10 @@
  * endpoint, in two ways side by side:
  * - throughput of the trivial authenticated endpoint beside `/healthz` (same middleware stack up to
  *   authentication, no token, no database) and beside pgbench of the endpoint's own SQL;
- * - a CPU profile (`--cpu-prof`) of a second API process under the same load, attributing the
- *   busy time spent with token verification on the stack (the middleware, jsonwebtoken, jws/jwa,
- *   jwks-rsa and the OpenSSL verify below them). That share is the cost of authentication; the
+ * - a V8 CPU profile of a second API process under the same load, charging each sample to its
+ *   innermost script frame and counting what is charged to verification (the middleware,
+ *   jsonwebtoken, jws/jwa, jwks-rsa and the OpenSSL verify they call). That share is the cost of
+ *   authentication; the
  *   throughput the endpoint would reach without it is estimated as rps / (1 − share).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -103,9 +104,11 @@ export async function verificationScenario(ctx: BenchContext): Promise<ScenarioR
     notes: [
       'Method: the API cannot serve a tenant endpoint without a token, and a benchmark-only switch to allow that would measure a ' +
         'configuration nobody runs. The cost of verification is therefore measured inside the real endpoint: a second API process ' +
-        `started with \`--cpu-prof\` took the same load, and every sample with the authentication middleware, jsonwebtoken, jws/jwa or ` +
-        'jwks-rsa on its stack (including the OpenSSL verification below them) counts as verification; the share is of busy samples ' +
-        '(idle excluded, GC included). `/healthz` and pgbench of the endpoint\'s SQL bound the figure from above and from the database side. ' +
+        'recording a V8 CPU profile took the same load; each sample is charged to the innermost script frame on its stack (native code such ' +
+        'as the OpenSSL verification to the script that called it), and the samples charged to the authentication middleware, ' +
+        'jsonwebtoken, jws/jwa or jwks-rsa count as verification (innermost, because Express middlewares call the rest of the chain ' +
+        'synchronously below their own frame); the share is of busy samples (idle excluded, GC included). `/healthz` and pgbench of the ' +
+        'endpoint\'s SQL bound the figure from above and from the database side. ' +
         'The JWKS is fetched once per API process and cached (jwks-rsa), never per request.',
       `Top self time in the profiled API under this load:\n\n\`\`\`\n${top.join('\n')}\n\`\`\``,
     ],
