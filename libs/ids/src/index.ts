@@ -51,18 +51,6 @@ export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(RANDOM_LENGTH)}`;
 }
 
-const SHAPES = new Map<string, RegExp>(
-  Object.values(ID_PREFIXES).map((p) => [p, new RegExp(`^${p}_[0-9A-Za-z]{${RANDOM_LENGTH}}$`)]),
-);
-
-/**
- * Tells whether `value` has the shape of an identifier with `prefix`. Shape only: it says nothing
- * about whether such an object exists.
- */
-export function isId(prefix: IdPrefix, value: unknown): value is string {
-  return typeof value === 'string' && SHAPES.get(prefix)!.test(value);
-}
-
 /** JSON Schema `pattern` for identifiers of `prefix`, for request validation. */
 export function idPattern(prefix: IdPrefix): string {
   return `^${prefix}_[0-9A-Za-z]{${RANDOM_LENGTH}}$`;

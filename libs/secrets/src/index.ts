@@ -9,7 +9,7 @@
  * first 8 hex characters of the key's SHA-256, so a ciphertext names the key that opens it
  * without revealing it.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1';
 
@@ -87,11 +87,4 @@ export class SecretBox {
  */
 export function randomSecret(prefix = '', bytes = 32): string {
   return prefix + randomBytes(bytes).toString('base64url');
-}
-
-/** Constant-time string comparison, for secrets supplied by callers. */
-export function safeEqual(a: string, b: string): boolean {
-  const ab = Buffer.from(a);
-  const bb = Buffer.from(b);
-  return ab.length === bb.length && timingSafeEqual(ab, bb);
 }
