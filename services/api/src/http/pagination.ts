@@ -12,11 +12,7 @@
 import type { Request, Response } from 'express';
 import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
-
-/** `limit` when a list request gives none. */
-export const DEFAULT_LIMIT = 10;
-/** Largest `limit` accepted; larger values are 400 `parameter_invalid`. */
-export const MAX_LIMIT = 100;
+import { PAGE_PARAM_NAMES } from '../operations/query.js';
 
 /** Validated pagination parameters of a request. */
 export interface PageParams {
@@ -34,45 +30,7 @@ export interface Page<Row> {
   hasOlder: boolean;
 }
 
-const PAGE_PARAMS = ['limit', 'after', 'before'];
-
-function single(query: Request['query'], name: string): string | undefined {
-  const v = query[name];
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw new ApiError('parameter_invalid', `${name} must be given once, as a string.`, { param: name });
-  return v;
-}
-
-/**
- * Reads and validates `limit`, `after` and `before`, and rejects any query parameter not in
- * `extra` (e.g. `query`, `expand[]`).
- * @throws ApiError 400 `parameter_invalid` / `parameters_exclusive`, with `param`
- */
-export function parsePageParams(query: Request['query'], extra: readonly string[] = []): PageParams {
-  for (const name of Object.keys(query)) {
-    if (!PAGE_PARAMS.includes(name) && !extra.includes(name)) {
-      throw new ApiError('parameter_invalid', `Unknown query parameter: ${name}.`, { param: name });
-    }
-  }
-  const rawLimit = single(query, 'limit');
-  let limit = DEFAULT_LIMIT;
-  if (rawLimit !== undefined) {
-    if (!/^\d{1,4}$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > MAX_LIMIT) {
-      throw new ApiError('parameter_invalid', `limit must be an integer from 1 to ${MAX_LIMIT}.`, { param: 'limit' });
-    }
-    limit = Number(rawLimit);
-  }
-  const after = single(query, 'after');
-  const before = single(query, 'before');
-  if (after !== undefined && before !== undefined) {
-    throw new ApiError('parameters_exclusive', 'after and before cannot be used together.', { param: 'before' });
-  }
-  for (const [name, value] of [['after', after], ['before', before]] as const) {
-    // '' and U+0000 (which PostgreSQL text cannot hold) can name no object: 400, without a query.
-    if (value === '' || value?.includes('\u0000')) throw new ApiError('invalid_cursor', `${name} must be an object id.`, { param: name });
-  }
-  return { limit, after, before };
-}
+const PAGE_PARAMS: readonly string[] = PAGE_PARAM_NAMES;
 
 /**
  * Fetches one page.
@@ -118,12 +76,12 @@ function pageUrl(base: string, kept: URLSearchParams, set: Record<string, string
 }
 
 /**
- * Writes a list response: body `{"object":"list","data":[…]}` and the headers `X-Total-Count`,
- * `X-Page-Items` and `Link` (RFC 8288) with `first`, and `next`/`prev` when such pages exist.
- * Query parameters other than the cursor and limit are kept in the links.
+ * Sets the headers of a list response: `X-Total-Count`, `X-Page-Items` and `Link` (RFC 8288) with
+ * `first`, and `next`/`prev` when such pages exist. Query parameters other than the cursor and
+ * limit are kept in the links. The body (`{"object":"list","data":[…]}`) is written by the caller.
  * @param publicBaseUrl absolute base of the API, e.g. `https://api.example.com`
  */
-export function sendPage<T extends { id: string }>(
+export function writePage<T extends { id: string }>(
   req: Request,
   res: Response,
   publicBaseUrl: string,
@@ -138,5 +96,4 @@ export function sendPage<T extends { id: string }>(
   if (data.length && page.hasOlder) links.push(`<${pageUrl(base, kept, { after: data[data.length - 1]!.id, limit })}>; rel="next"`);
   if (data.length && page.hasNewer) links.push(`<${pageUrl(base, kept, { before: data[0]!.id, limit })}>; rel="prev"`);
   res.set({ 'X-Total-Count': String(total), 'X-Page-Items': String(data.length), Link: links.join(', ') });
-  res.json({ object: 'list', data });
 }

@@ -1,69 +1,40 @@
 /**
- * The named schemas of the OpenAPI document. Resource schemas are the very objects the domain
- * modules hand to Ajv (`validator(schema)`), so what is documented is what is enforced; the error
- * schema comes from the `ERROR_CODES` registry of `@dms/errors`.
+ * The named schemas of the API (OpenAPI `components.schemas`), collected from the operation
+ * tables: every body and response an operation declares under a name, plus the error body of
+ * docs/api.md section 3 built from the `ERROR_CODES` registry of `@dms/errors`.
  */
 import { ERROR_CODES } from '@dms/errors';
-import type { JsonSchema } from '../http/validation.js';
-import { customerSchemas } from '../domain/customers.js';
-import { debtSchemas } from '../domain/debts.js';
-import { deletedObjectSchema } from '../domain/deleted.js';
-import { eventSchema } from '../domain/events.js';
-import { organisationSchemas } from '../domain/organisations.js';
-import { paymentSchemas } from '../domain/payments.js';
-import { reasonBodySchema } from '../domain/schema-parts.js';
-import { tenantSchemas } from '../domain/tenants.js';
-import { webhookDeliverySchema } from '../domain/webhook-deliveries.js';
-import { webhookSchemas } from '../domain/webhooks.js';
+import { Type } from '@sinclair/typebox';
+import type { AnyOperation } from '../operations/operation.js';
+import type { ComponentSchemas } from '../operations/serializer.js';
 
 const ERROR_TYPES = [...new Set(Object.values(ERROR_CODES).map((e) => e.type))];
 
-/** The error body of CONTRACT section 3. */
-const errorSchema: JsonSchema = {
-  type: 'object',
-  required: ['object', 'type', 'code', 'message', 'request_id'],
-  properties: {
-    object: { const: 'error' },
-    type: { type: 'string', enum: ERROR_TYPES },
-    code: { type: 'string', enum: Object.keys(ERROR_CODES), description: 'Stable error code; see the response descriptions.' },
-    message: { type: 'string', description: 'Human-readable explanation (generic for 5xx).' },
-    param: { type: 'string', description: 'The parameter, header or body field at fault (`contact_details[0].value`).' },
-    errors: {
-      type: 'array',
-      description: 'Every field problem, when there are several.',
-      items: { type: 'object', required: ['param', 'message'], properties: { param: { type: 'string' }, message: { type: 'string' } } },
-    },
-    request_id: { type: 'string', description: 'The `Request-Id` of the failed request; quote it to support.' },
-  },
-};
+/** The error body of docs/api.md section 3. */
+export const errorSchema = Type.Object({
+  object: Type.Literal('error'),
+  type: Type.Unsafe<string>({ type: 'string', enum: ERROR_TYPES }),
+  code: Type.Unsafe<string>({ type: 'string', enum: Object.keys(ERROR_CODES), description: 'Stable error code; see the response descriptions.' }),
+  message: Type.String({ description: 'Human-readable explanation (generic for 5xx).' }),
+  param: Type.Optional(Type.String({ description: 'The parameter, header or body field at fault (`contact_details[0].value`).' })),
+  errors: Type.Optional(
+    Type.Array(Type.Object({ param: Type.String(), message: Type.String() }), { description: 'Every field problem, when there are several.' }),
+  ),
+  request_id: Type.String({ description: 'The `Request-Id` of the failed request; quote it to support.' }),
+});
 
-/** Every named schema, by component name. */
-export const COMPONENT_SCHEMAS = {
-  Organisation: organisationSchemas.object,
-  OrganisationCreate: organisationSchemas.create,
-  OrganisationUpdate: organisationSchemas.update,
-  Customer: customerSchemas.object,
-  CustomerCreate: customerSchemas.create,
-  CustomerUpdate: customerSchemas.update,
-  DeletedCustomer: deletedObjectSchema('customer'),
-  Debt: debtSchemas.object,
-  DebtCreate: debtSchemas.create,
-  DebtUpdate: debtSchemas.update,
-  DeletedDebt: deletedObjectSchema('debt'),
-  DebtActionReason: reasonBodySchema,
-  Payment: paymentSchemas.object,
-  PaymentCreate: paymentSchemas.create,
-  Tenant: tenantSchemas.object,
-  WebhookEndpoint: webhookSchemas.object,
-  WebhookEndpointCreate: webhookSchemas.create,
-  WebhookEndpointUpdate: webhookSchemas.update,
-  DeletedWebhookEndpoint: deletedObjectSchema('webhook_endpoint'),
-  WebhookDelivery: webhookDeliverySchema,
-  Event: eventSchema,
-  Error: errorSchema,
-  ProbeStatus: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok', 'ready', 'unavailable'] } } },
-  Text: { type: 'string' },
-  OpenApiDocument: { type: 'object', description: 'An OpenAPI 3.1 document.' },
-} satisfies Record<string, JsonSchema>;
-
-export type ComponentName = keyof typeof COMPONENT_SCHEMAS;
+/**
+ * Every named schema of `operations`, by name.
+ * @throws Error when one name is given to two different schemas (a programming error, found at start)
+ */
+export function componentSchemas(operations: readonly AnyOperation[]): ComponentSchemas {
+  const out: Record<string, unknown> = { Error: errorSchema };
+  for (const op of operations) {
+    for (const named of [op.body, op.response]) {
+      if (!named) continue;
+      if (out[named.name] !== undefined && out[named.name] !== named.schema) throw new Error(`Schema name ${named.name} is used for two schemas`);
+      out[named.name] = named.schema;
+    }
+  }
+  return out as ComponentSchemas;
+}

@@ -1,8 +1,8 @@
 /**
- * Generates the OpenAPI 3.1 document of the API (`GET /openapi.json`) from three sources of
- * truth: the operation registry (operations.ts), the JSON Schemas Ajv validates with
- * (components.ts) and the error registry `ERROR_CODES` of `@dms/errors`. Nothing here restates a
- * field, a code or a route by hand.
+ * Generates the OpenAPI 3.1 document of the API (`GET /openapi.json`) from the operation tables
+ * of the resources (the same declarations `mount` serves, with the JSON Schemas Ajv validates
+ * with) and the error registry `ERROR_CODES` of `@dms/errors`. Nothing here restates a field, a
+ * code or a route by hand.
  *
  * What every operation gets from its kind:
  * - token operations: the OAuth 2.0 client-credentials security requirement with its scope,
@@ -16,15 +16,11 @@
 import { ERROR_CODES, type ErrorCode } from '@dms/errors';
 import { ID_PREFIXES, type IdPrefix } from '@dms/ids';
 import { SCOPES, type Scope } from '@dms/scopes';
-import { DEBT_EXPANSIONS, EXPAND_PARAM } from '../domain/debt-expansion.js';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/pagination.js';
-import type { JsonSchema } from '../http/validation.js';
 import { API_VERSIONS, LATEST_API_VERSION } from '../middleware/api-version.js';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../middleware/idempotency.js';
-import { MAX_QUERY_LENGTH } from '../search/lexer.js';
-import type { SearchRegistry } from '../search/compiler.js';
-import { COMPONENT_SCHEMAS, type ComponentName } from './components.js';
-import { OPERATIONS, type Operation } from './operations.js';
+import type { AnyOperation as Operation } from '../operations/operation.js';
+import { DEFAULT_LIMIT, EXPAND_PARAM, MAX_LIMIT } from '../operations/query.js';
+import { componentSchemas } from './components.js';
 
 /** Where the document points clients. */
 export interface DocumentOptions {
@@ -86,27 +82,14 @@ function headerComponents(): Record<string, unknown> {
   };
 }
 
-function searchDescription(fields: SearchRegistry): string {
-  const list = Object.entries(fields)
-    .map(([name, f]) => `\`${name}\` (${f.operators.map((o) => `\`${o}\``).join(' ')}; ${f.expects})`)
-    .join(', ');
-  return `Search expression: terms \`field:value\` or \`field>value\` (also \`>=\`, \`<\`, \`<=\`) joined by \`AND\`; values bare or double-quoted. Fields: ${list}.`;
-}
-
 /** The reusable parameters (components.parameters). */
-function parameterComponents(): Record<string, unknown> {
+function parameterComponents(operations: readonly Operation[]): Record<string, unknown> {
+  const expand = operations.map((o) => queryProperties(o)[EXPAND_PARAM]).find(Boolean);
   return {
     limit: { name: 'limit', in: 'query', description: 'Objects per page.', schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
     after: { name: 'after', in: 'query', description: 'An object id of this list: return the objects after it (older). Not with `before`.', schema: { type: 'string' } },
     before: { name: 'before', in: 'query', description: 'An object id of this list: return the objects just before it (newer). Not with `after`.', schema: { type: 'string' } },
-    expand: {
-      name: EXPAND_PARAM,
-      in: 'query',
-      description: 'Embed the related object in place of its id.',
-      style: 'form',
-      explode: true,
-      schema: { type: 'array', uniqueItems: true, items: { type: 'string', enum: [...DEBT_EXPANSIONS] } },
-    },
+    ...(expand ? { expand: { name: EXPAND_PARAM, in: 'query', description: 'Embed the related object in place of its id.', style: 'form', explode: true, schema: plain(expand) } } : {}),
     ApiVersion: {
       name: 'Api-Version',
       in: 'header',
@@ -123,6 +106,20 @@ function parameterComponents(): Record<string, unknown> {
   };
 }
 
+type Json = Record<string, unknown>;
+
+/** The properties of an operation's query schema (none when it takes no query). */
+function queryProperties(op: Operation): Record<string, Json> {
+  return ((op.query as Json | undefined)?.properties ?? {}) as Record<string, Json>;
+}
+
+/** A schema without the validator-only `x-` annotations. */
+function plain(schema: Json): Json {
+  return Object.fromEntries(Object.entries(schema).filter(([k]) => !k.startsWith('x-')));
+}
+
+const isWrite = (op: Operation) => op.method === 'post' || op.method === 'patch' || op.method === 'put';
+
 /** Error codes an operation can answer with, from its kind plus its own list. */
 function errorCodesOf(op: Operation): ErrorCode[] {
   const codes = new Set<ErrorCode>();
@@ -130,12 +127,14 @@ function errorCodesOf(op: Operation): ErrorCode[] {
     codes.add('invalid_token').add('rate_limited').add('unsupported_api_version');
     if (op.access.scope) codes.add('insufficient_scope');
   }
-  if (op.method === 'post' || op.method === 'patch') {
+  if (isWrite(op)) {
     for (const c of ['invalid_json', 'validation_failed', 'body_too_large', 'unsupported_media_type'] as const) codes.add(c);
     for (const c of ['idempotency_key_invalid', 'idempotency_key_in_use', 'idempotency_key_reused'] as const) codes.add(c);
   }
-  if (op.query?.includes('page')) codes.add('parameter_invalid').add('parameters_exclusive').add('invalid_cursor');
-  if (op.query?.includes('expand') || op.query?.includes('search')) codes.add('parameter_invalid');
+  const query = queryProperties(op);
+  if (query.after) codes.add('parameter_invalid').add('parameters_exclusive').add('invalid_cursor');
+  if (query.query) codes.add('invalid_search_query');
+  if (Object.keys(query).length) codes.add('parameter_invalid');
   if (op.pathParams) codes.add('resource_missing');
   for (const c of op.errors ?? []) codes.add(c);
   codes.add('internal_error');
@@ -167,16 +166,17 @@ function successResponse(op: Operation): Record<string, unknown> {
   if (op.access.token) {
     Object.assign(headers, { 'Api-Version': ref('headers', 'Api-Version'), RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') });
   }
-  if (op.method === 'post' || op.method === 'patch') headers[REPLAYED_HEADER] = ref('headers', REPLAYED_HEADER);
+  if (isWrite(op)) headers[REPLAYED_HEADER] = ref('headers', REPLAYED_HEADER);
   if (op.response.list) {
     Object.assign(headers, { 'X-Total-Count': ref('headers', 'X-Total-Count'), 'X-Page-Items': ref('headers', 'X-Page-Items'), Link: ref('headers', 'Link') });
   }
-  const item = ref('schemas', op.response.schema);
+  const item = ref('schemas', op.response.name);
   const schema = op.response.list
     ? { type: 'object', required: ['object', 'data'], properties: { object: { const: 'list' }, data: { type: 'array', items: item } } }
     : item;
-  const description = op.response.list ? `A page of ${op.response.schema} objects.` : op.response.status === 201 ? `The created ${op.response.schema}.` : `The ${op.response.schema}.`;
-  return { description, headers, content: { [op.produces ?? 'application/json']: { schema } } };
+  const name = op.response.name;
+  const description = op.response.list ? `A page of ${name} objects.` : op.response.status === 201 ? `The created ${name}.` : `The ${name}.`;
+  return { description, headers, content: { [op.response.produces ?? 'application/json']: { schema } } };
 }
 
 function pathParameter(name: string, prefix: IdPrefix): Record<string, unknown> {
@@ -192,13 +192,17 @@ function pathParameter(name: string, prefix: IdPrefix): Record<string, unknown> 
 
 function operationObject(op: Operation): Record<string, unknown> {
   const parameters: unknown[] = Object.entries(op.pathParams ?? {}).map(([name, prefix]) => pathParameter(name, prefix));
-  if (op.query?.includes('search')) {
-    parameters.push({ name: 'query', in: 'query', required: true, description: searchDescription(op.searchFields ?? {}), schema: { type: 'string', minLength: 1, maxLength: MAX_QUERY_LENGTH } });
+  const required = new Set(((op.query as Json | undefined)?.required ?? []) as string[]);
+  for (const [name, schema] of Object.entries(queryProperties(op))) {
+    const shared = name === EXPAND_PARAM ? 'expand' : ['limit', 'after', 'before'].includes(name) ? name : undefined;
+    if (shared) parameters.push(ref('parameters', shared));
+    else {
+      const { description, ...rest } = plain(schema);
+      parameters.push({ name, in: 'query', required: required.has(name), ...(description ? { description } : {}), schema: rest });
+    }
   }
-  if (op.query?.includes('page')) parameters.push(ref('parameters', 'limit'), ref('parameters', 'after'), ref('parameters', 'before'));
-  if (op.query?.includes('expand')) parameters.push(ref('parameters', 'expand'));
   if (op.access.token) parameters.push(ref('parameters', 'ApiVersion'));
-  if (op.method === 'post' || op.method === 'patch') parameters.push(ref('parameters', 'IdempotencyKey'));
+  if (isWrite(op)) parameters.push(ref('parameters', 'IdempotencyKey'));
 
   const scopes: Scope[] = op.access.token && op.access.scope ? [op.access.scope] : [];
   const object: Record<string, unknown> = {
@@ -211,8 +215,8 @@ function operationObject(op: Operation): Record<string, unknown> {
   };
   if (op.body) {
     object.requestBody = {
-      required: !op.optionalBody,
-      content: { 'application/json': { schema: ref('schemas', op.body) } },
+      required: !op.body.optional,
+      content: { 'application/json': { schema: ref('schemas', op.body.name) } },
     };
   }
   object.responses = { [String(op.response.status)]: successResponse(op), ...errorResponses(op) };
@@ -221,22 +225,22 @@ function operationObject(op: Operation): Record<string, unknown> {
 
 /**
  * Builds the document.
+ * @param operations every operation of the API, as mounted
  * @returns an OpenAPI 3.1.0 document (JSON-serialisable)
  */
-export function buildOpenApiDocument(opts: DocumentOptions, operations: readonly Operation[] = OPERATIONS): OpenApiDocument {
+export function buildOpenApiDocument(opts: DocumentOptions, operations: readonly Operation[]): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) (paths[op.path] ??= {})[op.method] = operationObject(op);
   const tags = [...new Set(operations.map((o) => o.tag))].map((name) => ({ name }));
   return {
     openapi: '3.1.0',
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: { title: 'Debt Management Service API', version: LATEST_API_VERSION, description: DESCRIPTION },
     servers: [{ url: opts.serverUrl }],
     tags,
     paths,
     components: {
-      schemas: COMPONENT_SCHEMAS as Record<ComponentName, JsonSchema>,
-      parameters: parameterComponents(),
+      schemas: JSON.parse(JSON.stringify(componentSchemas(operations))) as Json,
+      parameters: parameterComponents(operations),
       headers: headerComponents(),
       securitySchemes: {
         [SECURITY_SCHEME]: {

@@ -1,0 +1,87 @@
+/**
+ * The one list, search and retrieve logic every collection uses (docs/api.md section 4): tenant
+ * scoping, keyset page, total, and serialization of the page's rows in one go (so expansions are
+ * batched). Handlers return a PageResult; `mount` writes it with the pagination headers.
+ */
+import type { Knex } from '@dms/db';
+import { findOwned, tenantRows, type ScopedTable } from '../db/scoped.js';
+import { keysetPage, listTotal, type Page, type PageParams } from '../http/pagination.js';
+import { compileSearch, type SearchRegistry } from '../search/compiler.js';
+import type { OperationInput } from './operation.js';
+
+/** A page ready to be written: its objects, the list's total, and where it lies in the list. */
+export interface PageResult<T extends { id: string }> {
+  data: T[];
+  total: number;
+  page: Page<unknown>;
+  params: PageParams;
+}
+
+/** Validated query of a list or search (see query.ts). */
+type PagedQuery = { limit?: number; after?: string; before?: string; query?: string };
+type Input = OperationInput<PagedQuery, unknown>;
+
+/** What a collection declares to be listed. */
+export interface ListSpec<Row, Out extends { id: string }> {
+  table: ScopedTable;
+  /** Narrows the tenant's rows, e.g. to a parent (`debt_id`). */
+  narrow?: (q: Knex.QueryBuilder, input: Input) => void;
+  /** Counter key of the list: `[list, parentId]` (O(1) totals, docs/api.md section 4). */
+  counter: (input: Input) => [string, string?];
+  /** Serializes the page's rows (in one go, so expansions can be batched). */
+  serialize: (rows: Row[], input: Input) => Promise<Out[]> | Out[];
+}
+
+/** What a collection declares to be searched: the rows, the fields, the serializer. */
+export type SearchSpec<Row, Out extends { id: string }> = Omit<ListSpec<Row, Out>, 'counter'> & { fields: SearchRegistry };
+
+function pageParams(query: PagedQuery): PageParams {
+  return { limit: query.limit!, after: query.after, before: query.before };
+}
+
+/**
+ * `GET /<collection>`: one keyset page of the tenant's visible rows and the list's maintained total.
+ * @throws ApiError 400 `invalid_cursor` when a cursor is not an object of this list
+ */
+export async function listPage<Row, Out extends { id: string }>(input: Input, spec: ListSpec<Row, Out>): Promise<PageResult<Out>> {
+  const params = pageParams(input.query);
+  const list = tenantRows(input.ctx.db, spec.table, input.tenantId);
+  spec.narrow?.(list, input);
+  const [listName, parentId] = spec.counter(input);
+  const [page, total] = await Promise.all([
+    keysetPage<Row>(list, list.clone(), spec.table, params),
+    listTotal(input.ctx.db, input.tenantId, listName, parentId),
+  ]);
+  return { data: await spec.serialize(page.rows, input), total, page, params };
+}
+
+/**
+ * `GET /<collection>/search`: the tenant's visible rows narrowed by the parsed `query`, paged by
+ * the same keyset as lists; the total is the number of matches (`count(*)` of the narrowed rows).
+ * @throws ApiError 400 `invalid_search_query` (with the position), `invalid_cursor`
+ */
+export async function searchPage<Row, Out extends { id: string }>(input: Input, spec: SearchSpec<Row, Out>): Promise<PageResult<Out>> {
+  const params = pageParams(input.query);
+  const list = tenantRows(input.ctx.db, spec.table, input.tenantId);
+  spec.narrow?.(list, input);
+  const matches = compileSearch(list.clone(), input.query.query!, spec.fields);
+  const [page, counted] = await Promise.all([
+    keysetPage<Row>(list, matches, spec.table, params),
+    matches.clone().clearSelect().clearOrder().count({ n: '*' }).first(),
+  ]);
+  const total = Number((counted as { n: number | string } | undefined)?.n ?? 0);
+  return { data: await spec.serialize(page.rows, input), total, page, params };
+}
+
+/**
+ * `GET /<collection>/{id}`: one visible row of the tenant, serialized.
+ * @throws ApiError 404 `resource_missing` (unknown, hidden, or another tenant's)
+ */
+export async function retrieveOne<Row, Out>(
+  input: OperationInput<unknown, unknown>,
+  table: ScopedTable,
+  serialize: (row: Row) => Promise<Out> | Out,
+  id = input.params.id!,
+): Promise<Out> {
+  return serialize(await findOwned<Row>(input.ctx.db, table, input.tenantId, id));
+}

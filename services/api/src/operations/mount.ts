@@ -1,0 +1,76 @@
+/**
+ * Turns operation tables into Express routes (docs/api.md section 3). Each route is the same
+ * ordered checklist: label the request with its path template (metrics), require the scope,
+ * validate the query and the body against their schemas, run the handler, and write its result
+ * with the serializer compiled from the response schema (lists with the pagination headers of
+ * docs/api.md section 4).
+ */
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { validator } from '../http/validation.js';
+import { writePage } from '../http/pagination.js';
+import type { AppContext } from '../context.js';
+import type { Principal } from '../http/types.js';
+import { requireScope } from '../middleware/require-scope.js';
+import type { AnyOperation, ListOutcome } from './operation.js';
+import { querySchema, queryParser } from './query.js';
+import { compileSerializer, listSchema, type ComponentSchemas } from './serializer.js';
+
+/** `/debts/{id}` → `/debts/:id` (Express 5 / path-to-regexp syntax). */
+export function expressPath(template: string): string {
+  return template.replace(/\{(\w+)\}/g, ':$1');
+}
+
+/** Literal segments before parameters, so `/debts/search` is matched before `/debts/{id}`. */
+export function bySpecificity(a: AnyOperation, b: AnyOperation): number {
+  const sa = a.path.split('/');
+  const sb = b.path.split('/');
+  for (let i = 0; i < Math.min(sa.length, sb.length); i += 1) {
+    const pa = sa[i]!.startsWith('{');
+    const pb = sb[i]!.startsWith('{');
+    if (pa !== pb) return pa ? 1 : -1;
+  }
+  return 0;
+}
+
+/** Remembers the operation on the response, for the metrics label and the logs. */
+function label(op: AnyOperation): RequestHandler {
+  return (_req, res, next) => {
+    res.locals.route = op.path;
+    next();
+  };
+}
+
+function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas): RequestHandler {
+  const parseQuery = queryParser<Record<string, unknown>>(op.query ?? querySchema({}));
+  const parseBody = op.body ? validator<unknown>(op.body.schema as Record<string, unknown>) : undefined;
+  const item = op.response.schema;
+  const serialize = op.response.produces ? undefined : compileSerializer(op.response.list ? listSchema(item) : item, components);
+  return async (req: Request, res: Response) => {
+    const query = parseQuery(req.query as Record<string, unknown>);
+    const body = parseBody ? parseBody(req.body ?? {}) : undefined;
+    const principal = req.principal as Principal;
+    const result = await op.handler({ ctx, principal, tenantId: principal?.tenantId, params: req.params as Record<string, string>, query, body, req, res });
+    if (!serialize) return; // the handler wrote a non-JSON body itself
+    if (op.response.list) {
+      const page = result as ListOutcome;
+      writePage(req, res, ctx.cfg.PUBLIC_BASE_URL, page);
+      res.type('application/json').send(serialize({ object: 'list', data: page.data }));
+      return;
+    }
+    res.status(op.response.status).type('application/json').send(serialize(result));
+  };
+}
+
+/**
+ * Mounts operations on a new router, most specific paths first.
+ * @param components the named schemas response schemas may reference
+ */
+export function mountOperations(ctx: AppContext, operations: readonly AnyOperation[], components: ComponentSchemas): Router {
+  const router = Router();
+  for (const op of [...operations].sort(bySpecificity)) {
+    const chain: RequestHandler[] = [label(op)];
+    if (op.access.token && op.access.scope) chain.push(requireScope(op.access.scope));
+    router[op.method](expressPath(op.path), ...chain, handle(ctx, op, components));
+  }
+  return router;
+}

@@ -1,0 +1,86 @@
+/**
+ * One operation of the API as one declaration (docs/api.md section 3): method, path template,
+ * access, the JSON Schemas of its query, body and response, the errors and events it can produce,
+ * and its handler. `mount` turns a table of these into Express routes (scope check, query and
+ * body validation, compiled response serializer); the OpenAPI document is generated from the same
+ * tables, so a route cannot exist undocumented and a documented scope is the enforced one.
+ */
+import type { Request, Response } from 'express';
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { ErrorCode } from '@dms/errors';
+import type { IdPrefix } from '@dms/ids';
+import type { Scope } from '@dms/scopes';
+import type { AppContext } from '../context.js';
+import type { EventType } from '../db/outbox.js';
+import type { Principal } from '../http/types.js';
+import type { PageResult } from './lists.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** How the caller authenticates: a bearer token (with `scope` when one is needed), or not at all. */
+export type Access = { token: true; scope?: Scope } | { token: false };
+
+/** A named JSON Schema: `name` is its component name in the OpenAPI document. */
+export interface NamedSchema<S extends TSchema = TSchema> {
+  name: string;
+  schema: S;
+}
+
+/** What a handler receives: validated inputs plus the request context. */
+export interface OperationInput<Q, B> {
+  ctx: AppContext;
+  /** The verified caller; `undefined` only for public operations. */
+  principal: Principal;
+  /** The caller's tenant: every object the handler touches must belong to it. */
+  tenantId: string;
+  /** Path parameters by template name (`{id}` → `params.id`). */
+  params: Record<string, string>;
+  /** The query after schema validation (types coerced, defaults applied). */
+  query: Q;
+  /** The body after schema validation (`{}` for an omitted optional body). */
+  body: B;
+  req: Request;
+  res: Response;
+}
+
+/** One operation. `Q` and `B` are the TypeBox schemas of the query and body. */
+export interface Operation<Q extends TSchema = TSchema, B extends TSchema = TSchema> {
+  method: HttpMethod;
+  /** OpenAPI path template, parameters as `{name}`. */
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  access: Access;
+  /** Path parameters: name → prefix of the object id it takes (documentation and 404 wording). */
+  pathParams?: Record<string, IdPrefix>;
+  /** Query string schema (an object schema; see query.ts for the shared pieces). */
+  query?: Q;
+  /** Request body; `optional` when it may be omitted (lifecycle actions). */
+  body?: NamedSchema<B> & { optional?: boolean };
+  /**
+   * Success status and body. `list` wraps the schema in `{"object":"list","data":[…]}` and the
+   * handler returns a PageResult; `produces` marks a non-JSON body the handler writes itself.
+   */
+  response: NamedSchema & { status: 200 | 201; list?: boolean; produces?: 'text/html' | 'text/plain' };
+  /** Errors particular to this operation (those common to its kind are added by the generator). */
+  errors?: ErrorCode[];
+  /** Event types the operation records (documented; written through the outbox). */
+  events?: EventType[];
+  handler: (input: OperationInput<Static<Q>, Static<B>>) => Promise<unknown> | unknown;
+}
+
+/** An operation whose schema types have been checked and erased, as tables hold them. */
+export type AnyOperation = Operation<TSchema, TSchema>;
+
+/**
+ * Declares an operation: checks the handler against the schemas' static types, then erases them
+ * so operations of different shapes share one table.
+ */
+export function defineOperation<Q extends TSchema = TSchema, B extends TSchema = TSchema>(op: Operation<Q, B>): AnyOperation {
+  return op as unknown as AnyOperation;
+}
+
+/** What a list handler returns (see lists.ts): mount writes it with the pagination headers. */
+export type ListOutcome = PageResult<{ id: string }>;

@@ -1,0 +1,104 @@
+/**
+ * Query strings validated by schema (docs/api.md section 4): the pieces every list, search and
+ * expandable read shares (`limit`, `after`, `before`, `query`, `expand[]`), and the validator that
+ * turns the raw query (strings, or arrays of strings for repeated names) into typed values.
+ *
+ * A schema may carry `x-error-code` (and `x-param`) to say which registered error its failure is:
+ * a bad cursor is `invalid_cursor`, `after` with `before` is `parameters_exclusive`; anything else
+ * is `parameter_invalid`. Every error names the parameter in `param`.
+ */
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { ApiError, type ErrorCode } from '@dms/errors';
+import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { MAX_QUERY_LENGTH } from '../search/lexer.js';
+
+/** `limit` when a list request gives none. */
+export const DEFAULT_LIMIT = 10;
+/** Largest `limit` accepted; larger values are 400 `parameter_invalid`. */
+export const MAX_LIMIT = 100;
+/** The query parameter naming expansions (repeatable: `expand[]=customer&expand[]=organisation`). */
+export const EXPAND_PARAM = 'expand[]';
+
+/** Names of the pagination parameters (kept out of the links' other parameters). */
+export const PAGE_PARAM_NAMES = ['limit', 'after', 'before'] as const;
+
+// A cursor is an object id: '' and U+0000 (which PostgreSQL text cannot hold) can name none.
+const cursor = (description: string) =>
+  Type.String({ minLength: 1, pattern: '^[^\\u0000]*$', description, 'x-error-code': 'invalid_cursor' });
+
+/** `limit`, `after`, `before` of lists and searches. */
+export const pageProperties = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'Objects per page.' })),
+  after: Type.Optional(cursor('An object id of this list: return the objects after it (older). Not with `before`.')),
+  before: Type.Optional(cursor('An object id of this list: return the objects just before it (newer). Not with `after`.')),
+};
+
+/** `expand[]` with the given values. */
+export function expandProperty<const T extends readonly string[]>(values: T) {
+  return Type.Optional(
+    Type.Unsafe<Array<T[number]>>({
+      type: 'array',
+      items: { type: 'string', enum: [...values] },
+      description: 'Embed the related objects in place of their ids.',
+    }),
+  );
+}
+
+/** `query` of searches: the lexer reports its own errors with positions, so only presence is checked here. */
+export const searchProperty = Type.String({
+  description: `Search expression, at most ${MAX_QUERY_LENGTH} characters (see the operation's description for its fields).`,
+});
+
+/** The query schema of an operation: the given parameters and nothing else. */
+export function querySchema<P extends TProperties>(properties: P): TObject<P> {
+  const paged = 'after' in properties && 'before' in properties;
+  return Type.Object(properties, {
+    additionalProperties: false,
+    // `after` and `before` select opposite directions: both at once is an error of its own.
+    ...(paged ? { allOf: [{ not: { required: ['after', 'before'] }, 'x-error-code': 'parameters_exclusive', 'x-param': 'before' }] } : {}),
+  });
+}
+
+/** A query schema of a plain list: `limit`, `after`, `before` and the given extras. */
+export function pageQuery<P extends TProperties>(extra: P = {} as P) {
+  return querySchema({ ...pageProperties, ...extra });
+}
+
+// Query strings are text: coerce to the schema's types, a single value into an array where one is
+// expected, and fill defaults. Bodies use the strict instance of http/validation.ts instead.
+const ajv = new Ajv2020({ allErrors: false, strict: true, coerceTypes: 'array', useDefaults: true, verbose: true });
+ajv.addKeyword({ keyword: 'x-error-code', schemaType: 'string' });
+ajv.addKeyword({ keyword: 'x-param', schemaType: 'string' });
+
+function errorOf(e: ErrorObject): ApiError {
+  const schema = (e.parentSchema ?? {}) as Record<string, string | undefined>;
+  const name = e.instancePath.split('/')[1]?.replaceAll('~1', '/').replaceAll('~0', '~');
+  const param =
+    schema['x-param'] ??
+    (e.keyword === 'additionalProperties' ? String(e.params.additionalProperty) : e.keyword === 'required' ? String(e.params.missingProperty) : (name ?? 'query'));
+  const code = (schema['x-error-code'] as ErrorCode | undefined) ?? 'parameter_invalid';
+  const message =
+    code === 'parameters_exclusive'
+      ? 'after and before cannot be used together.'
+      : e.keyword === 'additionalProperties'
+        ? `Unknown query parameter: ${param}.`
+        : e.keyword === 'required'
+          ? `${param} is required.`
+          : `${param} ${e.message ?? 'is invalid'}.`;
+  return new ApiError(code, message, { param });
+}
+
+/**
+ * Compiles a query schema into a parser of Express's raw query object.
+ * @returns a function from the raw query to the typed query (a copy: the request is not modified)
+ * @throws ApiError 400 `parameter_invalid`, `invalid_cursor`, `parameters_exclusive`, or the code the
+ *   failing schema names, with `param`
+ */
+export function queryParser<T>(schema: TSchema): (raw: Record<string, unknown>) => T {
+  const validate = ajv.compile(schema);
+  return (raw) => {
+    const copy: Record<string, unknown> = { ...raw };
+    if (validate(copy)) return copy as T;
+    throw errorOf(validate.errors![0]!);
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * Every operation of the API, in the order the reference lists them: the resource tables merged
+ * (each resource declares its own in `resources/<name>/operations.ts`).
+ */
+import type { AnyOperation } from '../operations/operation.js';
+import { organisationOperations } from './organisations/operations.js';
+import { customerOperations } from './customers/operations.js';
+import { debtOperations } from './debts/operations.js';
+import { debtLifecycleOperations } from './debts/lifecycle-operations.js';
+import { paymentOperations } from './payments/operations.js';
+import { tenantOperations } from './tenants/operations.js';
+import { webhookOperations } from './webhooks/operations.js';
+import { eventOperations } from './events/operations.js';
+import { serviceOperations } from './service/operations.js';
+
+/** The API's operations that need a bearer token. */
+export const API_OPERATIONS: readonly AnyOperation[] = [
+  ...organisationOperations,
+  ...customerOperations,
+  ...debtOperations,
+  ...debtLifecycleOperations,
+  ...paymentOperations,
+  ...tenantOperations,
+  ...webhookOperations,
+  ...eventOperations,
+];
+
+/** Every documented operation: the API's, then the public operational ones. */
+export const ALL_OPERATIONS: readonly AnyOperation[] = [...API_OPERATIONS, ...serviceOperations];

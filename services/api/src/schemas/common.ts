@@ -1,0 +1,126 @@
+/**
+ * Schema pieces shared by every resource (docs/api.md section 3): metadata, currency, money,
+ * identifiers, timestamps, free text, enums and nullables, as TypeBox schemas. Each value is a plain
+ * JSON Schema (2020-12) that Ajv validates with and OpenAPI publishes, and carries its TypeScript
+ * type (`Static<typeof x>`), so types are derived from the schemas instead of written beside them.
+ *
+ * Enums and nullables are built with `Type.Unsafe` on purpose: they keep the compact JSON Schema
+ * forms (`enum`, `type: [T, "null"]`) whose validation errors name the field directly, where
+ * TypeBox's unions would produce `anyOf` errors.
+ */
+import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { idPattern, type IdPrefix } from '@dms/ids';
+
+export { Type, type Static, type TSchema };
+
+/** ISO 4217 currencies the platform accepts. */
+export const CURRENCIES = ['GBP', 'EUR', 'USD'] as const;
+
+/** A string enum: `{type:"string", enum:[…]}`, typed as the union of its values. */
+export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+/** `schema` or null: `type: [T, "null"]` (and `null` added to an `enum`). */
+export function Nullable<S extends TSchema>(schema: S, options: Record<string, unknown> = {}): TUnsafe<Static<S> | null> {
+  const { type, enum: values, ...rest } = schema as TSchema & { type?: string; enum?: unknown[] };
+  return Type.Unsafe<Static<S> | null>({ ...rest, type: [type, 'null'], ...(values ? { enum: [...values, null] } : {}), ...options });
+}
+
+/** `metadata`: at most 50 string keys (≤ 40 chars) with string values (≤ 500 chars). */
+export const metadataSchema = Type.Unsafe<Record<string, string>>({
+  type: 'object',
+  maxProperties: 50,
+  propertyNames: { minLength: 1, maxLength: 40 },
+  additionalProperties: { type: 'string', maxLength: 500 },
+  description: 'Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters.',
+});
+
+/**
+ * `metadata` of an update: the given keys are merged into the stored metadata, a key set to the
+ * empty string is removed, keys not mentioned are kept (as Stripe does).
+ */
+export const metadataPatchSchema = Type.Unsafe<Record<string, string>>({
+  ...metadataSchema,
+  description:
+    'Keys to merge into the stored metadata: each given key is set, a key set to "" is removed, keys not mentioned are kept. At most 50 keys after merging.',
+});
+
+/** A currency of {@link CURRENCIES}. */
+export const currencySchema = StringEnum(CURRENCIES, { description: 'ISO 4217 currency code.' });
+
+/** An amount in minor units (pence, cents); bounded so sums stay exact in JSON numbers. */
+export function minorUnits(options: Record<string, unknown> = {}) {
+  return Type.Integer({ minimum: 0, maximum: 100_000_000_000_000, description: 'Amount in minor units (e.g. pence).', ...options });
+}
+
+/** An identifier of `prefix` (`deb_` + 24 base62 characters). */
+export function idSchema(prefix: IdPrefix, description?: string) {
+  return Type.String({ pattern: idPattern(prefix), ...(description ? { description } : {}) });
+}
+
+/** A timestamp given in a request (RFC 3339 section 5.6). */
+export function timestampSchema(description = 'RFC 3339 timestamp, UTC.') {
+  return Type.String({ format: 'date-time', description });
+}
+
+/** `created_at` and `updated_at` of a stored resource in responses (RFC 3339, UTC); spread into `properties`. */
+export const timestampProperties = {
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+};
+
+/** Short free text (names, references): 1 to `maxLength` characters. */
+export function textSchema(maxLength = 200, description?: string) {
+  return Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+}
+
+/** The `id` of a response object, with an example of its prefix. */
+export function objectId(prefix: IdPrefix) {
+  return Type.String({ examples: [`${prefix}_1a2B3c4D5e6F7g8H9i0JkLmN`] });
+}
+
+/** An update body: every field optional, unknown ones refused, at least one given. */
+export function updateBody<P extends Record<string, TSchema>>(properties: P) {
+  return Type.Partial(Type.Object(properties), { additionalProperties: false, minProperties: 1 });
+}
+
+/** `{"reason"}` body of lifecycle actions. */
+export const reasonBodySchema = Type.Object(
+  { reason: Type.Optional(textSchema(500, 'Why the action was taken; stored on the status.')) },
+  { additionalProperties: false },
+);
+
+/** The answer to a successful `DELETE`, and what an expansion shows for a deleted object. */
+export function deletedObjectSchema<T extends string>(object: T) {
+  return Type.Object({ id: Type.String(), object: Type.Literal(object), deleted: Type.Literal(true) });
+}
+
+/** `{id, object, deleted: true}` for an object of type `T`. */
+export interface DeletedObject<T extends string> {
+  id: string;
+  object: T;
+  deleted: true;
+}
+
+/** Builds the deleted stub of `object` `id`. */
+export function deletedObject<T extends string>(object: T, id: string): DeletedObject<T> {
+  return { id, object, deleted: true };
+}
+
+/** Converts a database timestamp to RFC 3339 UTC (`null` stays `null`). */
+export function iso(value: Date | string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+/** Columns every stored, tenant-owned row has; spread into a row schema. */
+export const rowColumns = {
+  id: Type.String(),
+  tenant_id: Type.String(),
+  created_at: Type.Unsafe<Date>({}),
+  updated_at: Type.Unsafe<Date>({}),
+};
+
+/** A database timestamp column in a row schema (node-postgres returns `Date`). */
+export const DateColumn = Type.Unsafe<Date>({});
