@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
 import { createDebt, type Parties } from '../support/debts.js';
-import { serializeDebts } from '../../services/api/src/domain/debt-expansion.js';
+import { serializeDebts } from '../../services/api/src/resources/debts/expansion.js';
 
 afterAll(closeHarness);
 

@@ -77,11 +77,28 @@ describe('/metrics', () => {
     const res = await request(API_URL).get('/metrics').expect(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     expect(res.text).toContain('# TYPE http_request_duration_seconds histogram');
-    expect(res.text).toMatch(/http_request_duration_seconds_bucket\{[^}]*method="GET"[^}]*route="\/organisations\/:id"[^}]*status="200"/);
-    expect(res.text).toMatch(/http_request_duration_seconds_count\{[^}]*method="POST"[^}]*route="\/organisations\/?"[^}]*status="201"[^}]*\} [1-9]/);
+    expect(res.text).toMatch(/http_request_duration_seconds_bucket\{[^}]*method="GET"[^}]*route="\/organisations\/\{id\}"[^}]*status="200"/);
+    expect(res.text).toMatch(/http_request_duration_seconds_count\{[^}]*method="POST"[^}]*route="\/organisations"[^}]*status="201"[^}]*\} [1-9]/);
     // Labels are templates, never ids: the series count stays bounded.
     expect(res.text).not.toContain(org.body.id);
     expect(res.text).toContain('process_cpu_seconds_total');
+  });
+
+  test('labels every request with its operation template, whatever the path and wherever it failed', async () => {
+    const { api } = await signedInTenant();
+    const unknownDebt = 'deb_000000000000000000000000';
+    await api.get(`/debts/${unknownDebt}/payments`).expect(404);
+    await api.get('/debts/search?query=status%3A%3A').expect(400);
+    await request(API_URL).get(`/debts/${unknownDebt}`).expect(401);
+    await api.get('/no/such/path/deb_1').expect(404);
+
+    const text = (await request(API_URL).get('/metrics').expect(200)).text;
+    const routes = new Set([...text.matchAll(/http_request_duration_seconds_count\{[^}]*route="([^"]*)"/g)].map((m) => m[1]));
+    expect([...routes]).toEqual(expect.arrayContaining(['/debts/{debtId}/payments', '/debts/search', '/debts/{id}', 'unmatched']));
+    // No label carries an id or a raw path: each is a documented template or one of two fixed words.
+    const doc = (await request(API_URL).get('/openapi.json').expect(200)).body as { paths: Record<string, unknown> };
+    for (const route of routes) expect(route in doc.paths || route === 'unmatched' || route === 'replayed').toBe(true);
+    expect(text).not.toContain(unknownDebt);
   });
 });
 

@@ -16,11 +16,15 @@ import { createDb, migrateLatest, resolveDatabase, type Knex } from '@dms/db';
 import { SecretBox } from '@dms/secrets';
 import { createClient, createTenant } from '@dms/auth/domain';
 import { validator } from '@dms/api/http/validation';
-import { createOrganisation, organisationSchemas, type OrganisationInput } from '@dms/api/domain/organisations';
-import { createCustomer, customerSchemas, type CustomerInput } from '@dms/api/domain/customers';
-import { createDebt, debtSchemas, type Debt, type DebtInput } from '@dms/api/domain/debts';
-import { moveDebt } from '@dms/api/domain/debt-moves';
-import { createPayment, paymentSchemas, type PaymentInput } from '@dms/api/domain/payments';
+import { createOrganisation } from '@dms/api/resources/organisations/store';
+import { OrganisationCreate } from '@dms/api/resources/organisations/schemas';
+import { createCustomer } from '@dms/api/resources/customers/store';
+import { CustomerCreate } from '@dms/api/resources/customers/schemas';
+import { DebtCreate, type Debt } from '@dms/api/resources/debts/schemas';
+import { createDebt } from '@dms/api/resources/debts/store';
+import { moveDebt } from '@dms/api/resources/debts/moves';
+import { PaymentCreate } from '@dms/api/resources/payments/schemas';
+import { createPayment } from '@dms/api/resources/payments/store';
 import { fakeCustomer, fakeDebt, fakeDebtHistory, fakeOrganisation, type DebtStep } from './seed/fake-data.js';
 import { mapPool } from './seed/pool.js';
 
@@ -28,10 +32,10 @@ const say = (line: string) => process.stderr.write(`[seed] ${line}\n`);
 
 /** Validators of the API's create bodies: seeded data passes exactly the checks API callers pass. */
 const validate = {
-  organisation: validator<OrganisationInput>(organisationSchemas.create),
-  customer: validator<CustomerInput>(customerSchemas.create),
-  debt: validator<DebtInput>(debtSchemas.create),
-  payment: validator<PaymentInput>(paymentSchemas.create),
+  organisation: validator<OrganisationCreate>(OrganisationCreate),
+  customer: validator<CustomerCreate>(CustomerCreate),
+  debt: validator<DebtCreate>(DebtCreate),
+  payment: validator<PaymentCreate>(PaymentCreate),
 };
 
 function count(values: Record<string, string | undefined>, name: string, fallback: number, min: number): number {

@@ -1,10 +1,9 @@
 /**
  * Assembles the resource API (Express): an ordered list of middlewares, each one check, then the
- * resource routers, then 404 and the error serializer.
+ * operations of every resource table (resources/index.ts), then 404 and the error serializer.
  */
-import express, { type Express, type Request, type Response } from 'express';
+import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { isReachable } from '@dms/db';
 import { createServiceMetrics } from '@dms/metrics';
 import type { Logger } from '@dms/logger';
 import type { AppContext } from './context.js';
@@ -18,8 +17,13 @@ import { clientRateLimit } from './middleware/rate-limit.js';
 import { idempotency } from './middleware/idempotency.js';
 import { createIdempotencyStore } from './db/idempotency-store.js';
 import { errorHandler, routeNotFound } from './middleware/errors.js';
-import { apiRoutes } from './routes/index.js';
-import { documentationRoutes } from './openapi/serve.js';
+import { documentationAssets } from './openapi/serve.js';
+import { buildOpenApiDocument } from './openapi/document.js';
+import { componentSchemas } from './openapi/components.js';
+import { mountOperations } from './operations/mount.js';
+import { routeLabeler } from './operations/route-label.js';
+import { ALL_OPERATIONS, API_OPERATIONS } from './resources/index.js';
+import { serviceOperations } from './resources/service/operations.js';
 
 /** Options beyond the context: the logger and a draining flag for readiness. */
 export interface AppOptions {
@@ -27,19 +31,23 @@ export interface AppOptions {
   isDraining?: () => boolean;
 }
 
-/**
- * The `route` label of request metrics: the matched route template (never ids, so the label set
- * stays bounded), `replayed` for idempotent replays answered before routing, else `unmatched`.
- */
-function routeLabel(req: Request, res: Response): string {
-  if (req.route?.path) return `${req.baseUrl}${req.route.path === '/' ? '' : req.route.path}` || '/';
-  return res.getHeader('Idempotent-Replayed') === 'true' ? 'replayed' : 'unmatched';
-}
-
 /** Builds the Express application. Pure assembly: no I/O until requests arrive. */
-export function createApp(ctx: AppContext, opts: AppOptions): Express {
+export function createApp(baseCtx: AppContext, opts: AppOptions): Express {
   const app = express();
   const metrics = createServiceMetrics('api');
+  const routeLabel = routeLabeler(ALL_OPERATIONS);
+  const components = componentSchemas(ALL_OPERATIONS);
+  const openapiJson = JSON.stringify(
+    buildOpenApiDocument({ serverUrl: baseCtx.cfg.PUBLIC_BASE_URL, tokenUrl: new URL('/oauth/token', baseCtx.cfg.AUTH_ISSUER).href }, ALL_OPERATIONS),
+  );
+  const ctx: AppContext = {
+    ...baseCtx,
+    runtime: {
+      metricsText: async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() }),
+      isDraining: () => opts.isDraining?.() ?? false,
+      openapiJson,
+    },
+  };
   app.disable('x-powered-by');
   app.set('trust proxy', true);
   app.set('query parser', 'simple');
@@ -53,25 +61,16 @@ export function createApp(ctx: AppContext, opts: AppOptions): Express {
     next();
   });
 
-  // Operational endpoints: unauthenticated, outside the versioned API.
-  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
-  app.get('/readyz', async (_req, res) => {
-    const ready = !opts.isDraining?.() && (await isReachable(ctx.db));
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable' });
-  });
-  app.get('/metrics', async (_req, res) => {
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-  });
-
-  // The API's description: public, like the token endpoint it points to.
-  app.use(documentationRoutes(ctx));
+  // Operational endpoints and the API's description: public, like the token endpoint.
+  app.use(documentationAssets());
+  app.use(mountOperations(ctx, serviceOperations, components));
 
   app.use(authenticate({ jwksUri: ctx.cfg.JWKS_URI, issuer: ctx.cfg.AUTH_ISSUER, audience: ctx.cfg.API_AUDIENCE }));
   app.use(clientRateLimit({ limit: ctx.cfg.RATE_LIMIT_PER_MINUTE, windowSeconds: ctx.cfg.RATE_LIMIT_WINDOW_SECONDS, redis: ctx.redis, log: opts.log }));
   app.use(apiVersion);
   app.use(jsonBody);
   app.use(idempotency(createIdempotencyStore(ctx.db, ctx.box)));
-  app.use(apiRoutes(ctx));
+  app.use(mountOperations(ctx, API_OPERATIONS, components));
   app.use(routeNotFound);
   app.use(errorHandler);
   return app;

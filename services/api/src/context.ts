@@ -7,6 +7,16 @@ import type { SecretBox } from '@dms/secrets';
 import type { ApiConfig } from './config.js';
 import type { RedisConnection } from './redis.js';
 
+/** What the operational endpoints read, set up by `createApp` (docs/api.md section 1). */
+export interface AppRuntime {
+  /** The Prometheus registry of this process, in text exposition format. */
+  metricsText: () => Promise<{ contentType: string; body: string }>;
+  /** True once the process has begun to drain (readiness turns 503). */
+  isDraining: () => boolean;
+  /** The OpenAPI document, serialized once. */
+  openapiJson: string;
+}
+
 /** Dependencies of the API's routers and middleware, built once in server.ts. */
 export interface AppContext {
   db: Knex;
@@ -15,4 +25,6 @@ export interface AppContext {
   box: SecretBox;
   /** Shared rate-limit store when `REDIS_URL` is set. */
   redis?: RedisConnection;
+  /** Set by `createApp`; absent in contexts built for tools (the seed). */
+  runtime?: AppRuntime;
 }

@@ -7,10 +7,10 @@
  * faker reproduces the same data set. The inputs have the shape of the API's create bodies.
  */
 import type { Faker } from '@faker-js/faker';
-import type { OrganisationInput } from '@dms/api/domain/organisations';
-import type { CustomerInput } from '@dms/api/domain/customers';
-import { DEBT_KINDS, type DebtInput } from '@dms/api/domain/debts';
-import type { DebtMove } from '@dms/api/domain/debt-lifecycle';
+import type { OrganisationCreate as OrganisationInput } from '@dms/api/resources/organisations/schemas';
+import type { CustomerCreate as CustomerInput } from '@dms/api/resources/customers/schemas';
+import { DEBT_KINDS, type DebtCreate } from '@dms/api/resources/debts/schemas';
+import type { DebtMove } from '@dms/api/resources/debts/lifecycle';
 
 type DebtKind = (typeof DEBT_KINDS)[number];
 
@@ -92,7 +92,7 @@ const KIND_PROFILE: Record<DebtKind, { principal: [number, number]; interest: [n
 const TAGS = ['arrears', 'payment_plan', 'vulnerable', 'high_value', 'legacy_import', 'q3_batch', 'broken_promise', 'deceased_check', 'gone_away', 'priority'];
 
 /** A debt create body for one of the given customers and organisations. */
-export function fakeDebt(faker: Faker, customerIds: readonly string[], organisationIds: readonly string[]): DebtInput {
+export function fakeDebt(faker: Faker, customerIds: readonly string[], organisationIds: readonly string[]): DebtCreate {
   const kind = faker.helpers.weightedArrayElement(DEBT_KINDS.map((k) => ({ weight: KIND_PROFILE[k].weight, value: k })));
   const profile = KIND_PROFILE[kind];
   // Skewed towards the low end, as real balances are: most debts are small, a few are large.

@@ -27,7 +27,7 @@ export const eventSchema: JsonSchema = {
     type: { type: 'string', enum: [...EVENT_TYPES] },
     api_version: { type: 'string', description: 'API version whose shape `data.object` has.' },
     created_at: { type: 'string', format: 'date-time' },
-    data: { type: 'object', required: ['object'], properties: { object: { type: 'object', description: 'The affected object right after the change.' } } },
+    data: { type: 'object', required: ['object'], properties: { object: { type: 'object', additionalProperties: true, description: 'The affected object right after the change.' } } },
   },
 };
 

@@ -1,48 +1,11 @@
 /**
- * The calling tenant (`GET /tenants/me`, CONTRACT section 5): the account that owns every object
- * the token can reach.
+ * The calling tenant (docs/api.md section 5): a re-export of resources/tenants (schemas and
+ * store), kept while importers move there.
  */
-import type { Knex } from '@dms/db';
-import { ApiError } from '@dms/errors';
-import type { JsonSchema } from '../http/validation.js';
-import { iso, timestampProperties } from './schema-parts.js';
+import { Tenant } from '../resources/tenants/schemas.js';
 
-interface TenantRow {
-  id: string;
-  name: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export { getTenant } from '../resources/tenants/store.js';
+export type { Tenant } from '../resources/tenants/schemas.js';
 
-/** The public tenant object. */
-export interface Tenant {
-  id: string;
-  object: 'tenant';
-  name: string;
-  created_at: string;
-  updated_at: string;
-}
-
-/** JSON Schema (2020-12) of the response object, for the OpenAPI document. */
-export const tenantSchemas: { object: JsonSchema } = {
-  object: {
-    type: 'object',
-    required: ['id', 'object', 'name', 'created_at', 'updated_at'],
-    properties: {
-      id: { type: 'string', examples: ['ten_1a2B3c4D5e6F7g8H9i0JkLmN'] },
-      object: { const: 'tenant' },
-      name: { type: 'string' },
-      ...timestampProperties,
-    },
-  },
-};
-
-/**
- * Loads the tenant `tenantId` (from a verified token).
- * @throws ApiError 404 `resource_missing` if the tenant no longer exists
- */
-export async function getTenant(db: Knex, tenantId: string): Promise<Tenant> {
-  const row = await db<TenantRow>('tenants').where({ id: tenantId }).first();
-  if (!row) throw new ApiError('resource_missing', `No such tenant: '${tenantId}'`);
-  return { id: row.id, object: 'tenant', name: row.name, created_at: iso(row.created_at)!, updated_at: iso(row.updated_at)! };
-}
+/** JSON Schema (2020-12) of the tenant object, as before the move. */
+export const tenantSchemas = { object: Tenant };

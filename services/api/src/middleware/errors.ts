@@ -47,5 +47,6 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const { status, body, headers } = toErrorBody(apiError ?? err, String(req.id));
   if (status >= 500) req.log?.error({ err }, 'request failed');
   if (res.headersSent) return void res.end();
-  res.set(headers).status(status).json(body);
+  // A trailing newline, as every JSON answer of the API has (a printed response ends its line).
+  res.set(headers).status(status).type('application/json').send(`${JSON.stringify(body)}\n`);
 };

@@ -53,28 +53,29 @@ function replay(res: Response, stored: StoredResponse): void {
 }
 
 /**
- * Makes `res.json` store the outcome under the claim before sending it, and gives the claim back
- * when the response was sent some other way. A client that hangs up does not end the claim: the
- * handler is still running, and its outcome is stored when it answers, so the client's retry gets
- * the replay (or 409 meanwhile) instead of running the operation a second time.
+ * Makes the response's first `send` store the outcome under the claim before it goes out (every
+ * JSON answer, success or error, is written through `send`), and gives the claim back when the
+ * response ended some other way. A client that hangs up does not end the claim: the handler is
+ * still running, and its outcome is stored when it answers, so the client's retry gets the replay
+ * (or 409 meanwhile) instead of running the operation a second time.
  */
 function recordOutcome(req: Request, res: Response, store: IdempotencyStore, scope: IdempotencyScope, claim: string): void {
-  const send = res.json.bind(res);
+  const send = res.send.bind(res);
   let settled = false;
   const fail = (err: unknown) => req.log?.error({ err }, 'idempotency store failed');
 
-  res.json = (body?: unknown) => {
+  res.send = (body?: unknown) => {
     if (settled) return send(body);
     settled = true;
     const status = res.statusCode;
+    const text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : (JSON.stringify(body) ?? '');
     // Stored before sending: a client that retries right after the response must get the replay,
     // not a 409 for a claim still marked processing.
-    const text = JSON.stringify(body) ?? '';
     const persisted = isStorable(status)
       ? store.complete(scope, claim, { status, headers: pickHeaders(res), body: text })
       : store.release(scope, claim);
     persisted.catch(fail).finally(() => {
-      if (!res.headersSent) res.type('application/json').send(text);
+      if (!res.headersSent) send(text);
     });
     return res;
   };

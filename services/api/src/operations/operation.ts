@@ -61,9 +61,9 @@ export interface Operation<Q extends TSchema = TSchema, B extends TSchema = TSch
   body?: NamedSchema<B> & { optional?: boolean };
   /**
    * Success status and body. `list` wraps the schema in `{"object":"list","data":[…]}` and the
-   * handler returns a PageResult; `produces` marks a non-JSON body the handler writes itself.
+   * handler returns a PageResult; `produces` marks a body the handler writes itself.
    */
-  response: NamedSchema & { status: 200 | 201; list?: boolean; produces?: 'text/html' | 'text/plain' };
+  response: NamedSchema & { status: 200 | 201; list?: boolean; produces?: 'text/html' | 'text/plain' | 'application/json' };
   /** Errors particular to this operation (those common to its kind are added by the generator). */
   errors?: ErrorCode[];
   /** Event types the operation records (documented; written through the outbox). */

@@ -24,7 +24,9 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
 /** `schema` or null: `type: [T, "null"]` (and `null` added to an `enum`). */
 export function Nullable<S extends TSchema>(schema: S, options: Record<string, unknown> = {}): TUnsafe<Static<S> | null> {
   const { type, enum: values, ...rest } = schema as TSchema & { type?: string; enum?: unknown[] };
-  return Type.Unsafe<Static<S> | null>({ ...rest, type: [type, 'null'], ...(values ? { enum: [...values, null] } : {}), ...options });
+  // A schema without `type` (a database column in a row schema) already admits null.
+  const nullable = type === undefined ? {} : { type: [type, 'null'] };
+  return Type.Unsafe<Static<S> | null>({ ...rest, ...nullable, ...(values ? { enum: [...values, null] } : {}), ...options });
 }
 
 /** `metadata`: at most 50 string keys (≤ 40 chars) with string values (≤ 500 chars). */

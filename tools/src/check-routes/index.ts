@@ -1,16 +1,18 @@
 /**
- * Drift check between the routes and the documentation: builds the application (no I/O), walks
- * its router stack and compares it with the operation registry the OpenAPI document is generated
- * from. Run `node services/api/dist/openapi/check-routes.js` (settings from the environment, as
- * the API itself); prints `{"routes","undocumented","missing","duplicated"}` as JSON and exits 1 on any drift.
+ * Proof that the API serves exactly its operation tables: builds the application (no I/O), walks
+ * its router stack and compares it with the operations the OpenAPI document is generated from
+ * (both come from the same tables, so this checks that `mount` registers each operation once and
+ * nothing else). Run `node tools/dist/check-routes/index.js` (settings from the environment, as
+ * the API itself); prints `{"routes","undocumented","missing","duplicated"}` as JSON and exits 1
+ * on any difference.
  */
 import { resolveSecretsKey } from '@dms/config';
 import { createDb } from '@dms/db';
 import { SecretBox } from '@dms/secrets';
 import { createLogger } from '@dms/logger';
-import { createApp } from '../app.js';
-import { loadApiConfig } from '../config.js';
-import { OPERATIONS } from './operations.js';
+import { createApp } from '@dms/api/app';
+import { loadApiConfig } from '@dms/api/config';
+import { ALL_OPERATIONS } from '@dms/api/resources/index';
 import { registeredRoutes } from './route-table.js';
 
 const cfg = loadApiConfig();
@@ -18,7 +20,7 @@ const db = createDb(cfg.DATABASE_URL, 1);
 const app = createApp({ db, cfg, box: new SecretBox(resolveSecretsKey(cfg)) }, { log: createLogger('check-routes', 'silent') });
 
 const routes = registeredRoutes(app).map((r) => `${r.method.toUpperCase()} ${r.path}`);
-const documented = OPERATIONS.map((o) => `${o.method.toUpperCase()} ${o.path}`);
+const documented = ALL_OPERATIONS.map((o) => `${o.method.toUpperCase()} ${o.path}`);
 const report = {
   routes,
   undocumented: routes.filter((r) => !documented.includes(r)),

@@ -1,5 +1,5 @@
 /**
- * The debt lifecycle of CONTRACT section 6 as one table, and the pure function that reads it.
+ * The debt lifecycle of docs/api.md section 6 as one table, and the pure function that reads it.
  * Every status change of a debt (actions, payments, delete) is decided here and nowhere else.
  *
  * | action          | from                                          | to           |
@@ -15,7 +15,7 @@
  * | delete          | initializing                                  | deleted      |
  */
 import { ApiError } from '@dms/errors';
-import type { DebtStatus } from './debts.js';
+import type { DebtStatus } from './schemas.js';
 
 /** Actions a client triggers with `POST /debts/{id}/{action}`. */
 export const DEBT_ACTIONS = ['ready', 'pause', 'resume', 'dispute', 'resolve-dispute', 'settle', 'withdraw'] as const;

@@ -1,45 +1,29 @@
 /**
- * `expand[]` on debt reads (CONTRACT section 4): embeds the customer and/or organisation in place
- * of their ids. A page is expanded with one query per expanded type (`WHERE id IN (…)` over the
- * page's distinct ids), never one query per debt.
+ * `expand[]` on debt reads (docs/api.md section 4): embeds the customer and/or organisation in
+ * place of their ids. A page is expanded with one query per expanded type (`WHERE id IN (…)` over
+ * the page's distinct ids), never one query per debt. The accepted values are validated by the
+ * operations' query schemas (`expandProperty(DEBT_EXPANSIONS)`).
  */
-import type { Request } from 'express';
 import type { Knex } from '@dms/db';
-import { ApiError } from '@dms/errors';
-import { tenantRows } from '../db/scoped.js';
-import { toCustomer, type CustomerRow } from './customers.js';
-import { deletedObject } from './deleted.js';
-import { toDebt, type Debt, type DebtRow } from './debts.js';
-import { toOrganisation, type OrganisationRow } from './organisations.js';
+import { tenantRows } from '../../db/scoped.js';
+import { deletedObject } from '../../schemas/common.js';
+import type { CustomerRow } from '../customers/schemas.js';
+import { toCustomer } from '../customers/store.js';
+import type { OrganisationRow } from '../organisations/schemas.js';
+import { toOrganisation } from '../organisations/store.js';
+import type { Debt, DebtRow } from './schemas.js';
+import { toDebt } from './store.js';
 
 /** What a debt can expand. */
 export const DEBT_EXPANSIONS = ['customer', 'organisation'] as const;
 export type DebtExpansion = (typeof DEBT_EXPANSIONS)[number];
 
-/** The query parameter naming expansions (repeatable: `expand[]=customer&expand[]=organisation`). */
-export const EXPAND_PARAM = 'expand[]';
-
-/**
- * Reads `expand[]` from a request's query (absent: nothing expanded).
- * @throws ApiError 400 `parameter_invalid` (param `expand[]`) for an unknown value
- */
-export function parseExpand(query: Request['query']): Set<DebtExpansion> {
-  const raw = query[EXPAND_PARAM];
-  const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-  const out = new Set<DebtExpansion>();
-  for (const v of values) {
-    if (typeof v !== 'string' || !(DEBT_EXPANSIONS as readonly string[]).includes(v)) {
-      throw new ApiError('parameter_invalid', `expand[] must be one of: ${DEBT_EXPANSIONS.join(', ')}.`, { param: EXPAND_PARAM });
-    }
-    out.add(v as DebtExpansion);
-  }
-  return out;
-}
-
 /**
  * Serializes debt rows with the requested expansions, batch-loaded from the tenant's rows.
  * A customer deleted since shows as its deleted stub `{id, object, deleted: true}`.
  * @param rows debts of `tenantId` (a page, or a single debt)
+ * @param expand the validated `expand[]` values (empty: ids only)
+ * @returns the public debts, in the order of `rows`
  */
 export async function serializeDebts(db: Knex, tenantId: string, rows: DebtRow[], expand: ReadonlySet<DebtExpansion>): Promise<Debt[]> {
   const distinct = (ids: string[]) => [...new Set(ids)];

@@ -1,14 +1,15 @@
 /**
- * Applies lifecycle moves (debt-lifecycle.ts) to stored debts: under a row lock, in the caller's
+ * Applies lifecycle moves (lifecycle.ts, docs/api.md section 6) to stored debts: under a row lock, in the caller's
  * or a new transaction, with the `debt.<status>` event in the same transaction (outbox). The lock
  * makes concurrent moves on one debt serial, so of two conflicting moves exactly one wins and the
  * other sees the new status and is refused.
  */
 import type { Knex } from '@dms/db';
-import { recordEvent, type EventType } from '../db/outbox.js';
-import { findOwned, tenantRows } from '../db/scoped.js';
-import { requireTransition, type DebtMove } from './debt-lifecycle.js';
-import { toDebt, type Debt, type DebtRow } from './debts.js';
+import { recordEvent, type EventType } from '../../db/outbox.js';
+import { findOwned, tenantRows } from '../../db/scoped.js';
+import { requireTransition, type DebtMove } from './lifecycle.js';
+import type { Debt, DebtRow } from './schemas.js';
+import { toDebt } from './store.js';
 
 /**
  * Moves a debt row the caller has locked (`findOwned(…, {forUpdate: true})`) and records its event.

@@ -1,0 +1,25 @@
+/**
+ * The `route` label of request metrics (docs/api.md section 11): always an operation's path
+ * template (`/debts/{id}/payments`), whatever the path and wherever the request ended (a 401
+ * before routing, a 400 from validation), so the number of series stays bounded. Paths that match
+ * no operation are `unmatched`; replays answered before routing are `replayed`.
+ */
+import type { Request, Response } from 'express';
+import type { AnyOperation } from './operation.js';
+
+/** A label function for `operations`. */
+export function routeLabeler(operations: readonly AnyOperation[]): (req: Request, res: Response) => string {
+  const templates = [...new Set(operations.map((o) => o.path))].map((path) => ({
+    path,
+    // `{id}` matches one non-empty segment; literal segments match themselves.
+    pattern: new RegExp(`^${path.split('/').map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`),
+    literals: path.split('/').filter((s) => s && !s.startsWith('{')).length,
+  }));
+  // Most literal segments first: `/debts/search` wins over `/debts/{id}`.
+  templates.sort((a, b) => b.literals - a.literals);
+  return (req, res) => {
+    if (typeof res.locals.route === 'string') return res.locals.route;
+    if (res.getHeader('Idempotent-Replayed') === 'true') return 'replayed';
+    return templates.find((t) => t.pattern.test(req.path))?.path ?? 'unmatched';
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * `/debts` (docs/api.md sections 4 and 5): list, search, create, retrieve, update and delete (the
+ * last two only while `initializing`), with `expand[]` on every read, behind `debts:read` /
+ * `debts:write`; other tenants' ids answer 404.
+ */
+import { defineOperation, type AnyOperation, type OperationInput } from '../../operations/operation.js';
+import { listPage, retrieveOne, searchPage } from '../../operations/lists.js';
+import { EXPAND_PARAM, expandProperty, pageQuery, querySchema } from '../../operations/query.js';
+import { crud } from '../../operations/crud.js';
+import { searchQuery } from '../../search/query-schema.js';
+import { DEBT_SEARCH_FIELDS } from '../../search/registries.js';
+import { deletedObject, deletedObjectSchema } from '../../schemas/common.js';
+import { Debt, DebtCreate, DebtUpdate, type DebtRow } from './schemas.js';
+import { createDebt, updateDebt } from './store.js';
+import { DEBT_EXPANSIONS, serializeDebts, type DebtExpansion } from './expansion.js';
+import { moveDebt } from './moves.js';
+
+const names = crud({ path: '/debts', idPrefix: 'deb', tag: 'Debts', noun: 'debt', read: 'debts:read', write: 'debts:write' });
+const object = { name: 'Debt', schema: Debt };
+const expand = { [EXPAND_PARAM]: expandProperty(DEBT_EXPANSIONS) };
+
+/** Serializes rows with the `expand[]` of the request (ids only when absent). */
+const serializer = (i: OperationInput<{ [EXPAND_PARAM]?: DebtExpansion[] }, unknown>) => (rows: DebtRow[]) =>
+  serializeDebts(i.ctx.db, i.tenantId, rows, new Set(i.query[EXPAND_PARAM] ?? []));
+
+/** The operations of `/debts` (the lifecycle actions are in lifecycle-operations.ts). */
+export const debtOperations: AnyOperation[] = [
+  defineOperation({
+    ...names.list,
+    query: pageQuery(expand),
+    response: { ...object, status: 200, list: true },
+    handler: (i) => listPage<DebtRow, Debt>(i, { table: 'debts', counter: () => ['debts'], serialize: serializer(i) }),
+  }),
+  defineOperation({
+    ...names.search,
+    query: searchQuery(DEBT_SEARCH_FIELDS, expand),
+    response: { ...object, status: 200, list: true },
+    errors: ['invalid_search_query'],
+    handler: (i) => searchPage<DebtRow, Debt>(i, { table: 'debts', fields: DEBT_SEARCH_FIELDS, serialize: serializer(i) }),
+  }),
+  defineOperation({
+    ...names.create,
+    body: { name: 'DebtCreate', schema: DebtCreate },
+    response: { ...object, status: 201 },
+    errors: ['resource_missing'],
+    events: ['debt.created'],
+    handler: (i) => createDebt(i.ctx.db, i.tenantId, i.body),
+  }),
+  defineOperation({
+    ...names.retrieve,
+    query: querySchema(expand),
+    response: { ...object, status: 200 },
+    handler: (i) => retrieveOne(i, 'debts', async (row: DebtRow) => (await serializer(i)([row]))[0]!),
+  }),
+  defineOperation({
+    ...names.update,
+    body: { name: 'DebtUpdate', schema: DebtUpdate },
+    response: { ...object, status: 200 },
+    errors: ['invalid_state_transition', 'resource_missing'],
+    events: ['debt.updated'],
+    handler: (i) => updateDebt(i.ctx.db, i.tenantId, i.params.id!, i.body),
+  }),
+  defineOperation({
+    ...names.delete,
+    response: { name: 'DeletedDebt', schema: deletedObjectSchema('debt'), status: 200 },
+    errors: ['invalid_state_transition'],
+    events: ['debt.deleted'],
+    handler: async (i) => deletedObject('debt', (await moveDebt(i.ctx.db, i.tenantId, i.params.id!, 'delete', null)).id),
+  }),
+];

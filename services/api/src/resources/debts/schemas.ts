@@ -1,0 +1,151 @@
+/**
+ * Debt schemas (docs/api.md section 5): the create and update bodies, the public object and the
+ * stored row, with their types derived from them. Amounts are integers in minor units.
+ */
+import {
+  CURRENCIES,
+  DateColumn,
+  Nullable,
+  StringEnum,
+  Type,
+  currencySchema,
+  deletedObjectSchema,
+  idSchema,
+  metadataPatchSchema,
+  metadataSchema,
+  minorUnits,
+  objectId,
+  rowColumns,
+  textSchema,
+  timestampProperties,
+  timestampSchema,
+  updateBody,
+  type DeletedObject,
+  type Static,
+} from '../../schemas/common.js';
+import type { Customer } from '../customers/schemas.js';
+import type { Organisation } from '../organisations/schemas.js';
+
+/** Every status of the lifecycle (docs/api.md section 6). */
+export const DEBT_STATUSES = ['initializing', 'prepared', 'paused', 'resumed', 'disputed', 'settled', 'paid', 'withdrawn', 'deleted'] as const;
+export type DebtStatus = (typeof DEBT_STATUSES)[number];
+
+/** Kinds of debt a tenant can load. */
+export const DEBT_KINDS = ['consumer_loan', 'credit_card', 'overdraft', 'utility_bill', 'telecom_bill', 'rent', 'other'] as const;
+export type DebtKind = (typeof DEBT_KINDS)[number];
+
+/** `breakdown` of a request: what is owed, minor units; `summary.amount_total` is their sum. */
+const Breakdown = Type.Object(
+  {
+    principal: minorUnits({ minimum: 1, description: 'Principal owed, minor units (> 0).' }),
+    interest: Type.Optional(minorUnits({ description: 'Interest owed, minor units.' })),
+    fees: Type.Optional(minorUnits({ description: 'Fees owed, minor units.' })),
+  },
+  { additionalProperties: false },
+);
+
+const editable = {
+  account_number: textSchema(64, "The creditor's account reference."),
+  kind: StringEnum(DEBT_KINDS),
+  start_at: timestampSchema(),
+  tags: Type.Array(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$' }), { maxItems: 20, uniqueItems: true }),
+  metadata: metadataSchema,
+};
+
+/** `POST /debts` body. */
+export const DebtCreate = Type.Object(
+  {
+    customer_id: idSchema('cus', 'Customer who owes the debt (yours).'),
+    organisation_id: idSchema('org', 'Organisation the debt is owed to (yours).'),
+    currency: currencySchema,
+    breakdown: Breakdown,
+    account_number: Type.Optional(editable.account_number),
+    kind: Type.Optional(editable.kind),
+    start_at: Type.Optional(editable.start_at),
+    tags: Type.Optional(editable.tags),
+    metadata: Type.Optional(editable.metadata),
+  },
+  { additionalProperties: false },
+);
+
+/** `PATCH /debts/{id}` body (only while `initializing`). */
+export const DebtUpdate = updateBody({
+  customer_id: idSchema('cus'),
+  organisation_id: idSchema('org'),
+  currency: currencySchema,
+  breakdown: Breakdown,
+  ...editable,
+  metadata: metadataPatchSchema,
+});
+
+/** `customer` of a debt: the id, the customer with `expand[]=customer`, or its stub once deleted. */
+const CustomerRef = Type.Unsafe<string | Customer | DeletedObject<'customer'>>({
+  description: 'Customer id, or the customer object with `expand[]=customer`.',
+  oneOf: [{ type: 'string' }, { $ref: '#/components/schemas/Customer' }, deletedObjectSchema('customer')],
+});
+
+/** `organisation` of a debt: the id, or the organisation with `expand[]=organisation`. */
+const OrganisationRef = Type.Unsafe<string | Organisation>({
+  description: 'Organisation id, or the object with `expand[]=organisation`.',
+  oneOf: [{ type: 'string' }, { $ref: '#/components/schemas/Organisation' }],
+});
+
+/** The public debt object. */
+export const Debt = Type.Object({
+  id: objectId('deb'),
+  object: Type.Literal('debt'),
+  customer: CustomerRef,
+  organisation: OrganisationRef,
+  account_number: Nullable(Type.String()),
+  kind: Nullable(StringEnum(DEBT_KINDS)),
+  currency: StringEnum(CURRENCIES),
+  start_at: Nullable(Type.String({ format: 'date-time' })),
+  tags: Type.Array(Type.String()),
+  metadata: metadataSchema,
+  status: Type.Object({
+    value: StringEnum(DEBT_STATUSES),
+    reason: Nullable(Type.String()),
+    updated_at: Type.String({ format: 'date-time' }),
+  }),
+  summary: Type.Object({
+    amount_total: Type.Integer(),
+    amount_paid: Type.Integer(),
+    amount_remaining: Type.Integer(),
+    breakdown: Type.Object({ principal: Type.Integer(), interest: Type.Integer(), fees: Type.Integer() }),
+  }),
+  ...timestampProperties,
+});
+
+/** A row of `debts`; amounts in minor units (`amount_total`, `amount_remaining` are generated columns). */
+export const DebtRow = Type.Object({
+  ...rowColumns,
+  seq: Type.Number(),
+  customer_id: Type.String(),
+  organisation_id: Type.String(),
+  account_number: Nullable(Type.String()),
+  kind: Nullable(StringEnum(DEBT_KINDS)),
+  currency: StringEnum(CURRENCIES),
+  start_at: Type.Union([DateColumn, Type.Null()]),
+  tags: Type.Array(Type.String()),
+  metadata: metadataSchema,
+  status: StringEnum(DEBT_STATUSES),
+  status_reason: Nullable(Type.String()),
+  status_updated_at: DateColumn,
+  amount_principal: Type.Integer(),
+  amount_interest: Type.Integer(),
+  amount_fees: Type.Integer(),
+  amount_paid: Type.Integer(),
+  amount_total: Type.Integer(),
+  amount_remaining: Type.Integer(),
+});
+
+export type DebtCreate = Static<typeof DebtCreate>;
+export type DebtUpdate = Static<typeof DebtUpdate>;
+export type Debt = Static<typeof Debt>;
+export type DebtRow = Static<typeof DebtRow>;
+
+/** Objects embedded in place of ids (`expand[]`). */
+export interface DebtExpansions {
+  customer?: Customer | DeletedObject<'customer'>;
+  organisation?: Organisation;
+}

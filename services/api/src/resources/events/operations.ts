@@ -1,0 +1,42 @@
+/**
+ * `/events` (docs/api.md section 7): the tenant's events, newest first, and one event by id,
+ * behind `events:read`. Read-only: events are written by the outbox (db/outbox.ts) in the
+ * transaction of the change they record.
+ */
+import { defineOperation, type AnyOperation } from '../../operations/operation.js';
+import { listPage, retrieveOne } from '../../operations/lists.js';
+import { pageQuery } from '../../operations/query.js';
+import { Type } from '../../schemas/common.js';
+import type { ApiEvent } from '../../db/outbox.js';
+import { eventSchema, toEvent, type EventRow } from '../../domain/events.js';
+
+const read = { token: true, scope: 'events:read' } as const;
+// The event schema is plain JSON Schema, shared with the webhook side.
+const object = { name: 'Event', schema: Type.Unsafe<ApiEvent>(eventSchema) };
+
+/** The operations of `/events`. */
+export const eventOperations: AnyOperation[] = [
+  defineOperation({
+    method: 'get',
+    path: '/events',
+    operationId: 'listEvents',
+    tag: 'Events',
+    summary: 'List events',
+    description: 'Every change tenants can subscribe to, newest first (the same objects webhooks deliver).',
+    access: read,
+    query: pageQuery(),
+    response: { ...object, status: 200, list: true },
+    handler: (i) => listPage<EventRow, ApiEvent>(i, { table: 'events', counter: () => ['events'], serialize: (rows) => rows.map(toEvent) }),
+  }),
+  defineOperation({
+    method: 'get',
+    path: '/events/{id}',
+    operationId: 'retrieveEvent',
+    tag: 'Events',
+    summary: 'Retrieve an event',
+    access: read,
+    pathParams: { id: 'evt' },
+    response: { ...object, status: 200 },
+    handler: (i) => retrieveOne(i, 'events', toEvent),
+  }),
+];

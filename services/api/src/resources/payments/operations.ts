@@ -1,0 +1,55 @@
+/**
+ * `/debts/{debtId}/payments` (docs/api.md sections 4 and 5): record a payment against a debt,
+ * list a debt's payments; behind `debts:write` / `debts:read`. Another tenant's (or no) debt is
+ * 404, for the list too (not an empty list).
+ */
+import { defineOperation, type AnyOperation } from '../../operations/operation.js';
+import { listPage } from '../../operations/lists.js';
+import { pageQuery } from '../../operations/query.js';
+import { crud } from '../../operations/crud.js';
+import { findOwned } from '../../db/scoped.js';
+import { Payment, PaymentCreate, type PaymentRow } from './schemas.js';
+import { createPayment, toPayment } from './store.js';
+
+const names = crud({
+  path: '/debts/{debtId}/payments',
+  idPrefix: 'pay',
+  tag: 'Payments',
+  noun: 'payment',
+  read: 'debts:read',
+  write: 'debts:write',
+  parentParams: { debtId: 'deb' },
+});
+const object = { name: 'Payment', schema: Payment };
+
+/** The operations of `/debts/{debtId}/payments`. */
+export const paymentOperations: AnyOperation[] = [
+  defineOperation({
+    ...names.list,
+    summary: "List a debt's payments",
+    description: undefined,
+    query: pageQuery(),
+    response: { ...object, status: 200, list: true },
+    handler: async (i) => {
+      const debtId = i.params.debtId!;
+      await findOwned(i.ctx.db, 'debts', i.tenantId, debtId);
+      return listPage<PaymentRow, Payment>(i, {
+        table: 'payments',
+        narrow: (q) => void q.where('payments.debt_id', debtId),
+        counter: () => ['payments', debtId],
+        serialize: (rows) => rows.map(toPayment),
+      });
+    },
+  }),
+  defineOperation({
+    ...names.create,
+    summary: 'Record a payment against a debt',
+    description:
+      "Updates the debt's `summary` in the same transaction; a payment that clears the balance moves the debt to `paid`. Overpayments, another currency and payments on a debt that is not `prepared`, `resumed` or `paused` are rejected and change nothing.",
+    body: { name: 'PaymentCreate', schema: PaymentCreate },
+    response: { ...object, status: 201 },
+    errors: ['invalid_state_transition', 'business_rule_violation'],
+    events: ['payment.created', 'debt.paid'],
+    handler: (i) => createPayment(i.ctx.db, i.tenantId, i.params.debtId!, i.body),
+  }),
+];

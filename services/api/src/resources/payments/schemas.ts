@@ -1,0 +1,46 @@
+/**
+ * Payment schemas (docs/api.md section 5): the create body, the public object and the stored row,
+ * with their types derived from them. `amount` is an integer in minor units.
+ */
+import { CURRENCIES, DateColumn, Nullable, StringEnum, Type, metadataSchema, minorUnits, objectId, rowColumns, textSchema, timestampProperties, timestampSchema, type Static } from '../../schemas/common.js';
+
+/** `POST /debts/{debtId}/payments` body. */
+export const PaymentCreate = Type.Object(
+  {
+    amount: minorUnits({ minimum: 1, description: 'Amount received, minor units (> 0, at most the remaining balance).' }),
+    currency: StringEnum(CURRENCIES, { description: "ISO 4217 currency code; must be the debt's." }),
+    transaction_at: Type.Optional(timestampSchema('When the money was received (RFC 3339); defaults to now.')),
+    transaction_ref: Type.Optional(textSchema(200, 'Your reference of the transaction (bank or PSP reference).')),
+    metadata: Type.Optional(metadataSchema),
+  },
+  { additionalProperties: false },
+);
+
+/** The public payment object. */
+export const Payment = Type.Object({
+  id: objectId('pay'),
+  object: Type.Literal('payment'),
+  debt: Type.String({ description: 'Id of the debt paid.' }),
+  amount: Type.Integer(),
+  currency: StringEnum(CURRENCIES),
+  transaction_at: Type.String({ format: 'date-time' }),
+  transaction_ref: Nullable(Type.String()),
+  metadata: metadataSchema,
+  ...timestampProperties,
+});
+
+/** A row of `payments`; `amount` in minor units. */
+export const PaymentRow = Type.Object({
+  ...rowColumns,
+  seq: Type.Number(),
+  debt_id: Type.String(),
+  amount: Type.Integer(),
+  currency: StringEnum(CURRENCIES),
+  transaction_at: DateColumn,
+  transaction_ref: Nullable(Type.String()),
+  metadata: metadataSchema,
+});
+
+export type PaymentCreate = Static<typeof PaymentCreate>;
+export type Payment = Static<typeof Payment>;
+export type PaymentRow = Static<typeof PaymentRow>;

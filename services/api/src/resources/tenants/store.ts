@@ -1,0 +1,19 @@
+/**
+ * The calling tenant (`GET /tenants/me`, docs/api.md section 5): the account that owns every
+ * object the token can reach.
+ */
+import type { Knex } from '@dms/db';
+import { ApiError } from '@dms/errors';
+import { iso } from '../../schemas/common.js';
+import type { Tenant, TenantRow } from './schemas.js';
+
+/**
+ * Loads the tenant `tenantId` (from a verified token).
+ * @returns the public tenant object `{id, object: "tenant", name, created_at, updated_at}`
+ * @throws ApiError 404 `resource_missing` if the tenant no longer exists
+ */
+export async function getTenant(db: Knex, tenantId: string): Promise<Tenant> {
+  const row = await db<TenantRow>('tenants').where({ id: tenantId }).first();
+  if (!row) throw new ApiError('resource_missing', `No such tenant: '${tenantId}'`);
+  return { id: row.id, object: 'tenant', name: row.name, created_at: iso(row.created_at)!, updated_at: iso(row.updated_at)! };
+}

@@ -1,0 +1,124 @@
+/**
+ * Webhook endpoint schemas (docs/api.md section 7): the create and update bodies, the public
+ * object (credentials without their secret; the signing secret only in the create response) and
+ * the stored row, with their types derived from them.
+ */
+import { LATEST_WEBHOOK_VERSION, WEBHOOK_VERSION_NAMES } from '@dms/webhook-versions';
+import { EVENT_TYPES } from '../../db/outbox.js';
+import {
+  DateColumn,
+  Nullable,
+  StringEnum,
+  Type,
+  metadataPatchSchema,
+  metadataSchema,
+  objectId,
+  rowColumns,
+  textSchema,
+  timestampProperties,
+  type Static,
+} from '../../schemas/common.js';
+
+/** `enabled_events` entry selecting every event type; only valid alone. */
+export const ALL_EVENTS = '*';
+
+const url = (description: string) => Type.String({ minLength: 1, maxLength: 2048, description });
+const targetUrl = url('Address receiving deliveries (absolute https URL).');
+
+/** OAuth 2.0 client credentials as sent by the tenant (RFC 6749 section 4.4). */
+export const OAuth2Credentials = Type.Object(
+  {
+    token_url: url('Token endpoint of the receiver (absolute https URL).'),
+    client_id: textSchema(255, 'Client identifier at the receiver.'),
+    client_secret: Type.String({ minLength: 1, maxLength: 1024, writeOnly: true, description: 'Client secret; stored encrypted, never returned.' }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'OAuth 2.0 client credentials (RFC 6749 section 4.4): before delivering, the dispatcher obtains a token from `token_url` (HTTP Basic client authentication) and sends it as `Authorization: Bearer`.',
+  },
+);
+
+const credentials = Type.Object(
+  { oauth2: OAuth2Credentials },
+  { additionalProperties: false, description: 'Authentication of deliveries. Omit for none.' },
+);
+
+const enabledEvents = Type.Array(StringEnum([ALL_EVENTS, ...EVENT_TYPES]), {
+  minItems: 1,
+  uniqueItems: true,
+  description: 'Event types to deliver, or exactly `["*"]` for all.',
+});
+
+const version = Type.String({
+  description: `Event shape delivered: \`v\` + a supported date as YYYYMMDD (supported: ${WEBHOOK_VERSION_NAMES.join(', ')}; default the newest).`,
+  examples: [LATEST_WEBHOOK_VERSION],
+});
+
+/** `POST /webhooks` body. */
+export const WebhookEndpointCreate = Type.Object(
+  {
+    url: targetUrl,
+    enabled_events: enabledEvents,
+    version: Type.Optional(version),
+    credentials: Type.Optional(credentials),
+    metadata: Type.Optional(metadataSchema),
+  },
+  { additionalProperties: false },
+);
+
+/** `PATCH /webhooks/{id}` body: `credentials: null` removes them. */
+export const WebhookEndpointUpdate = Type.Object(
+  {
+    url: Type.Optional(targetUrl),
+    enabled: Type.Optional(Type.Boolean({ description: 'Whether events are delivered; set true to re-enable an endpoint disabled after failing.' })),
+    enabled_events: Type.Optional(enabledEvents),
+    version: Type.Optional(version),
+    credentials: Type.Optional(Nullable(credentials, { description: 'New credentials, or null to remove them.' })),
+    metadata: Type.Optional(metadataPatchSchema),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+/** The public endpoint object; `signing_secret` only in the create response. */
+export const WebhookEndpoint = Type.Object({
+  id: objectId('wh'),
+  object: Type.Literal('webhook_endpoint'),
+  url: Type.String(),
+  enabled: Type.Boolean({ description: 'False when turned off by the tenant or after failing a whole retry schedule.' }),
+  enabled_events: Type.Array(Type.String()),
+  version: Type.String(),
+  credentials: Nullable(Type.Object({ oauth2: Type.Object({ token_url: Type.String(), client_id: Type.String() }) })),
+  signing_secret: Type.Optional(
+    Type.String({
+      description: 'Only in the create response: the `whsec_` secret that signs deliveries (Standard Webhooks). Store it; it is not shown again.',
+    }),
+  ),
+  metadata: metadataSchema,
+  ...timestampProperties,
+});
+
+/** A row of `webhook_endpoints`; the signing secret and OAuth client secret are stored sealed (libs/secrets). */
+export const WebhookEndpointRow = Type.Object({
+  ...rowColumns,
+  seq: Type.Number(),
+  url: Type.String(),
+  version: Type.String(),
+  enabled: Type.Boolean(),
+  enabled_events: Type.Array(Type.String()),
+  metadata: metadataSchema,
+  signing_secret_ciphertext: Type.String(),
+  oauth2_token_url: Nullable(Type.String()),
+  oauth2_client_id: Nullable(Type.String()),
+  oauth2_client_secret_ciphertext: Nullable(Type.String()),
+  credentials_version: Type.Number(),
+  last_success_at: Nullable(DateColumn),
+  disabled_at: Nullable(DateColumn),
+  deleted_at: Nullable(DateColumn),
+});
+
+export type OAuth2Credentials = Static<typeof OAuth2Credentials>;
+export type WebhookEndpointCreate = Static<typeof WebhookEndpointCreate>;
+export type WebhookEndpointUpdate = Static<typeof WebhookEndpointUpdate>;
+export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
+export type WebhookEndpointRow = Static<typeof WebhookEndpointRow>;
