@@ -9,6 +9,8 @@
  *   setup only when at least one of its tests is selected, so a unit-only run starts nothing.
  *
  * `npm test` runs both; `maxWorkers` and `testTimeout` are run-wide options, so they stay here.
+ * `npm run test:unit -- <path pattern>` narrows the unit run (the script ends with `--` because
+ * `--selectProjects` would otherwise take the pattern as a second project name).
  */
 
 /** Settings both projects share: ESM TypeScript through ts-jest, `.js` import specifiers. */
@@ -16,7 +18,7 @@ const typescriptEsm = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'test/tsconfig.json', diagnostics: false }],
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/test/tsconfig.json', diagnostics: false }],
   },
 };
 
@@ -27,7 +29,6 @@ export default {
     {
       ...typescriptEsm,
       displayName: 'unit',
-      rootDir: '.',
       // Workspace libraries resolve to their sources rather than their built `dist`.
       moduleNameMapper: {
         '^(\\.{1,2}/.*)\\.js$': '$1',
@@ -38,7 +39,6 @@ export default {
     {
       ...typescriptEsm,
       displayName: 'http',
-      rootDir: '.',
       moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
       testMatch: ['<rootDir>/test/**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/unit/'],
