@@ -1,18 +1,49 @@
 /**
  * Jest runs the TypeScript tests as ESM (ts-jest, transpile only; `npm test` type-checks them
- * first). Tests talk HTTP to real services over a real PostgreSQL, started once by the global
- * setup (test/support/global-setup.ts).
+ * first), in two projects:
+ *
+ * - `unit`: pure modules (test/unit), imported from their `src` .ts files. No global setup, no
+ *   database, no services: `npm run test:unit` takes seconds and needs no build.
+ * - `http`: everything else. Tests talk HTTP to real services over a real PostgreSQL, started once
+ *   by the project's global setup (test/support/global-setup.ts). Jest runs a project's global
+ *   setup only when at least one of its tests is selected, so a unit-only run starts nothing.
+ *
+ * `npm test` runs both; `maxWorkers` and `testTimeout` are run-wide options, so they stay here.
+ * `npm run test:unit -- <path pattern>` narrows the unit run (the script ends with `--` because
+ * `--selectProjects` would otherwise take the pattern as a second project name).
  */
-export default {
+
+/** Settings both projects share: ESM TypeScript through ts-jest, `.js` import specifiers. */
+const typescriptEsm = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'test/tsconfig.json', diagnostics: false }],
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/test/tsconfig.json', diagnostics: false }],
   },
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  testMatch: ['<rootDir>/test/**/*.test.ts'],
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+};
+
+export default {
   testTimeout: 60000,
   maxWorkers: 2,
+  projects: [
+    {
+      ...typescriptEsm,
+      displayName: 'unit',
+      // Workspace libraries resolve to their sources rather than their built `dist`.
+      moduleNameMapper: {
+        '^(\\.{1,2}/.*)\\.js$': '$1',
+        '^@dms/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
+      },
+      testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+    },
+    {
+      ...typescriptEsm,
+      displayName: 'http',
+      moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/unit/'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+  ],
 };
