@@ -6,8 +6,8 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import { ApiError } from '@dms/errors';
-import { DEBT_STATUSES, type DebtStatus } from '../../services/api/src/domain/debts.js';
-import { DEBT_ACTIONS, requireTransition, transition, type DebtMove } from '../../services/api/src/domain/debt-lifecycle.js';
+import { DEBT_STATUSES, type DebtStatus } from '../../services/api/src/resources/debts/schemas.js';
+import { DEBT_ACTIONS, requireTransition, transition, type DebtMove } from '../../services/api/src/resources/debts/lifecycle.js';
 
 const MOVES: readonly DebtMove[] = [...DEBT_ACTIONS, 'pay', 'delete'];
 const TERMINAL: readonly DebtStatus[] = ['settled', 'paid', 'withdrawn', 'deleted'];

@@ -1,12 +1,21 @@
 /**
- * Pagination parameters (docs/api.md section 4): `limit` 1..100 (default 10), `after` and
- * `before` never together, unknown parameters refused; every refusal is a 400 naming its `param`.
+ * Pagination parameters (docs/api.md section 4), as the query schema of a list validates them:
+ * `limit` 1..100 (default 10), `after` and `before` never together, unknown parameters refused;
+ * every refusal is a 400 naming its `param`.
  */
 import { describe, expect, test } from '@jest/globals';
 import { ApiError } from '@dms/errors';
-import { DEFAULT_LIMIT, MAX_LIMIT, parsePageParams } from '../../services/api/src/http/pagination.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, pageQuery, queryParser } from '../../services/api/src/operations/query.js';
+import { Type } from '../../services/api/src/schemas/common.js';
 
-type Query = Parameters<typeof parsePageParams>[0];
+type Query = Record<string, unknown>;
+
+/** The page parameters a list with the `extra` parameters reads from `query`. */
+function parsePageParams(query: Query, extra: readonly string[] = []): { limit: number; after?: string; before?: string } {
+  const properties = Object.fromEntries(extra.map((name) => [name, Type.Optional(Type.Unsafe<unknown>({}))]));
+  const parsed = queryParser<{ limit: number; after?: string; before?: string }>(pageQuery(properties))(query);
+  return { limit: parsed.limit, after: parsed.after, before: parsed.before };
+}
 
 /** Runs parsePageParams and returns the ApiError it throws. */
 function refusal(query: Query, extra?: readonly string[]): ApiError {

@@ -23,14 +23,27 @@ export const EXPAND_PARAM = 'expand[]';
 export const PAGE_PARAM_NAMES = ['limit', 'after', 'before'] as const;
 
 // A cursor is an object id: '' and U+0000 (which PostgreSQL text cannot hold) can name none.
-const cursor = (description: string) =>
-  Type.String({ minLength: 1, pattern: '^[^\\u0000]*$', description, 'x-error-code': 'invalid_cursor' });
+const cursor = (name: string, description: string) =>
+  Type.String({ minLength: 1, pattern: '^[^\\u0000]*$', description, 'x-error-code': 'invalid_cursor', 'x-message': `${name} must be an object id.` });
+
+/**
+ * `limit`: decimal digits only (no sign, exponent, hex or spaces, which a numeric coercion would
+ * let through), 1 to 100 with leading zeros allowed; handed to the handler as a number.
+ */
+const limit = Type.Unsafe<number>({
+  type: 'string',
+  pattern: `^(?=[0-9]{1,4}$)0*([1-9][0-9]?|${MAX_LIMIT})$`,
+  default: String(DEFAULT_LIMIT),
+  description: `Objects per page (1 to ${MAX_LIMIT}, default ${DEFAULT_LIMIT}).`,
+  'x-integer': true,
+  'x-message': `limit must be an integer from 1 to ${MAX_LIMIT}.`,
+});
 
 /** `limit`, `after`, `before` of lists and searches. */
 export const pageProperties = {
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: 'Objects per page.' })),
-  after: Type.Optional(cursor('An object id of this list: return the objects after it (older). Not with `before`.')),
-  before: Type.Optional(cursor('An object id of this list: return the objects just before it (newer). Not with `after`.')),
+  limit: Type.Optional(limit),
+  after: Type.Optional(cursor('after', 'An object id of this list: return the objects after it (older). Not with `before`.')),
+  before: Type.Optional(cursor('before', 'An object id of this list: return the objects just before it (newer). Not with `after`.')),
 };
 
 /** `expand[]` with the given values. */
@@ -64,11 +77,12 @@ export function pageQuery<P extends TProperties>(extra: P = {} as P) {
   return querySchema({ ...pageProperties, ...extra });
 }
 
-// Query strings are text: coerce to the schema's types, a single value into an array where one is
-// expected, and fill defaults. Bodies use the strict instance of http/validation.ts instead.
-const ajv = new Ajv2020({ allErrors: false, strict: true, coerceTypes: 'array', useDefaults: true, verbose: true });
-ajv.addKeyword({ keyword: 'x-error-code', schemaType: 'string' });
-ajv.addKeyword({ keyword: 'x-param', schemaType: 'string' });
+// Query strings are text: a single value becomes an array where one is expected, and defaults are
+// filled in. Values stay strings (numbers are checked by pattern, see `limit`), so `+5` or `1e2`
+// are refused rather than coerced. Bodies use the strict instance of http/validation.ts instead.
+const ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, coerceTypes: 'array', useDefaults: true, verbose: true });
+for (const keyword of ['x-error-code', 'x-param', 'x-message']) ajv.addKeyword({ keyword, schemaType: 'string' });
+ajv.addKeyword({ keyword: 'x-integer', schemaType: 'boolean' });
 
 function errorOf(e: ErrorObject): ApiError {
   const schema = (e.parentSchema ?? {}) as Record<string, string | undefined>;
@@ -76,15 +90,19 @@ function errorOf(e: ErrorObject): ApiError {
   const param =
     schema['x-param'] ??
     (e.keyword === 'additionalProperties' ? String(e.params.additionalProperty) : e.keyword === 'required' ? String(e.params.missingProperty) : (name ?? 'query'));
+  if (Array.isArray(e.data) && schema.type !== 'array') {
+    return new ApiError('parameter_invalid', `${param} must be given once, as a string.`, { param });
+  }
   const code = (schema['x-error-code'] as ErrorCode | undefined) ?? 'parameter_invalid';
   const message =
-    code === 'parameters_exclusive'
+    schema['x-message'] ??
+    (code === 'parameters_exclusive'
       ? 'after and before cannot be used together.'
       : e.keyword === 'additionalProperties'
         ? `Unknown query parameter: ${param}.`
         : e.keyword === 'required'
           ? `${param} is required.`
-          : `${param} ${e.message ?? 'is invalid'}.`;
+          : `${param} ${e.message ?? 'is invalid'}.`);
   return new ApiError(code, message, { param });
 }
 
@@ -96,9 +114,12 @@ function errorOf(e: ErrorObject): ApiError {
  */
 export function queryParser<T>(schema: TSchema): (raw: Record<string, unknown>) => T {
   const validate = ajv.compile(schema);
+  const properties = ((schema as { properties?: Record<string, Record<string, unknown>> }).properties ?? {}) as Record<string, Record<string, unknown>>;
+  const integers = Object.keys(properties).filter((name) => properties[name]!['x-integer'] === true);
   return (raw) => {
     const copy: Record<string, unknown> = { ...raw };
-    if (validate(copy)) return copy as T;
-    throw errorOf(validate.errors![0]!);
+    if (!validate(copy)) throw errorOf(validate.errors![0]!);
+    for (const name of integers) if (copy[name] !== undefined) copy[name] = Number(copy[name]);
+    return copy as T;
   };
 }
