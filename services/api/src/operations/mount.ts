@@ -57,7 +57,9 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
       res.type('application/json').send(serialize({ object: 'list', data: page.data }));
       return;
     }
-    res.status(op.response.status).type('application/json').send(serialize(result));
+    // A handler may answer another documented status itself (readiness: 503); else the declared one.
+    if (res.statusCode === 200) res.status(op.response.status);
+    res.type('application/json').send(serialize(result));
   };
 }
 
