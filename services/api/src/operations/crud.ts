@@ -5,19 +5,10 @@
  */
 import type { IdPrefix } from '@dms/ids';
 import type { Scope } from '@dms/scopes';
-import type { Access, HttpMethod } from './operation.js';
+import type { Access, AnyOperation } from './operation.js';
 
 /** The descriptive fields of one operation. */
-export interface OperationHead {
-  method: HttpMethod;
-  path: string;
-  operationId: string;
-  tag: string;
-  summary: string;
-  description?: string;
-  access: Access;
-  pathParams?: Record<string, IdPrefix>;
-}
+export type OperationHead = Pick<AnyOperation, 'method' | 'path' | 'operationId' | 'tag' | 'summary' | 'description' | 'access' | 'pathParams'>;
 
 /** A collection to describe: its path, id prefix, tag, singular noun and scopes. */
 export interface CollectionNames {
