@@ -167,3 +167,22 @@ describe('GET /debts/{id}/payments', () => {
     await api.get(`/debts/${id}/payments`).expect(403);
   });
 });
+
+describe('GET /debts/{id}/payments/{id}', () => {
+  test('answers the payment as listed; under another debt, another tenant or unknown it is 404', async () => {
+    const a = await debtIn(me.api, parties, 'prepared');
+    const b = await debtIn(me.api, parties, 'prepared');
+    const pay = (await me.api.post(`/debts/${a}/payments`, { amount: 5, currency: 'GBP' }).expect(201)).body;
+    expect((await me.api.get(`/debts/${a}/payments/${pay.id}`).expect(200)).body).toEqual(pay);
+    expect((await me.api.get(`/debts/${b}/payments/${pay.id}`).expect(404)).body.code).toBe('resource_missing');
+    await other.api.get(`/debts/${a}/payments/${pay.id}`).expect(404);
+    await me.api.get(`/debts/${a}/payments/pay_000000000000000000000000`).expect(404);
+  });
+
+  test('needs debts:read', async () => {
+    const id = await debtIn(me.api, parties, 'prepared');
+    const pay = (await me.api.post(`/debts/${id}/payments`, { amount: 1, currency: 'GBP' }).expect(201)).body.id;
+    const { api } = await signedInTenant('customers:read');
+    await api.get(`/debts/${id}/payments/${pay}`).expect(403);
+  });
+});

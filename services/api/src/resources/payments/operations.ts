@@ -1,12 +1,13 @@
 /**
  * `/debts/{debtId}/payments` (docs/api.md sections 4 and 5): record a payment against a debt,
- * list a debt's payments; behind `debts:write` / `debts:read`. Another tenant's (or no) debt is
+ * list a debt's payments, retrieve one; behind `debts:write` / `debts:read`. Another tenant's (or no) debt is
  * 404, for the list too (not an empty list).
  */
 import { defineOperation, type AnyOperation } from '../../operations/operation.js';
-import { listPage } from '../../operations/lists.js';
+import { listPage, retrieveOne } from '../../operations/lists.js';
 import { pageQuery } from '../../operations/query.js';
 import { crud } from '../../operations/crud.js';
+import { ApiError } from '@dms/errors';
 import { findOwned } from '../../db/scoped.js';
 import { Payment, PaymentCreate, type PaymentRow } from './schemas.js';
 import { createPayment, toPayment } from './store.js';
@@ -51,5 +52,15 @@ export const paymentOperations: AnyOperation[] = [
     errors: ['invalid_state_transition', 'business_rule_violation'],
     events: ['payment.created', 'debt.paid'],
     handler: (i) => createPayment(i.ctx.db, i.tenantId, i.params.debtId!, i.body),
+  }),
+  defineOperation({
+    ...names.retrieve,
+    response: { ...object, status: 200 },
+    handler: (i) =>
+      retrieveOne(i, 'payments', (row: PaymentRow) => {
+        // A payment is reached only through its own debt: under another debt it does not exist.
+        if (row.debt_id !== i.params.debtId) throw new ApiError('resource_missing', `No such payment: '${row.id}'`);
+        return toPayment(row);
+      }),
   }),
 ];
