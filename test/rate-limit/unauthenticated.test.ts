@@ -9,8 +9,8 @@
  * loopback by the default TRUST_PROXY), so no test shares a budget with another or an earlier run.
  */
 import { randomBytes } from 'node:crypto';
-import { Socket } from 'node:net';
 import request from 'supertest';
+import { REDIS_URL, canReachRedis } from './redis.js';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { startService, type RunningService } from '@dms/tools/processes';
 import { AUDIENCE, SERVICE_ENV, closeHarness, newTenant, signedInTenant, type TestTenant } from '../support/harness.js';
@@ -153,20 +153,6 @@ describe('issuer: failed token requests per source address', () => {
   });
 });
 
-function canReachRedis(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1000, () => done(false));
-    socket.once('error', () => done(false));
-    socket.connect(Number(port), hostname, () => done(true));
-  });
-}
-const REDIS_URL = 'redis://127.0.0.1:6379';
 const redisUp = await canReachRedis(REDIS_URL);
 
 describe('shared through Redis (REDIS_URL)', () => {

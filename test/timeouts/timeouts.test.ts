@@ -41,6 +41,16 @@ async function lockTable(table: string): Promise<() => Promise<void>> {
   };
 }
 
+/** GET `path` of `base` while `debts` is locked by another session; the lock is released after. */
+async function getWhileDebtsLocked(base: string, path = '/debts') {
+  const release = await lockTable('debts');
+  try {
+    return await timedGet(base, path);
+  } finally {
+    await release();
+  }
+}
+
 /** GET `path` with the test token; resolves with the response and the seconds it took. */
 async function timedGet(base: string, path: string) {
   const t0 = performance.now();
@@ -105,13 +115,7 @@ describe('a table locked by another session', () => {
   });
 
   test('with the default settings the request answers 503 after the lock timeout (5 s), not a minute; then serves again', async () => {
-    const release = await lockTable('debts');
-    let busy;
-    try {
-      busy = await timedGet(defaults.url, '/debts');
-    } finally {
-      await release();
-    }
+    const busy = await getWhileDebtsLocked(defaults.url);
     expectBusy(busy.res);
     expect(busy.seconds).toBeGreaterThanOrEqual(4.5);
     expect(busy.seconds).toBeLessThan(10);
@@ -122,13 +126,7 @@ describe('a table locked by another session', () => {
   });
 
   test('statement_timeout ends the wait as well (lock_timeout off, statement_timeout 1 s)', async () => {
-    const release = await lockTable('debts');
-    let busy;
-    try {
-      busy = await timedGet(statementLimited.url, '/debts');
-    } finally {
-      await release();
-    }
+    const busy = await getWhileDebtsLocked(statementLimited.url);
     expectBusy(busy.res);
     expect(busy.seconds).toBeGreaterThanOrEqual(0.9);
     expect(busy.seconds).toBeLessThan(5);
