@@ -8,13 +8,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { Socket } from 'node:net';
 import request from 'supertest';
+import { REDIS_URL, canReachRedis } from './redis.js';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { freePort, startService, type RunningService } from '@dms/tools/processes';
 import { API_URL, SERVICE_ENV, closeHarness, newTenant, signedInTenant, tokenFor } from '../support/harness.js';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
 const started: RunningService[] = [];
 
 afterAll(async () => {
@@ -36,19 +35,6 @@ function params(header: string | undefined): Record<string, string> {
   return Object.fromEntries(header!.split('; ').slice(1).map((p) => p.split('=') as [string, string]));
 }
 
-function canReachRedis(url = REDIS_URL): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = new Socket();
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(1000, () => done(false));
-    socket.once('error', () => done(false));
-    socket.connect(Number(port), hostname, () => done(true));
-  });
-}
 const redisUp = await canReachRedis();
 
 describe('headers', () => {

@@ -38,6 +38,19 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Resolves true when nothing listens on `port` (a trial listen on all interfaces, as the services
+ * and, on 127.0.0.1, the embedded PostgreSQL bind), false on EADDRINUSE.
+ * @throws other listen errors (e.g. EACCES on a privileged port)
+ */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' ? res(false) : rej(err)));
+    srv.listen(port, () => srv.close(() => res(true)));
+  });
+}
+
 async function waitReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -3,10 +3,30 @@
  * PostgreSQL under `.data/pg` when it is unset; applies migrations; then runs the issuer (4000),
  * the API (3000) and the dispatcher (3001) until Ctrl-C or SIGTERM, which stops them all.
  */
+import { EMBEDDED_PG_PORT } from '@dms/config';
 import { createDb, migrateLatest, resolveDatabase } from '@dms/db';
-import { startService, type RunningService, type ServiceName } from './processes.js';
+import { portIsFree, startService, type RunningService, type ServiceName } from './processes.js';
 
 const say = (line: string) => process.stderr.write(`[start] ${line}\n`);
+
+const plan: Array<[ServiceName, number]> = [
+  ['auth', Number(process.env.AUTH_PORT ?? 4000)],
+  ['api', Number(process.env.API_PORT ?? 3000)],
+  ['dispatcher', Number(process.env.DISPATCHER_PORT ?? 3001)],
+];
+
+// Every port is checked before anything starts: a second `npm start` must stop here with the
+// reason, not announce "ready" and then lose a service to EADDRINUSE.
+const ports: Array<[string, number]> = [
+  ...plan.map(([name, port]): [string, number] => [`${name} (${name.toUpperCase()}_PORT)`, port]),
+  ...(process.env.DATABASE_URL ? [] : [['embedded PostgreSQL', EMBEDDED_PG_PORT] as [string, number]]),
+];
+for (const [what, port] of ports) {
+  if (!(await portIsFree(port))) {
+    say(`port ${port} for the ${what} is already in use (another \`npm start\`? stop it with Ctrl-C first, or choose other ports); nothing was started`);
+    process.exit(1);
+  }
+}
 
 const pgServer = await resolveDatabase();
 say(pgServer.owned ? `embedded PostgreSQL running on ${new URL(pgServer.url).host}` : `using database ${new URL(pgServer.url).host}`);
@@ -16,11 +36,6 @@ await db.destroy();
 say(applied.length ? `migrations applied: ${applied.join(', ')}` : 'schema up to date');
 
 const env: Record<string, string> = { DATABASE_URL: pgServer.url, NODE_ENV: process.env.NODE_ENV ?? 'development' };
-const plan: Array<[ServiceName, number]> = [
-  ['auth', Number(process.env.AUTH_PORT ?? 4000)],
-  ['api', Number(process.env.API_PORT ?? 3000)],
-  ['dispatcher', Number(process.env.DISPATCHER_PORT ?? 3001)],
-];
 const running: RunningService[] = [];
 let stopping = false;
 

@@ -92,7 +92,32 @@ export const commonSpec = {
   API_AUDIENCE: str({ default: 'http://localhost:3000', desc: 'Audience (aud) identifying the resource API' }),
   SECRETS_KEY: secretsKeys({ default: '', desc: 'Base64 32-byte key(s), comma separated, encrypting stored secrets; the first encrypts, all decrypt (required in production)' }),
   SHUTDOWN_GRACE_SECONDS: num({ default: 10, desc: 'Seconds SIGTERM waits for in-flight work' }),
+  ...poolTimeoutSpec(),
 };
+
+/**
+ * Time limits of every database pool (read by `createDb` of @dms/db, so each service gets them
+ * without passing them along). Milliseconds; 0 turns a limit off.
+ */
+export function poolTimeoutSpec() {
+  return {
+    DATABASE_STATEMENT_TIMEOUT_MS: num({ default: 30_000, desc: 'PostgreSQL statement_timeout of every pooled connection, ms (0 = none); a request hitting it is answered 503' }),
+    DATABASE_LOCK_TIMEOUT_MS: num({ default: 5_000, desc: 'PostgreSQL lock_timeout of every pooled connection, ms (0 = none): the longest wait for a locked table or row' }),
+    DATABASE_ACQUIRE_TIMEOUT_MS: num({ default: 3_000, desc: 'Longest wait for a free pooled connection, ms; a request that waits longer is answered 503' }),
+  };
+}
+
+/**
+ * `TRUST_PROXY`: which peers' `X-Forwarded-For` is believed when finding a request's source
+ * address for per-address rate limits (the `trust proxy` setting of Express / proxy-addr: preset
+ * names `loopback`, `linklocal`, `uniquelocal`, addresses or CIDR ranges, comma separated).
+ * A shared definition, so the API and the issuer read it the same way.
+ */
+export const trustProxySpec = () =>
+  str({
+    default: 'loopback, linklocal, uniquelocal',
+    desc: 'Peers whose X-Forwarded-For is believed for per-address rate limits (proxy-addr presets loopback, linklocal, uniquelocal, addresses or CIDRs, comma separated); list your load balancers',
+  });
 
 /**
  * Returns the secrets key: `SECRETS_KEY` when set; outside production, a key generated once into

@@ -4,6 +4,7 @@
  */
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { loadConfig, poolTimeoutSpec } from '@dms/config';
 import { MIGRATIONS } from './migrations/index.js';
 
 export type { Knex };
@@ -22,23 +23,80 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
  */
 export const EVENTS_CHANNEL = 'events_created';
 
+/** Time limits of a pool, milliseconds; 0 turns one off. */
+export interface PoolTimeouts {
+  /** PostgreSQL `statement_timeout` of each connection (includes time spent waiting for locks). */
+  statementTimeoutMs: number;
+  /** PostgreSQL `lock_timeout` of each connection: the longest wait for one lock. */
+  lockTimeoutMs: number;
+  /** Longest wait for a free connection of the pool before Knex throws `KnexTimeoutError`. */
+  acquireTimeoutMs: number;
+}
+
 /**
- * Creates a Knex instance for `url`.
+ * The pool time limits set in `env` (`DATABASE_STATEMENT_TIMEOUT_MS`, `DATABASE_LOCK_TIMEOUT_MS`,
+ * `DATABASE_ACQUIRE_TIMEOUT_MS`, with their defaults: 30 s, 5 s, 3 s).
+ * @throws ConfigError when one is malformed (services validated them at start already)
+ */
+export function poolTimeoutsFromEnv(env: NodeJS.ProcessEnv = process.env): PoolTimeouts {
+  const cfg = loadConfig(poolTimeoutSpec(), env, false);
+  return {
+    statementTimeoutMs: cfg.DATABASE_STATEMENT_TIMEOUT_MS,
+    lockTimeoutMs: cfg.DATABASE_LOCK_TIMEOUT_MS,
+    acquireTimeoutMs: cfg.DATABASE_ACQUIRE_TIMEOUT_MS,
+  };
+}
+
+/**
+ * Creates a Knex instance for `url`. Every connection carries `statement_timeout` and
+ * `lock_timeout` (sent as start-up parameters, so no extra round trip), and waiting for a free
+ * connection is bounded: a blocked table or an exhausted pool fails fast with PostgreSQL error
+ * 57014 / 55P03 or `KnexTimeoutError` instead of hanging the caller (the API answers 503).
  * @param url PostgreSQL connection string
  * @param poolMax maximum connections this process opens
+ * @param timeouts time limits; by default those of the environment (`poolTimeoutsFromEnv`)
  */
-export function createDb(url: string, poolMax = 10): Knex {
+export function createDb(url: string, poolMax = 10, timeouts: PoolTimeouts = poolTimeoutsFromEnv()): Knex {
   return knexFactory({
     client: 'pg',
-    connection: { connectionString: url, application_name: process.env.npm_package_name ?? 'dms' },
-    pool: { min: 0, max: poolMax },
+    connection: {
+      connectionString: url,
+      application_name: process.env.npm_package_name ?? 'dms',
+      // pg sends only non-zero values; 0 leaves the server's setting (normally off).
+      statement_timeout: timeouts.statementTimeoutMs,
+      lock_timeout: timeouts.lockTimeoutMs,
+    } as Knex.PgConnectionConfig,
+    pool: { min: 0, max: poolMax, acquireTimeoutMillis: timeouts.acquireTimeoutMs },
   });
 }
 
-const migrationSource: Knex.MigrationSource<[string, { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> }]> = {
+/**
+ * True when `err` means the database could not serve in time: no free pooled connection
+ * (`KnexTimeoutError`), `statement_timeout` or a cancel (57014), or `lock_timeout` (55P03).
+ * Callers answer these as "unavailable, retry shortly" rather than as a fault.
+ */
+export function isDatabaseBusy(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  if (err instanceof knexFactory.KnexTimeoutError) return true;
+  const code = (err as { code?: unknown }).code;
+  return code === '57014' || code === '55P03';
+}
+
+type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
+
+/**
+ * Runs a migration step without the pool's time limits: rewriting a large table may take minutes
+ * and must wait for the locks it needs. `SET LOCAL` ends with the migration's transaction.
+ */
+const unlimited = (step: (k: Knex) => Promise<void>) => async (k: Knex) => {
+  if (k.isTransaction) await k.raw('SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = 0');
+  await step(k);
+};
+
+const migrationSource: Knex.MigrationSource<[string, Migration]> = {
   getMigrations: async () => MIGRATIONS,
   getMigrationName: ([name]) => name,
-  getMigration: async ([, migration]) => migration,
+  getMigration: async ([, migration]) => ({ ...migration, up: unlimited(migration.up), down: unlimited(migration.down) }),
 };
 
 /**

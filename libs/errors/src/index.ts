@@ -48,9 +48,9 @@ export const ERROR_CODES = {
   unsupported_media_type: { status: 415, type: 'invalid_request_error', description: 'The body is not `application/json`.' },
   idempotency_key_reused: { status: 422, type: 'invalid_request_error', description: 'The idempotency key was used with a different request.' },
   business_rule_violation: { status: 422, type: 'invalid_request_error', description: 'The request is well formed but breaks a business rule.' },
-  rate_limited: { status: 429, type: 'rate_limit_error', description: 'Too many requests for this client; retry after `Retry-After` seconds.' },
+  rate_limited: { status: 429, type: 'rate_limit_error', description: 'Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds.' },
   internal_error: { status: 500, type: 'api_error', description: 'An unexpected server error.' },
-  service_unavailable: { status: 503, type: 'api_error', description: 'A dependency (such as the database) is unavailable.' },
+  service_unavailable: { status: 503, type: 'api_error', description: 'A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds.' },
 } as const satisfies Record<string, ErrorCodeSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -95,9 +95,12 @@ export class ApiError extends Error {
     this.headers = options.headers ?? {};
   }
 
-  /** True when the message is meant for the client (4xx); 5xx messages are replaced. */
+  /**
+   * True when the message is meant for the client: 4xx, and `service_unavailable`, whose message
+   * is written by us and carries no internals. Other 5xx messages are replaced.
+   */
   get expose(): boolean {
-    return this.status < 500;
+    return this.status < 500 || this.code === 'service_unavailable';
   }
 }
 

@@ -13,7 +13,7 @@ import { requestLog } from './middleware/request-log.js';
 import { authenticate } from './middleware/authenticate.js';
 import { apiVersion } from './middleware/api-version.js';
 import { jsonBody } from './middleware/json-body.js';
-import { clientRateLimit } from './middleware/rate-limit.js';
+import { clientRateLimit, unauthenticatedRateLimit } from './middleware/rate-limit.js';
 import { idempotency } from './middleware/idempotency.js';
 import { createIdempotencyStore } from './db/idempotency-store.js';
 import { errorHandler, routeNotFound } from './middleware/errors.js';
@@ -66,6 +66,7 @@ export function createApp(baseCtx: AppContext, opts: AppOptions): Express {
   app.use(mountOperations(ctx, serviceOperations, components));
 
   app.use(authenticate({ jwksUri: ctx.cfg.JWKS_URI, issuer: ctx.cfg.AUTH_ISSUER, audience: ctx.cfg.API_AUDIENCE }));
+  app.use(unauthenticatedRateLimit({ limit: ctx.cfg.AUTH_FAILURE_LIMIT, windowSeconds: ctx.cfg.AUTH_FAILURE_WINDOW_SECONDS, trustProxy: ctx.cfg.TRUST_PROXY, redis: ctx.redis, log: opts.log }));
   app.use(clientRateLimit({ limit: ctx.cfg.RATE_LIMIT_PER_MINUTE, windowSeconds: ctx.cfg.RATE_LIMIT_WINDOW_SECONDS, redis: ctx.redis, log: opts.log }));
   app.use(apiVersion);
   app.use(jsonBody);

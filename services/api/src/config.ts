@@ -1,7 +1,7 @@
 /**
  * Settings of the resource API (services/api), read and validated once at start.
  */
-import { bool, commonSpec, loadConfig, num, port, str } from '@dms/config';
+import { bool, commonSpec, loadConfig, num, port, str, trustProxySpec } from '@dms/config';
 
 /** envalid spec of the API's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
 export const apiSpec = {
@@ -12,7 +12,10 @@ export const apiSpec = {
   ALLOW_PRIVATE_WEBHOOK_TARGETS: bool({ default: false, desc: 'Allow webhook URLs on loopback/private networks (development and tests only)' }),
   RATE_LIMIT_PER_MINUTE: num({ default: 600, desc: 'Requests per client per window' }),
   RATE_LIMIT_WINDOW_SECONDS: num({ default: 60, desc: 'Rate-limit window, seconds' }),
-  REDIS_URL: str({ default: '', desc: 'Redis for a rate-limit budget shared by several API instances (in-memory when unset)' }),
+  REDIS_URL: str({ default: '', desc: 'Redis for rate-limit budgets shared by several API instances (in-memory when unset)' }),
+  AUTH_FAILURE_LIMIT: num({ default: 100, desc: 'Requests with a missing or invalid token allowed per source address per window; beyond, 429 (valid tokens are never limited by it)' }),
+  AUTH_FAILURE_WINDOW_SECONDS: num({ default: 60, desc: 'Window of AUTH_FAILURE_LIMIT, seconds' }),
+  TRUST_PROXY: trustProxySpec(),
 };
 
 /** The API's validated settings with derived defaults filled in. */

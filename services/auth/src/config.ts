@@ -1,7 +1,7 @@
 /**
  * Settings of the issuer (services/auth), read and validated once at start.
  */
-import { commonSpec, loadConfig, num, port, str } from '@dms/config';
+import { commonSpec, loadConfig, num, port, str, trustProxySpec } from '@dms/config';
 
 /** envalid spec of the issuer's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
 export const authSpec = {
@@ -10,6 +10,10 @@ export const authSpec = {
   ACCESS_TOKEN_TTL_SECONDS: num({ default: 3600, desc: 'Lifetime of access tokens (expires_in), seconds' }),
   SIGNING_ALG: str({ default: 'RS256', choices: ['RS256', 'ES256'], desc: 'JWS algorithm of access tokens' }),
   KEY_RELOAD_SECONDS: num({ default: 30, desc: 'Fallback poll interval for signing-key changes (LISTEN/NOTIFY is the fast path)' }),
+  TOKEN_FAILURE_LIMIT: num({ default: 60, desc: 'Failed token requests allowed per source address per window; beyond, every token request of that address is 429 until the window ends' }),
+  TOKEN_FAILURE_WINDOW_SECONDS: num({ default: 60, desc: 'Window of TOKEN_FAILURE_LIMIT, seconds' }),
+  TRUST_PROXY: trustProxySpec(),
+  REDIS_URL: str({ default: '', desc: 'Redis for the token-failure budgets shared by several issuer instances (in-memory when unset)' }),
 };
 
 export type AuthConfig = ReturnType<typeof loadAuthConfig>;

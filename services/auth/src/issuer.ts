@@ -14,6 +14,8 @@ import { createProvider } from './oauth/provider.js';
 import { watchSigningKeys, type KeyWatcher } from './oauth/key-watcher.js';
 import { createIssuerApp, wwwAuthenticateOnInvalidClient, type ProviderHandler } from './http/app.js';
 import { createIssuerMetrics } from './http/metrics.js';
+import { tokenRateLimit } from './http/token-rate-limit.js';
+import { connectRedis } from '@dms/rate-limit';
 
 /** A built issuer, not yet listening. */
 export interface Issuer {
@@ -68,8 +70,10 @@ export async function buildIssuer(cfg: AuthConfig): Promise<Issuer> {
 
   await reloadKeys();
   const watcher: KeyWatcher = watchSigningKeys(cfg.DATABASE_URL, cfg.KEY_RELOAD_SECONDS, reloadKeys, log);
+  const redis = cfg.REDIS_URL ? await connectRedis(cfg.REDIS_URL, log) : undefined;
+  const tokenGate = tokenRateLimit({ limit: cfg.TOKEN_FAILURE_LIMIT, windowSeconds: cfg.TOKEN_FAILURE_WINDOW_SECONDS, trustProxy: cfg.TRUST_PROXY, redis, log });
   const server = createServer(
-    createIssuerApp({ db, log, metrics, issuer: cfg.AUTH_ISSUER, provider: () => handler, isDraining: () => draining }),
+    createIssuerApp({ db, log, metrics, issuer: cfg.AUTH_ISSUER, provider: () => handler, isDraining: () => draining, tokenGate }),
   );
   server.keepAliveTimeout = 65_000;
 
@@ -83,6 +87,7 @@ export async function buildIssuer(cfg: AuthConfig): Promise<Issuer> {
     },
     async close() {
       await watcher.close();
+      await redis?.quit();
       await db.destroy();
     },
   };

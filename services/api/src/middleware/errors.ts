@@ -4,6 +4,7 @@
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError, toErrorBody } from '@dms/errors';
+import { isDatabaseBusy } from '@dms/db';
 import { STORABILITY_MESSAGES } from './json-body.js';
 
 /** 404 for any path no router handled. */
@@ -37,15 +38,31 @@ function fromRouter(err: unknown): ApiError | undefined {
   return undefined;
 }
 
+/** Seconds a client is asked to wait after a 503 caused by a busy database. */
+export const BUSY_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * Maps the database's time limits (no free pooled connection, `statement_timeout`,
+ * `lock_timeout`; see `createDb` of @dms/db) to 503 `service_unavailable` with `Retry-After`:
+ * the request did nothing, and the same request is likely to work shortly.
+ */
+function fromDatabase(err: unknown): ApiError | undefined {
+  if (!isDatabaseBusy(err)) return undefined;
+  return new ApiError('service_unavailable', `The database is busy; retry after ${BUSY_RETRY_AFTER_SECONDS} s.`, {
+    headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) },
+  });
+}
+
 /**
  * Writes the error body of CONTRACT section 3 with the registered status and headers
  * (`toErrorBody` of @dms/errors); faults other than ApiError become a 500 whose message is generic.
  * If the response has already started it is only ended.
  */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
-  const apiError = err instanceof ApiError ? err : (fromBodyParser(err as { type?: string }) ?? fromRouter(err));
+  const apiError = err instanceof ApiError ? err : (fromBodyParser(err as { type?: string }) ?? fromRouter(err) ?? fromDatabase(err));
   const { status, body, headers } = toErrorBody(apiError ?? err, String(req.id));
-  if (status >= 500) req.log?.error({ err }, 'request failed');
+  if (apiError?.code === 'service_unavailable') req.log?.warn({ err: { message: (err as Error).message, code: (err as { code?: unknown }).code } }, 'database busy');
+  else if (status >= 500) req.log?.error({ err }, 'request failed');
   if (res.headersSent) return void res.end();
   // A trailing newline, as every JSON answer of the API has (a printed response ends its line).
   res.set(headers).status(status).type('application/json').send(`${JSON.stringify(body)}\n`);

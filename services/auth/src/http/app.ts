@@ -11,6 +11,7 @@ import type { Logger } from '@dms/logger';
 import { withClientAuthMethod } from '../oauth/client-auth-method.js';
 import { ROUTES } from '../oauth/provider.js';
 import type { IssuerMetrics } from './metrics.js';
+import type { TokenGate } from './token-rate-limit.js';
 
 /** A Node request handler of the current oidc-provider instance. */
 export type ProviderHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
@@ -23,6 +24,8 @@ export interface IssuerAppDeps {
   issuer: string;
   provider: () => ProviderHandler | undefined;
   isDraining: () => boolean;
+  /** Admits or refuses each token request (per-address budget of failures, `tokenRateLimit`); none by default. */
+  tokenGate?: TokenGate;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -83,7 +86,8 @@ export function createIssuerApp(deps: IssuerAppDeps) {
     if (path === ROUTES.token || path === ROUTES.jwks) {
       const handler = deps.provider();
       if (!handler) return sendJson(res, 503, { error: 'temporarily_unavailable', error_description: 'signing keys not loaded' });
-      return void withClientAuthMethod(req.headers.authorization, () => handler(req, res));
+      const serve = () => void withClientAuthMethod(req.headers.authorization, () => handler(req, res));
+      return path === ROUTES.token && deps.tokenGate ? deps.tokenGate(req, res, serve) : serve();
     }
     return sendJson(res, 404, { error: 'not_found', error_description: 'no such endpoint' });
   };
