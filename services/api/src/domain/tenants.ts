@@ -1,27 +1,14 @@
 /**
- * The calling tenant (`GET /tenants/me`, CONTRACT section 5): the account that owns every object
- * the token can reach.
+ * The calling tenant (`GET /tenants/me`, docs/api.md section 5): the account that owns every
+ * object the token can reach. The row-to-object mapping is @dms/tenants', shared with the issuer.
  */
 import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
+import { tenantFromRow, type Tenant, type TenantRow } from '@dms/tenants';
 import type { JsonSchema } from '../http/validation.js';
-import { iso, timestampProperties } from './schema-parts.js';
+import { timestampProperties } from './schema-parts.js';
 
-interface TenantRow {
-  id: string;
-  name: string;
-  created_at: Date;
-  updated_at: Date;
-}
-
-/** The public tenant object. */
-export interface Tenant {
-  id: string;
-  object: 'tenant';
-  name: string;
-  created_at: string;
-  updated_at: string;
-}
+export type { Tenant };
 
 /** JSON Schema (2020-12) of the response object, for the OpenAPI document. */
 export const tenantSchemas: { object: JsonSchema } = {
@@ -44,5 +31,5 @@ export const tenantSchemas: { object: JsonSchema } = {
 export async function getTenant(db: Knex, tenantId: string): Promise<Tenant> {
   const row = await db<TenantRow>('tenants').where({ id: tenantId }).first();
   if (!row) throw new ApiError('resource_missing', `No such tenant: '${tenantId}'`);
-  return { id: row.id, object: 'tenant', name: row.name, created_at: iso(row.created_at)!, updated_at: iso(row.updated_at)! };
+  return tenantFromRow(row);
 }

@@ -13,7 +13,7 @@ import { ApiError } from '@dms/errors';
 import { newId } from '@dms/ids';
 import type { SecretBox } from '@dms/secrets';
 import { checkTargetUrl, type TargetPolicy } from '@dms/ssrf';
-import { LATEST_WEBHOOK_VERSION, WEBHOOK_VERSION_NAMES, webhookVersionProblem } from '@dms/webhook-versions';
+import { LATEST_WEBHOOK_VERSION, WEBHOOK_VERSION_NAMES, webhookVersionProblem } from '@dms/webhook-delivery';
 import { EVENT_TYPES } from '../db/outbox.js';
 import { findOwned } from '../db/scoped.js';
 import type { JsonSchema } from '../http/validation.js';
