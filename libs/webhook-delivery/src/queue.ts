@@ -10,18 +10,14 @@
  * attempt is recorded at most once (primary key delivery + attempt number).
  */
 import type { Knex } from '@dms/db';
+import type { WebhookDeliveryRow } from './rows.js';
 import { STORED_STATUS, type DeliveryState } from './states.js';
 
 /** A claimed delivery (state `delivering`). */
-export interface ClaimedDelivery {
-  id: string;
-  tenant_id: string;
-  endpoint_id: string;
-  event_id: string;
+export interface ClaimedDelivery extends Pick<WebhookDeliveryRow, 'id' | 'tenant_id' | 'endpoint_id' | 'event_id' | 'created_at'> {
   /** Number of this attempt (1-based). */
   attempt: number;
   lease_token: string;
-  created_at: Date;
   /** Set when the previous claim's lease expired without a recorded result (move `reclaim`). */
   interrupted: boolean;
 }
@@ -37,14 +33,18 @@ export interface QueueOptions {
 /** The states an attempt can end a delivery in (moves `succeed`, `retry`, `exhaust`). */
 export type AttemptEnd = Extract<DeliveryState, 'succeeded' | 'retry_scheduled' | 'exhausted'>;
 
-/** The recorded outcome of an attempt. */
-export interface AttemptRecord {
-  to: AttemptEnd;
+/** What an attempt got back, as recorded. */
+export interface AttemptResponse {
   /** The receiver's HTTP status; null when no response arrived. */
   responseStatus: number | null;
   /** Secret-free reason of a failure; null on success. */
   error: string | null;
   durationMs: number;
+}
+
+/** The recorded outcome of an attempt. */
+export interface AttemptRecord extends AttemptResponse {
+  to: AttemptEnd;
   startedAt: Date;
   /** When the next attempt is due; used only with `to: 'retry_scheduled'`. */
   nextAttemptAt: Date | null;

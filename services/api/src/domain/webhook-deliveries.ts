@@ -10,13 +10,8 @@ import { iso, timestampProperties } from './schema-parts.js';
 
 export { DELIVERY_STATUSES, type DeliveryAttemptRow, type WebhookDeliveryRow };
 
-/** One recorded attempt. */
-export interface DeliveryAttempt {
-  attempt: number;
-  status: 'succeeded' | 'failed';
-  response_status: number | null;
-  duration_ms: number | null;
-  error: string | null;
+/** One recorded attempt: its row without the delivery id, timestamps as ISO 8601 text. */
+export interface DeliveryAttempt extends Omit<DeliveryAttemptRow, 'delivery_id' | 'started_at' | 'next_attempt_at'> {
   started_at: string;
   next_attempt_at: string | null;
 }

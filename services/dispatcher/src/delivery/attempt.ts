@@ -8,7 +8,7 @@
 import { Webhook } from 'standardwebhooks';
 import { describeRequestError, type Outbound } from '../http/outbound.js';
 import { TokenRequestError, type ClientCredentials, type ClientCredentialsTokens } from '../oauth/client-credentials.js';
-import { parseRetryAfter } from '@dms/webhook-delivery';
+import { parseRetryAfter, type AttemptResponse } from '@dms/webhook-delivery';
 
 /** What to send where. */
 export interface AttemptTarget {
@@ -19,12 +19,8 @@ export interface AttemptTarget {
 }
 
 /** The result of one attempt, ready to be recorded. */
-export interface AttemptResult {
+export interface AttemptResult extends AttemptResponse {
   ok: boolean;
-  responseStatus: number | null;
-  /** Secret-free reason of a failure; null on success. */
-  error: string | null;
-  durationMs: number;
   /** The receiver's Retry-After, seconds. */
   retryAfterSeconds?: number;
 }

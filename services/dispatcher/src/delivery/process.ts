@@ -140,7 +140,7 @@ async function record(deps: ProcessDeps, d: ClaimedDelivery, decision: Decision)
   }
   const { result, nextAttemptAt, startedAt } = decision;
   const end = to as AttemptEnd;
-  const recorded = await recordAttempt(db, d, { to: end, responseStatus: result.responseStatus, error: result.error, durationMs: result.durationMs, startedAt, nextAttemptAt });
+  const recorded = await recordAttempt(db, d, { ...result, to: end, startedAt, nextAttemptAt });
   const outcome = OUTCOME[end];
   metrics.attempts.inc({ outcome });
   metrics.attemptDuration.observe({ outcome }, result.durationMs / 1000);
