@@ -1,7 +1,8 @@
 /**
- * Process lifecycle shared by the services: listen, then on SIGTERM/SIGINT drain within a grace
- * period (stop accepting, let in-flight requests finish, run the service's own cleanup such as
- * closing the database pool) and exit. Platforms send SIGTERM before killing a pod or container.
+ * Process lifecycle shared by the three services, their one shutdown wiring: listen, then on
+ * SIGTERM/SIGINT drain within a grace period (readiness turns 503, stop accepting, let in-flight
+ * requests finish, finish the service's background work, close its pools and clients in order)
+ * and exit. Platforms send SIGTERM before killing a pod or container (docs/api.md section 1).
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Logger } from '@dms/logger';
@@ -16,9 +17,16 @@ function closeAfterResponse(_req: IncomingMessage, res: ServerResponse): void {
   res.shouldKeepAlive = false;
 }
 
+/** Something a service holds open: a pool (Knex's `destroy`), a client or listener (`close`). */
+export type Closable = { close(): Promise<unknown> } | { destroy(): Promise<unknown> };
+
 /** What `runHttpService` needs to know about a service. */
 export interface ServiceOptions {
-  server: Server;
+  /**
+   * The HTTP server, or a function building it from the drain flag (true once shutdown starts),
+   * for a server whose readiness probe must answer 503 while draining.
+   */
+  server: Server | ((isDraining: () => boolean) => Server);
   port: number;
   host?: string;
   log: Logger;
@@ -26,8 +34,18 @@ export interface ServiceOptions {
   graceSeconds: number;
   /** Called when draining starts (before connections close), e.g. to fail readiness probes. */
   onDrain?: () => void;
-  /** Called once the server stopped accepting; finishes background work and closes pools. */
+  /** Called once the server stopped accepting; finishes background work (before `close`). */
   onShutdown?: () => Promise<void>;
+  /** Closed in this order after `onShutdown` (undefined entries: not configured, skipped). */
+  close?: ReadonlyArray<Closable | undefined>;
+}
+
+async function closeAll(resources: ReadonlyArray<Closable | undefined>): Promise<void> {
+  for (const r of resources) {
+    if (!r) continue;
+    // `close` first: a client with both (node-redis) closes gracefully with it, `destroy` drops.
+    await ('close' in r ? r.close() : r.destroy());
+  }
 }
 
 /** Handle of a running service. */
@@ -46,8 +64,9 @@ export interface RunningService {
  * @throws when the port cannot be bound
  */
 export async function runHttpService(opts: ServiceOptions): Promise<RunningService> {
-  const { server, log } = opts;
+  const { log } = opts;
   let draining = false;
+  const server = typeof opts.server === 'function' ? opts.server(() => draining) : opts.server;
   let done: Promise<void> | undefined;
 
   await new Promise<void>((resolve, reject) => {
@@ -90,6 +109,7 @@ export async function runHttpService(opts: ServiceOptions): Promise<RunningServi
         clearTimeout(force);
       }
       await opts.onShutdown?.();
+      await closeAll(opts.close ?? []);
       log.info('stopped');
     })();
     return done;

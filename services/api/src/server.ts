@@ -18,19 +18,14 @@ const { connectRedis } = await import('./redis.js');
 const log = createLogger('api', cfg.LOG_LEVEL);
 const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
 const redis = cfg.REDIS_URL ? await connectRedis(cfg.REDIS_URL, log) : undefined;
-let draining = false;
-const server = createServer(createApp({ db, cfg, redis, box: new SecretBox(resolveSecretsKey(cfg)) }, { log, isDraining: () => draining }));
-server.keepAliveTimeout = 65_000;
 await runHttpService({
-  server,
+  server: (isDraining) => {
+    const server = createServer(createApp({ db, cfg, redis, box: new SecretBox(resolveSecretsKey(cfg)) }, { log, isDraining }));
+    server.keepAliveTimeout = 65_000;
+    return server;
+  },
   port: cfg.PORT,
   log,
   graceSeconds: cfg.SHUTDOWN_GRACE_SECONDS,
-  onDrain: () => {
-    draining = true;
-  },
-  onShutdown: async () => {
-    await redis?.close();
-    await db.destroy();
-  },
+  close: [redis, db],
 });

@@ -16,5 +16,5 @@ await runHttpService({
   log: issuer.log,
   graceSeconds: cfg.SHUTDOWN_GRACE_SECONDS,
   onDrain: () => issuer.drain(),
-  onShutdown: () => issuer.close(),
+  close: [issuer],
 });

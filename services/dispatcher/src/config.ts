@@ -1,10 +1,10 @@
 /**
  * Settings of the webhook dispatcher (services/dispatcher), read and validated once at start
- * (CONTRACT sections 1 and 7). Every setting has a production default; tests shorten the schedule
+ * (docs/api.md sections 1 and 7). Every setting has a production default; tests shorten the schedule
  * and timeouts.
  */
 import { bool, commonSpec, loadConfig, num, port, str } from '@dms/config';
-import { parseSchedule } from './delivery/schedule.js';
+import { parseSchedule } from '@dms/webhook-delivery';
 
 /** envalid spec of the dispatcher's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
 export const dispatcherSpec = {

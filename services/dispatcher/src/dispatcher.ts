@@ -1,7 +1,7 @@
 /**
- * The delivery engine: claims due deliveries (several dispatcher processes may run at once),
- * performs their attempts with bounded concurrency, records each result and schedules retries,
- * and disables endpoints that fail a whole schedule (log line `webhook.disabled`).
+ * The delivery engine: claims due deliveries (several dispatcher processes may run at once) and
+ * runs each through the steps of delivery/process.ts (target, render, send, decide, record) with
+ * bounded concurrency.
  *
  * It wakes on LISTEN/NOTIFY when an event commits, when an attempt finishes (a slot frees up) and
  * when the earliest scheduled retry comes due, with polling as a fallback.
@@ -11,23 +11,13 @@
  */
 import type { Knex } from '@dms/db';
 import type { Logger } from '@dms/logger';
-import { SecretDecryptionError, type SecretBox } from '@dms/secrets';
-import { LATEST_WEBHOOK_VERSION, isWebhookVersion, renderEvent } from '@dms/webhook-versions';
+import type { SecretBox } from '@dms/secrets';
+import { claimDue, secondsUntilNextDue, type ClaimedDelivery, type QueueOptions } from '@dms/webhook-delivery';
 import type { DispatcherConfig } from './config.js';
 import type { DispatcherMetrics } from './metrics.js';
-import { deliveryAttempt, type AttemptDeps, type AttemptResult } from './delivery/attempt.js';
-import { retryDelaySeconds } from './delivery/schedule.js';
-import { loadEndpoints, loadEvents, type EndpointTarget } from './delivery/targets.js';
-import {
-  cancelDelivery,
-  claimDue,
-  disableIfFailing,
-  recordAttempt,
-  releaseDelivery,
-  secondsUntilNextDue,
-  type ClaimedDelivery,
-  type QueueOptions,
-} from './queue/deliveries.js';
+import type { AttemptDeps } from './delivery/attempt.js';
+import { processDelivery, type ProcessDeps } from './delivery/process.js';
+import { loadBatchTargets } from './delivery/targets.js';
 
 /** Shortest wait between two queue checks, so rows held by another dispatcher do not cause a busy loop. */
 const MIN_WAIT_MS = 25;
@@ -59,6 +49,7 @@ interface InFlight {
 export class Dispatcher {
   readonly #deps: DispatcherDeps;
   readonly #queue: QueueOptions;
+  readonly #process: ProcessDeps;
   readonly #inFlight = new Map<string, InFlight>();
   #stopping = false;
   #woken = false;
@@ -68,6 +59,14 @@ export class Dispatcher {
   constructor(deps: DispatcherDeps) {
     this.#deps = deps;
     this.#queue = { leaseSeconds: deps.cfg.leaseSeconds, tenantIds: deps.cfg.tenantIds };
+    this.#process = {
+      db: deps.db,
+      log: deps.log,
+      metrics: deps.metrics,
+      policy: { schedule: deps.cfg.schedule, jitter: deps.cfg.DISPATCH_JITTER },
+      attempt: deps.attempt,
+      isStopping: () => this.#stopping,
+    };
   }
 
   /** Starts claiming and delivering. */
@@ -153,81 +152,18 @@ export class Dispatcher {
 
   #startBatch(claimed: ClaimedDelivery[]): void {
     const leaseEnds = Date.now() + this.#deps.cfg.leaseSeconds * 1000 - LEASE_SAFETY_MS;
-    const targets = Promise.all([
-      loadEndpoints(this.#deps.db, this.#deps.box, claimed.map((d) => d.endpoint_id)),
-      loadEvents(this.#deps.db, claimed.map((d) => d.event_id)),
-    ]);
+    const targets = loadBatchTargets(this.#deps.db, this.#deps.box, claimed);
     for (const delivery of claimed) {
       if (delivery.interrupted) this.#deps.metrics.attempts.inc({ outcome: 'interrupted' });
       const abort = new AbortController();
       const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(Math.max(1000, leaseEnds - Date.now()))]);
-      const done = this.#process(delivery, targets, signal)
+      const done = processDelivery(this.#process, delivery, targets, signal)
         .catch((err) => this.#deps.log.error({ err, delivery_id: delivery.id }, 'delivery processing failed'))
         .finally(() => {
           this.#inFlight.delete(delivery.id);
           this.wake();
         });
       this.#inFlight.set(delivery.id, { delivery, abort, done });
-    }
-  }
-
-  async #process(
-    d: ClaimedDelivery,
-    targets: Promise<[Map<string, () => EndpointTarget>, Map<string, Parameters<typeof renderEvent>[0]>]>,
-    signal: AbortSignal,
-  ): Promise<void> {
-    const { db, log, metrics, cfg } = this.#deps;
-    const [endpoints, events] = await targets;
-    const readEndpoint = endpoints.get(d.endpoint_id);
-    const event = events.get(d.event_id);
-    const context = { delivery_id: d.id, endpoint_id: d.endpoint_id, event_id: d.event_id, tenant_id: d.tenant_id, attempt: d.attempt };
-
-    let endpoint: EndpointTarget | undefined;
-    let result: AttemptResult | undefined;
-    const startedAt = new Date();
-    try {
-      endpoint = readEndpoint?.();
-    } catch (err) {
-      if (!(err instanceof SecretDecryptionError)) throw err;
-      result = { ok: false, responseStatus: null, error: 'endpoint secrets cannot be decrypted (SECRETS_KEY)', durationMs: 0 };
-    }
-    if (!result && (!endpoint || !endpoint.active || !event)) {
-      await cancelDelivery(db, d, !event ? 'event missing' : 'endpoint deleted or disabled');
-      if (!endpoint) this.#deps.attempt.tokens.forget(d.endpoint_id);
-      metrics.canceled.inc();
-      log.info(context, 'webhook.canceled');
-      return;
-    }
-    if (!result && d.attempt > cfg.schedule.length) {
-      // Only after interrupted attempts: the schedule is used up without a recorded result.
-      result = { ok: false, responseStatus: null, error: 'retry schedule exhausted', durationMs: 0 };
-    }
-    if (!result) {
-      const version = isWebhookVersion(endpoint!.version) ? endpoint!.version : LATEST_WEBHOOK_VERSION;
-      const body = JSON.stringify(renderEvent(event!, version));
-      result = await deliveryAttempt(this.#deps.attempt, endpoint!, d.event_id, body, signal);
-    }
-    if (this.#stopping && signal.aborted) {
-      await releaseDelivery(db, d);
-      log.info(context, 'webhook.released');
-      return;
-    }
-
-    const delay = result.ok ? null : retryDelaySeconds(cfg.schedule, d.attempt, cfg.DISPATCH_JITTER, result.retryAfterSeconds);
-    const nextAttemptAt = delay === null ? null : new Date(Date.now() + delay * 1000);
-    const recorded = await recordAttempt(db, d, { ...result, startedAt, nextAttemptAt });
-    const outcome = result.ok ? 'succeeded' : nextAttemptAt ? 'retrying' : 'failed';
-    metrics.attempts.inc({ outcome });
-    metrics.attemptDuration.observe({ outcome }, result.durationMs / 1000);
-    const line = { ...context, outcome, response_status: result.responseStatus, duration_ms: result.durationMs, error: result.error ?? undefined, next_attempt_at: nextAttemptAt?.toISOString() };
-    if (!recorded) {
-      log.warn(line, 'webhook.attempt_discarded: lease lost before the result was recorded');
-      return;
-    }
-    log.info(line, 'webhook.attempt');
-    if (outcome === 'failed' && (await disableIfFailing(db, d.endpoint_id, d.created_at))) {
-      metrics.disabled.inc();
-      log.warn({ endpoint_id: d.endpoint_id, tenant_id: d.tenant_id, delivery_id: d.id, attempts: d.attempt, last_error: result.error }, 'webhook.disabled');
     }
   }
 }

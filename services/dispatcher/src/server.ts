@@ -8,13 +8,13 @@ import { resolveSecretsKey } from '@dms/config';
 import { createLogger } from '@dms/logger';
 import { runHttpService } from '@dms/lifecycle';
 import { SecretBox } from '@dms/secrets';
+import { queueDepth } from '@dms/webhook-delivery';
 import { loadDispatcherConfig } from './config.js';
 import { Dispatcher } from './dispatcher.js';
 import { createHealthServer } from './http/health.js';
 import { createOutbound } from './http/outbound.js';
 import { createDispatcherMetrics } from './metrics.js';
 import { ClientCredentialsTokens } from './oauth/client-credentials.js';
-import { queueDepth } from './queue/deliveries.js';
 import { listenForEvents } from './queue/wakeup.js';
 
 const cfg = loadDispatcherConfig();
@@ -34,23 +34,14 @@ const wakeup = listenForEvents(cfg.DATABASE_URL, log, (tenantId) => {
   if (!served || tenantId === undefined || served.has(tenantId)) dispatcher.wake();
 });
 
-let draining = false;
-const server = createHealthServer(metrics.registry, async () => !draining && (await isReachable(db)));
 await runHttpService({
-  server,
+  server: (isDraining) => createHealthServer(metrics.registry, async () => !isDraining() && (await isReachable(db))),
   port: cfg.PORT,
   log,
   graceSeconds: cfg.SHUTDOWN_GRACE_SECONDS,
-  onDrain: () => {
-    draining = true;
-  },
-  onShutdown: async () => {
-    // Leave a little of the grace period for returning unfinished deliveries to the queue.
-    await dispatcher.stop(Math.max(0, cfg.SHUTDOWN_GRACE_SECONDS * 1000 - 1000));
-    await wakeup.close();
-    await outbound.close();
-    await db.destroy();
-  },
+  // Leave a little of the grace period for returning unfinished deliveries to the queue.
+  onShutdown: () => dispatcher.stop(Math.max(0, cfg.SHUTDOWN_GRACE_SECONDS * 1000 - 1000)),
+  close: [wakeup, outbound, db],
 });
 dispatcher.start();
 log.info(

@@ -1,10 +1,11 @@
 /**
- * Events (CONTRACT section 7), read side: `GET /events` and `GET /events/{id}` show what the
- * outbox (src/db/outbox.ts) recorded, in the shape deliveries carry.
+ * Events (docs/api.md section 7), read side: `GET /events` and `GET /events/{id}` show what the
+ * outbox (src/db/outbox.ts) recorded, rendered by @dms/webhook-delivery's `renderEvent`, the
+ * renderer of delivery bodies too.
  */
+import { renderEvent } from '@dms/webhook-delivery';
 import type { JsonSchema } from '../http/validation.js';
 import { EVENT_TYPES, type ApiEvent } from '../db/outbox.js';
-import { iso } from './schema-parts.js';
 
 /** A row of `events` (the outbox), written by db/outbox.ts in the transaction of the change. */
 export interface EventRow {
@@ -31,7 +32,7 @@ export const eventSchema: JsonSchema = {
   },
 };
 
-/** Maps a row to the public event. */
+/** Maps a row to the public event, in the API version it was recorded in. */
 export function toEvent(row: EventRow): ApiEvent {
-  return { id: row.id, object: 'event', type: row.type, api_version: row.api_version, created_at: iso(row.created_at)!, data: { object: row.data.object } };
+  return renderEvent(row, row.api_version);
 }

@@ -1,53 +1,17 @@
 /**
- * Webhook deliveries (CONTRACT section 7): one per (event, endpoint), with every attempt the
+ * Webhook deliveries (docs/api.md section 7): one per (event, endpoint), with every attempt the
  * dispatchers made. Listed under their endpoint, `GET /webhooks/{id}/deliveries`; read-only here,
- * written by services/dispatcher.
+ * written by services/dispatcher through @dms/webhook-delivery, which holds their states and rows.
  */
 import type { Knex } from '@dms/db';
+import { DELIVERY_STATUSES, loadAttempts, type DeliveryAttemptRow, type WebhookDeliveryRow } from '@dms/webhook-delivery';
 import type { JsonSchema } from '../http/validation.js';
 import { iso, timestampProperties } from './schema-parts.js';
 
-/** States of a delivery: `pending` until an attempt succeeds (`succeeded`), the retry schedule runs out (`failed`) or its endpoint is deleted (`canceled`). */
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'canceled'] as const;
+export { DELIVERY_STATUSES, type DeliveryAttemptRow, type WebhookDeliveryRow };
 
-/** A row of `webhook_deliveries`: one event for one endpoint. */
-export interface WebhookDeliveryRow {
-  id: string;
-  seq: number;
-  tenant_id: string;
-  endpoint_id: string;
-  event_id: string;
-  event_type: string;
-  status: (typeof DELIVERY_STATUSES)[number];
-  attempt_count: number;
-  next_attempt_at: Date | null;
-  last_response_status: number | null;
-  last_error: string | null;
-  last_duration_ms: number | null;
-  last_attempt_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-/** A row of `webhook_delivery_attempts`: one HTTP attempt of a delivery. */
-export interface DeliveryAttemptRow {
-  delivery_id: string;
-  attempt: number;
-  status: 'succeeded' | 'failed';
-  response_status: number | null;
-  error: string | null;
-  duration_ms: number | null;
-  started_at: Date;
-  next_attempt_at: Date | null;
-}
-
-/** One recorded attempt. */
-export interface DeliveryAttempt {
-  attempt: number;
-  status: 'succeeded' | 'failed';
-  response_status: number | null;
-  duration_ms: number | null;
-  error: string | null;
+/** One recorded attempt: its row without the delivery id, timestamps as ISO 8601 text. */
+export interface DeliveryAttempt extends Omit<DeliveryAttemptRow, 'delivery_id' | 'started_at' | 'next_attempt_at'> {
   started_at: string;
   next_attempt_at: string | null;
 }
@@ -124,9 +88,7 @@ function toAttempt(row: DeliveryAttemptRow): DeliveryAttempt {
  * @param rows deliveries already scoped to the caller's tenant
  */
 export async function toWebhookDeliveries(db: Knex, rows: WebhookDeliveryRow[]): Promise<WebhookDelivery[]> {
-  const attempts: DeliveryAttemptRow[] = rows.length
-    ? await db('webhook_delivery_attempts').whereIn('delivery_id', rows.map((r) => r.id)).orderBy(['delivery_id', 'attempt'])
-    : [];
+  const attempts = await loadAttempts(db, rows.map((r) => r.id));
   const byDelivery = new Map<string, DeliveryAttempt[]>();
   for (const a of attempts) {
     const list = byDelivery.get(a.delivery_id) ?? [];

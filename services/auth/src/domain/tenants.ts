@@ -1,30 +1,13 @@
 /**
- * Tenants: the organisations (lenders, utilities) whose data the platform keeps apart. Created by
- * operators with the admin CLI.
+ * Tenants (docs/api.md section 5): the organisations (lenders, utilities) whose data the platform
+ * keeps apart. Created by operators with the admin CLI; shown as @dms/tenants maps them, the same
+ * object as `GET /tenants/me`.
  */
 import type { Knex } from '@dms/db';
 import { newId } from '@dms/ids';
+import { tenantFromRow, type Tenant, type TenantRow } from '@dms/tenants';
 
-/** A tenant as the CLI and `GET /tenants/me` show it. */
-export interface Tenant {
-  id: string;
-  object: 'tenant';
-  name: string;
-  created_at: string;
-  updated_at: string;
-}
-
-interface TenantRow {
-  id: string;
-  name: string;
-  created_at: Date;
-  updated_at: Date;
-}
-
-/** Maps a `tenants` row to its public shape. */
-export function tenantFromRow(row: TenantRow): Tenant {
-  return { id: row.id, object: 'tenant', name: row.name, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
-}
+export type { Tenant };
 
 /**
  * Creates a tenant.

@@ -1,5 +1,5 @@
 /**
- * One delivery attempt (CONTRACT section 7): POST the event to the endpoint with the Standard
+ * One delivery attempt (docs/api.md section 7): POST the event to the endpoint with the Standard
  * Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`,
  * signed with the `standardwebhooks` reference library), plus `Authorization: Bearer` for endpoints
  * with OAuth credentials. A 401 from the receiver drops the token and retries once with a fresh one.
@@ -8,7 +8,7 @@
 import { Webhook } from 'standardwebhooks';
 import { describeRequestError, type Outbound } from '../http/outbound.js';
 import { TokenRequestError, type ClientCredentials, type ClientCredentialsTokens } from '../oauth/client-credentials.js';
-import { parseRetryAfter } from './schedule.js';
+import { parseRetryAfter, type AttemptResponse } from '@dms/webhook-delivery';
 
 /** What to send where. */
 export interface AttemptTarget {
@@ -19,12 +19,8 @@ export interface AttemptTarget {
 }
 
 /** The result of one attempt, ready to be recorded. */
-export interface AttemptResult {
+export interface AttemptResult extends AttemptResponse {
   ok: boolean;
-  responseStatus: number | null;
-  /** Secret-free reason of a failure; null on success. */
-  error: string | null;
-  durationMs: number;
   /** The receiver's Retry-After, seconds. */
   retryAfterSeconds?: number;
 }

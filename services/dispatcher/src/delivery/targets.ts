@@ -4,7 +4,7 @@
  */
 import type { Knex } from '@dms/db';
 import type { SecretBox } from '@dms/secrets';
-import type { StoredEvent } from '@dms/webhook-versions';
+import type { ClaimedDelivery, StoredEvent } from '@dms/webhook-delivery';
 import type { ClientCredentials } from '../oauth/client-credentials.js';
 
 /** An endpoint as the dispatcher needs it. */
@@ -31,11 +31,24 @@ interface EndpointRow {
   credentials_version: number;
 }
 
+/** The endpoints and events of a batch of claimed deliveries, by id. */
+export interface BatchTargets {
+  /** Reading an endpoint decrypts its secrets; it throws `SecretDecryptionError` when they cannot be. */
+  endpoints: Map<string, () => EndpointTarget>;
+  events: Map<string, StoredEvent>;
+}
+
+/** Loads the endpoints and events of `claimed`, two queries for the whole batch. */
+export async function loadBatchTargets(db: Knex, box: SecretBox, claimed: readonly ClaimedDelivery[]): Promise<BatchTargets> {
+  const [endpoints, events] = await Promise.all([loadEndpoints(db, box, claimed.map((d) => d.endpoint_id)), loadEvents(db, claimed.map((d) => d.event_id))]);
+  return { endpoints, events };
+}
+
 /**
  * Endpoints by id. A secret that cannot be decrypted (wrong `SECRETS_KEY`) throws
  * `SecretDecryptionError` when the target is read, failing only that delivery's attempt.
  */
-export async function loadEndpoints(db: Knex, box: SecretBox, ids: string[]): Promise<Map<string, () => EndpointTarget>> {
+async function loadEndpoints(db: Knex, box: SecretBox, ids: string[]): Promise<Map<string, () => EndpointTarget>> {
   const rows: EndpointRow[] = await db('webhook_endpoints').whereIn('id', [...new Set(ids)]);
   return new Map(
     rows.map((row) => [
@@ -62,7 +75,7 @@ export async function loadEndpoints(db: Knex, box: SecretBox, ids: string[]): Pr
 }
 
 /** Events by id. */
-export async function loadEvents(db: Knex, ids: string[]): Promise<Map<string, StoredEvent>> {
+async function loadEvents(db: Knex, ids: string[]): Promise<Map<string, StoredEvent>> {
   const rows: StoredEvent[] = await db('events').whereIn('id', [...new Set(ids)]).select('id', 'type', 'created_at', 'data');
   return new Map(rows.map((r) => [r.id, r]));
 }

@@ -1,5 +1,5 @@
 /**
- * The dispatcher's only HTTP surface (CONTRACT section 1): `/healthz` (process up), `/readyz`
+ * The dispatcher's only HTTP surface (docs/api.md section 1): `/healthz` (process up), `/readyz`
  * (database reachable and not draining) and `/metrics` (Prometheus). No API is served here.
  */
 import { createServer, type Server } from 'node:http';

@@ -1,11 +1,11 @@
 /**
  * The calling tenant (`GET /tenants/me`, docs/api.md section 5): the account that owns every
- * object the token can reach.
+ * object the token can reach. The row-to-object mapping is @dms/tenants', shared with the issuer.
  */
 import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
-import { iso } from '../../schemas/common.js';
-import type { Tenant, TenantRow } from './schemas.js';
+import { tenantFromRow, type TenantRow } from '@dms/tenants';
+import type { Tenant } from './schemas.js';
 
 /**
  * Loads the tenant `tenantId` (from a verified token).
@@ -15,5 +15,5 @@ import type { Tenant, TenantRow } from './schemas.js';
 export async function getTenant(db: Knex, tenantId: string): Promise<Tenant> {
   const row = await db<TenantRow>('tenants').where({ id: tenantId }).first();
   if (!row) throw new ApiError('resource_missing', `No such tenant: '${tenantId}'`);
-  return { id: row.id, object: 'tenant', name: row.name, created_at: iso(row.created_at)!, updated_at: iso(row.updated_at)! };
+  return tenantFromRow(row);
 }

@@ -3,7 +3,7 @@
  * object (credentials without their secret; the signing secret only in the create response) and
  * the stored row, with their types derived from them.
  */
-import { LATEST_WEBHOOK_VERSION, WEBHOOK_VERSION_NAMES } from '@dms/webhook-versions';
+import { LATEST_WEBHOOK_VERSION, WEBHOOK_VERSION_NAMES } from '@dms/webhook-delivery';
 import { EVENT_TYPES } from '../../db/outbox.js';
 import {
   DateColumn,

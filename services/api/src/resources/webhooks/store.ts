@@ -13,7 +13,7 @@ import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
 import type { SecretBox } from '@dms/secrets';
 import { checkTargetUrl, type TargetPolicy } from '@dms/ssrf';
-import { LATEST_WEBHOOK_VERSION, webhookVersionProblem } from '@dms/webhook-versions';
+import { LATEST_WEBHOOK_VERSION, webhookVersionProblem } from '@dms/webhook-delivery';
 import { createOwned, givenFields, updateOwned, type OwnedResource } from '../../db/owned.js';
 import { findOwned } from '../../db/scoped.js';
 import { iso } from '../../schemas/common.js';

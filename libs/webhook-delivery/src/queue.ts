@@ -1,5 +1,6 @@
 /**
- * The delivery queue in PostgreSQL (table `webhook_deliveries`, migration 004_webhooks).
+ * The delivery queue in PostgreSQL (table `webhook_deliveries`, migration 004_webhooks): the SQL
+ * of the moves in states.ts, and nowhere else.
  *
  * A pending row is due when `next_attempt_at <= now()`. `claimDue` takes due rows with
  * `FOR UPDATE SKIP LOCKED` (concurrent dispatchers never block on or take the same row) and leases
@@ -9,45 +10,54 @@
  * attempt is recorded at most once (primary key delivery + attempt number).
  */
 import type { Knex } from '@dms/db';
+import type { WebhookDeliveryRow } from './rows.js';
+import { STORED_STATUS, type DeliveryState } from './states.js';
 
-/** A claimed delivery. */
-export interface ClaimedDelivery {
-  id: string;
-  tenant_id: string;
-  endpoint_id: string;
-  event_id: string;
+/** A claimed delivery (state `delivering`). */
+export interface ClaimedDelivery extends Pick<WebhookDeliveryRow, 'id' | 'tenant_id' | 'endpoint_id' | 'event_id' | 'created_at'> {
   /** Number of this attempt (1-based). */
   attempt: number;
   lease_token: string;
-  created_at: Date;
-  /** Set when the previous claim's lease expired without a recorded result. */
+  /** Set when the previous claim's lease expired without a recorded result (move `reclaim`). */
   interrupted: boolean;
 }
 
 /** What the queue needs to know about the process. */
 export interface QueueOptions {
+  /** How long a claim holds a row, seconds. */
   leaseSeconds: number;
   /** Only these tenants' deliveries (empty = all). */
   tenantIds: readonly string[];
 }
 
-/** The recorded outcome of an attempt. */
-export interface AttemptRecord {
-  ok: boolean;
+/** The states an attempt can end a delivery in (moves `succeed`, `retry`, `exhaust`). */
+export type AttemptEnd = Extract<DeliveryState, 'succeeded' | 'retry_scheduled' | 'exhausted'>;
+
+/** What an attempt got back, as recorded. */
+export interface AttemptResponse {
+  /** The receiver's HTTP status; null when no response arrived. */
   responseStatus: number | null;
+  /** Secret-free reason of a failure; null on success. */
   error: string | null;
   durationMs: number;
+}
+
+/** The recorded outcome of an attempt. */
+export interface AttemptRecord extends AttemptResponse {
+  to: AttemptEnd;
   startedAt: Date;
-  /** When the next attempt is due; null when none follows (success or schedule exhausted). */
+  /** When the next attempt is due; used only with `to: 'retry_scheduled'`. */
   nextAttemptAt: Date | null;
 }
+
+const INTERRUPTED = 'interrupted: the dispatcher stopped before recording a result; sent again';
 
 function tenantFilter(q: Knex.QueryBuilder, opts: QueueOptions): void {
   if (opts.tenantIds.length) q.whereIn('tenant_id', opts.tenantIds as string[]);
 }
 
 /**
- * Claims up to `limit` due deliveries for this process.
+ * Claims up to `limit` due deliveries for this process (moves `claim` and `reclaim`).
  * An interrupted previous attempt (its lease expired) is recorded as failed first, so every
  * attempt that may have reached the receiver appears in the history.
  */
@@ -83,7 +93,7 @@ export async function claimDue(db: Knex, opts: QueueOptions, limit: number): Pro
           delivery_id: c.id,
           attempt: c.attempt - 1,
           status: 'failed',
-          error: 'interrupted: the dispatcher stopped before recording a result; sent again',
+          error: INTERRUPTED,
           started_at: trx.fn.now(),
           next_attempt_at: trx.fn.now(),
         })),
@@ -94,8 +104,8 @@ export async function claimDue(db: Knex, opts: QueueOptions, limit: number): Pro
 }
 
 /**
- * Records attempt `d.attempt` and moves the delivery on: succeeded, pending again (retry at
- * `nextAttemptAt`), or failed (schedule exhausted).
+ * Records attempt `d.attempt` and moves the delivery to `r.to`: succeeded, pending again (retry at
+ * `r.nextAttemptAt`), or failed (schedule exhausted).
  *
  * One statement, so one round trip and atomic without BEGIN/COMMIT: the UPDATE is conditional on
  * the lease, and the attempt row is inserted only for the row it moved. Nothing is written to the
@@ -104,8 +114,9 @@ export async function claimDue(db: Knex, opts: QueueOptions, limit: number): Pro
  * @returns false when the lease was lost (nothing written)
  */
 export async function recordAttempt(db: Knex, d: ClaimedDelivery, r: AttemptRecord): Promise<boolean> {
-  const status = r.ok ? 'succeeded' : r.nextAttemptAt ? 'pending' : 'failed';
-  const nextAttemptAt = status === 'pending' ? r.nextAttemptAt : null;
+  const status = STORED_STATUS[r.to];
+  const attemptStatus = r.to === 'succeeded' ? 'succeeded' : 'failed';
+  const nextAttemptAt = r.to === 'retry_scheduled' ? r.nextAttemptAt : null;
   const { rows } = await db.raw(
     `WITH moved AS (
        UPDATE webhook_deliveries
@@ -118,20 +129,20 @@ export async function recordAttempt(db: Knex, d: ClaimedDelivery, r: AttemptReco
      RETURNING delivery_id`,
     [
       status, nextAttemptAt, r.responseStatus, r.error, r.durationMs, r.startedAt, d.id, d.lease_token,
-      d.attempt, r.ok ? 'succeeded' : 'failed', r.responseStatus, r.error, r.durationMs, r.startedAt, nextAttemptAt,
+      d.attempt, attemptStatus, r.responseStatus, r.error, r.durationMs, r.startedAt, nextAttemptAt,
     ],
   );
   return rows.length > 0;
 }
 
-/** Ends a claimed delivery without an attempt (endpoint deleted or disabled, event gone). */
+/** Ends a claimed delivery without an attempt (move `cancel`: endpoint deleted or disabled, event gone). */
 export async function cancelDelivery(db: Knex, d: ClaimedDelivery, reason: string): Promise<void> {
   await db('webhook_deliveries')
     .where({ id: d.id, lease_token: d.lease_token, status: 'pending' })
     .update({ status: 'canceled', next_attempt_at: null, lease_token: null, last_error: reason, attempt_count: d.attempt - 1, updated_at: db.fn.now() });
 }
 
-/** Returns a claimed delivery to the queue, due now, without counting the attempt (shutdown). */
+/** Returns a claimed delivery to the queue, due now, without counting the attempt (move `release`, at shutdown). */
 export async function releaseDelivery(db: Knex, d: ClaimedDelivery): Promise<void> {
   await db('webhook_deliveries')
     .where({ id: d.id, lease_token: d.lease_token, status: 'pending' })
@@ -139,10 +150,11 @@ export async function releaseDelivery(db: Knex, d: ClaimedDelivery): Promise<voi
 }
 
 /**
- * Disables an endpoint whose delivery just exhausted the schedule, unless some delivery to it
- * succeeded since that delivery began (the endpoint works, that one message did not). A success
- * counts from when it was recorded (the delivery's `updated_at`, set by `recordAttempt`; index
- * `webhook_deliveries_succeeded`, migration 009).
+ * Disables an endpoint whose delivery just exhausted the schedule (move `exhaust`), unless some
+ * delivery to it succeeded since that delivery began (the endpoint works, that one message did
+ * not). A success counts from when it was recorded (the delivery's `updated_at`, set by
+ * `recordAttempt`; index `webhook_deliveries_succeeded`, migration 009).
+ * @param since when the exhausted delivery was created
  * @returns true when this call disabled it
  */
 export async function disableIfFailing(db: Knex, endpointId: string, since: Date): Promise<boolean> {

@@ -1,9 +1,21 @@
 /**
- * The retry schedule (CONTRACT section 7): attempts at roughly 0 s, 5 s, 5 min, 30 min, 2 h, 5 h,
- * 10 h and 10 h after the previous one, each delay varied by random jitter so a receiver that comes
- * back is not hit by every dispatcher's retries at the same instant. A receiver's `Retry-After`
- * (RFC 9110 section 10.2.3) can stretch a delay, never shorten it, up to the schedule's longest step.
+ * The retry schedule (docs/api.md section 7): attempts at roughly 0 s, 5 s, 5 min, 30 min, 2 h,
+ * 5 h, 10 h and 10 h after the previous one, each delay varied by random jitter so a receiver that
+ * comes back is not hit by every dispatcher's retries at the same instant. A receiver's
+ * `Retry-After` (RFC 9110 section 10.2.3) can stretch a delay, never shorten it, up to the
+ * schedule's longest step.
  */
+
+/** How retries are spaced: the dispatcher's `DISPATCH_SCHEDULE_SECONDS` and `DISPATCH_JITTER`. */
+export interface RetryPolicy {
+  /** Delay before each attempt, seconds; `schedule[0]` is the first attempt's (0: at once). */
+  schedule: readonly number[];
+  /** Fraction: each delay is multiplied by a uniform factor in [1 - jitter, 1 + jitter]. */
+  jitter: number;
+}
+
+/** What follows an attempt: the move of states.ts, with the retry's due time for `retry`. */
+export type AttemptDecision = { move: 'succeed' } | { move: 'retry'; nextAttemptAt: Date } | { move: 'exhaust' };
 
 /**
  * Parses `"0,5,300"` into delays in seconds.
@@ -36,6 +48,25 @@ export function retryDelaySeconds(
   const jittered = base * (1 - jitter + 2 * jitter * random());
   const ceiling = Math.max(...schedule);
   return retryAfterSeconds !== undefined ? Math.max(jittered, Math.min(retryAfterSeconds, ceiling)) : jittered;
+}
+
+/**
+ * Decides what follows attempt number `attempt` (1-based): success ends the delivery, a failure
+ * schedules the next attempt while the schedule lasts and exhausts the delivery after its last.
+ * @param retryAfterSeconds the receiver's Retry-After on a failure, if any
+ * @param now when the attempt ended (ms since the epoch); the retry is due `delay` seconds later
+ */
+export function decideAfterAttempt(
+  ok: boolean,
+  attempt: number,
+  policy: RetryPolicy,
+  retryAfterSeconds?: number,
+  now: number = Date.now(),
+  random: () => number = Math.random,
+): AttemptDecision {
+  if (ok) return { move: 'succeed' };
+  const delay = retryDelaySeconds(policy.schedule, attempt, policy.jitter, retryAfterSeconds, random);
+  return delay === null ? { move: 'exhaust' } : { move: 'retry', nextAttemptAt: new Date(now + delay * 1000) };
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
- * Webhook endpoint versions (CONTRACT sections 3 and 7): an endpoint's `version` (`v<YYYYMMDD>`)
- * picks the shape of the events delivered to it, the way `Api-Version` picks the API's shape.
- * This module is the one place that maps an endpoint version to an API version and renders an
- * event for it; the API validates against it and the dispatcher renders deliveries with it.
+ * Webhook endpoint versions (docs/api.md sections 3 and 7): an endpoint's `version`
+ * (`v<YYYYMMDD>`) picks the shape of the events delivered to it, the way `Api-Version` picks the
+ * API's shape. This is the one list of supported endpoint versions: the API validates `version`
+ * against it and the dispatcher renders deliveries with it.
  */
 
 /** Endpoint version -> the API version (`YYYY-MM-DD`) whose event shape it receives. Oldest first. */
@@ -24,6 +24,14 @@ export function isWebhookVersion(value: string): value is WebhookVersion {
 }
 
 /**
+ * The API version (`YYYY-MM-DD`) whose event shape an endpoint stored with `version` receives.
+ * A stored version that is no longer supported gets the newest shape rather than no delivery.
+ */
+export function eventApiVersion(version: string): string {
+  return WEBHOOK_VERSIONS[isWebhookVersion(version) ? version : LATEST_WEBHOOK_VERSION];
+}
+
+/**
  * Explains why `value` is not an acceptable endpoint version, or returns null when it is.
  * Distinguishes a malformed label, an impossible date (`v20260231`) and an unsupported one.
  */
@@ -35,40 +43,4 @@ export function webhookVersionProblem(value: string): string | null {
   if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) return 'is not a real date';
   if (!isWebhookVersion(value)) return `is not a supported version (supported: ${WEBHOOK_VERSION_NAMES.join(', ')})`;
   return null;
-}
-
-/** A stored event, as the outbox wrote it. */
-export interface StoredEvent {
-  id: string;
-  type: string;
-  created_at: Date | string;
-  /** `{ object }`: the affected object as the API showed it right after the change. */
-  data: { object: unknown };
-}
-
-/** The event body a delivery carries and `GET /events/{id}` returns. */
-export interface EventBody {
-  id: string;
-  object: 'event';
-  type: string;
-  api_version: string;
-  created_at: string;
-  data: { object: unknown };
-}
-
-/**
- * Renders `event` in the shape of endpoint version `version`:
- * `{"id","object":"event","type","api_version","created_at","data":{"object":…}}`.
- * (One version exists; a future one adds its conversion of `data.object` here.)
- */
-export function renderEvent(event: StoredEvent, version: WebhookVersion): EventBody {
-  const createdAt = event.created_at instanceof Date ? event.created_at : new Date(event.created_at);
-  return {
-    id: event.id,
-    object: 'event',
-    type: event.type,
-    api_version: WEBHOOK_VERSIONS[version],
-    created_at: createdAt.toISOString(),
-    data: { object: event.data.object },
-  };
 }

@@ -1,0 +1,44 @@
+/**
+ * The one event renderer (docs/api.md section 7): `GET /events`, `GET /events/{id}` and every
+ * delivery body show an event through `renderEvent`, so the two can never drift apart.
+ */
+
+/** A stored event, as the outbox wrote it (a row of `events`, or the columns of it a reader selected). */
+export interface StoredEvent {
+  id: string;
+  type: string;
+  created_at: Date | string;
+  /** `{ object }`: the affected object as the API showed it right after the change. */
+  data: { object: unknown };
+}
+
+/** The public event: the body a delivery carries and `GET /events/{id}` returns. */
+export interface EventBody<Type extends string = string> {
+  id: string;
+  object: 'event';
+  type: Type;
+  /** API version (`YYYY-MM-DD`) whose shape `data.object` has. */
+  api_version: string;
+  /** ISO 8601 UTC timestamp. */
+  created_at: string;
+  data: { object: unknown };
+}
+
+/**
+ * Renders `event` in the shape of API version `apiVersion`:
+ * `{"id","object":"event","type","api_version","created_at","data":{"object":…}}`.
+ * (One version exists; a future one adds its conversion of `data.object` here, keyed by version.)
+ * @param apiVersion `YYYY-MM-DD`: the event's own for the API's reads, the endpoint's
+ *   (`eventApiVersion`) for a delivery
+ */
+export function renderEvent<E extends StoredEvent>(event: E, apiVersion: string): EventBody<E['type']> {
+  const createdAt = event.created_at instanceof Date ? event.created_at : new Date(event.created_at);
+  return {
+    id: event.id,
+    object: 'event',
+    type: event.type,
+    api_version: apiVersion,
+    created_at: createdAt.toISOString(),
+    data: { object: event.data.object },
+  };
+}
