@@ -1,5 +1,5 @@
 /**
- * The operators' admin CLI (CONTRACT section 2): each command prints exactly one JSON object on
+ * The operators' admin CLI (docs/api.md section 2): each command prints exactly one JSON object on
  * stdout; bad input exits non-zero with nothing on stdout and nothing changed; client secrets are
  * never stored in plain text.
  */

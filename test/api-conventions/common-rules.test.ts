@@ -1,5 +1,5 @@
 /**
- * The API's common rules (CONTRACT section 3): the error body, `Request-Id` on every response,
+ * The API's common rules (docs/api.md section 3): the error body, `Request-Id` on every response,
  * `Api-Version`, and strict JSON bodies (unknown fields 400, malformed JSON 400, non-JSON 415,
  * over 1 MiB 413), each leaving nothing changed.
  */
@@ -23,7 +23,7 @@ async function organisationCount(): Promise<string> {
   return (await api.get('/organisations').expect(200)).headers['x-total-count'] as string;
 }
 
-/** Asserts the error body of CONTRACT section 3 and its `Request-Id`. */
+/** Asserts the error body of docs/api.md section 3 and its `Request-Id`. */
 function expectError(res: request.Response, status: number, type: string, code: string) {
   expect(res.status).toBe(status);
   expect(res.headers['content-type']).toMatch(/^application\/json/);

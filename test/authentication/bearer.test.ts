@@ -1,5 +1,5 @@
 /**
- * Bearer token verification on the API (CONTRACT section 3; RFC 6750, RFC 9068): every bad token
+ * Bearer token verification on the API (docs/api.md section 3; RFC 6750, RFC 9068): every bad token
  * is 401 `invalid_token` with `WWW-Authenticate`, a missing scope is 403 `insufficient_scope`.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -22,7 +22,7 @@ function listDebts(authorization?: string) {
   return authorization === undefined ? req : req.set('Authorization', authorization);
 }
 
-/** Asserts the RFC 6750 401 and the API error body of CONTRACT section 3. */
+/** Asserts the RFC 6750 401 and the API error body of docs/api.md section 3. */
 function expectInvalidToken(res: request.Response) {
   expect(res.status).toBe(401);
   expect(res.headers['www-authenticate']).toMatch(/^Bearer .*error="invalid_token"/);

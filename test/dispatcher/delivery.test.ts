@@ -1,5 +1,5 @@
 /**
- * Deliveries end to end (CONTRACT section 7): a debt's lifecycle produces its events, each
+ * Deliveries end to end (docs/api.md section 7): a debt's lifecycle produces its events, each
  * delivered to a real receiver on 127.0.0.1 that verifies the Standard Webhooks signature with the
  * `standardwebhooks` package and the bearer token against its own token endpoint; OAuth token
  * caching, expiry, one refetch after a 401, credentials rotation; no secret in any log line.

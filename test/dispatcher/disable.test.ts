@@ -1,5 +1,5 @@
 /**
- * When a failed schedule disables an endpoint (CONTRACT section 7): only when no delivery to it
+ * When a failed schedule disables an endpoint (docs/api.md section 7): only when no delivery to it
  * succeeded since the failed delivery began. A receiver that rejects one message but accepts the
  * others stays enabled; one whose only success came before the failing delivery is disabled.
  * "Succeeded since" is read from the deliveries (migration 009_delivery_success), not from a

@@ -1,5 +1,5 @@
 /**
- * Delivery faults (CONTRACT section 7) against a dispatcher with a 1 s request time limit and the
+ * Delivery faults (docs/api.md section 7) against a dispatcher with a 1 s request time limit and the
  * test schedule "0,1,2" (three attempts): receiver down then back, 500s (and Retry-After), time-outs,
  * a failing token endpoint. Every attempt is recorded, retries keep to the schedule, and an
  * endpoint failing the whole schedule is disabled with a `webhook.disabled` log line. Plus the

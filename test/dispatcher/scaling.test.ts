@@ -1,5 +1,5 @@
 /**
- * Several dispatchers on one queue (CONTRACT section 7): two at once never send an attempt twice;
+ * Several dispatchers on one queue (docs/api.md section 7): two at once never send an attempt twice;
  * one killed (SIGKILL) mid-delivery loses its claim when the lease runs out and another sends the
  * delivery again; one stopped with SIGTERM mid-delivery returns it to the queue at once.
  */

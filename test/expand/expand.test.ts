@@ -1,5 +1,5 @@
 /**
- * `expand[]=customer` and `expand[]=organisation` on debt retrieve, list and search (CONTRACT
+ * `expand[]=customer` and `expand[]=organisation` on debt retrieve, list and search (docs/api.md
  * section 4): the object replaces its id, links keep the expansion, unknown values are 400 on
  * `expand[]`, and a page is expanded with one query per expanded type, never one per debt.
  */

@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key on POST and PATCH (CONTRACT section 3): replay of the stored response, 422 for
+ * Idempotency-Key on POST and PATCH (docs/api.md section 3): replay of the stored response, 422 for
  * another request under the same key, 409 while the first is in flight, keys scoped per client,
  * 24 h expiry, and what is (not) stored.
  */

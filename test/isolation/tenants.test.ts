@@ -1,5 +1,5 @@
 /**
- * Tenant isolation (CONTRACT section 3): tenant B's token never reaches tenant A's objects, by
+ * Tenant isolation (docs/api.md section 3): tenant B's token never reaches tenant A's objects, by
  * list, by id (404, indistinguishable from a missing object), as a cursor (400 invalid_cursor), or
  * as a reference in a create (404 naming the field, nothing written).
  */

@@ -1,5 +1,5 @@
 /**
- * Signing-key rotation without downtime (CONTRACT section 2): after `admin keys rotate` the issuer
+ * Signing-key rotation without downtime (docs/api.md section 2): after `admin keys rotate` the issuer
  * signs with the new key (it learns of it through LISTEN/NOTIFY), both keys are published, and a
  * token signed before the rotation keeps working on the API until it expires.
  */

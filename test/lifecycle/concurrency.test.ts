@@ -1,5 +1,5 @@
 /**
- * Two concurrent moves on one debt never both win (CONTRACT section 6): the debt row is locked
+ * Two concurrent moves on one debt never both win (docs/api.md section 6): the debt row is locked
  * for each move, so of many conflicting requests fired at once exactly one succeeds and the rest
  * see the new status and get 409.
  */

@@ -1,5 +1,5 @@
 /**
- * The debt lifecycle table of CONTRACT section 6, driven over HTTP: every allowed move gives the
+ * The debt lifecycle table of docs/api.md section 6, driven over HTTP: every allowed move gives the
  * next status with `status.reason` and `status.updated_at` set and records `debt.<status>`; from
  * every status, a forbidden move is 409 `invalid_state_transition` and changes nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * `X-Total-Count` from sharded list counters (migration 008_counter_shards, CONTRACT section 4):
+ * `X-Total-Count` from sharded list counters (migration 008_counter_shards, docs/api.md section 4):
  * concurrent writes bump different shards of one list (one per database connection), removals may
  * land on another shard than the additions, and the total is the exact sum of every shard.
  */

@@ -1,5 +1,5 @@
 /**
- * Keyset pagination of the lists (CONTRACT section 4): walking `next` then `prev` by the `Link`
+ * Keyset pagination of the lists (docs/api.md section 4): walking `next` then `prev` by the `Link`
  * headers, the count headers on every page, the exact links, and a 400 naming the parameter for
  * each invalid one.
  */

@@ -1,5 +1,5 @@
 /**
- * Payments (CONTRACT sections 5 and 6): `POST /debts/{id}/payments` updates the debt's summary in
+ * Payments (docs/api.md sections 5 and 6): `POST /debts/{id}/payments` updates the debt's summary in
  * the same transaction, the payment that clears the balance moves the debt to `paid`, and every
  * rejected payment (wrong state, wrong currency, overpayment, bad body) changes nothing.
  * `GET /debts/{id}/payments` is a paginated list like every other.

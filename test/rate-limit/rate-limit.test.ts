@@ -1,5 +1,5 @@
 /**
- * Per-client rate limits (CONTRACT section 3): `RateLimit`/`RateLimit-Policy` headers (IETF
+ * Per-client rate limits (docs/api.md section 3): `RateLimit`/`RateLimit-Policy` headers (IETF
  * draft 8), 429 `rate_limit_error` with `Retry-After` once the budget is spent, budgets per client,
  * and one budget shared by several API instances through Redis (`REDIS_URL`).
  *

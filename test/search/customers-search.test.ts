@@ -1,5 +1,5 @@
 /**
- * `GET /customers/search` (CONTRACT section 4): `email` (any e-mail contact, case-insensitive),
+ * `GET /customers/search` (docs/api.md section 4): `email` (any e-mail contact, case-insensitive),
  * `full_name` (case-insensitive contains, `%` and `_` literal), `created_at`; injection attempts
  * stay plain values.
  */

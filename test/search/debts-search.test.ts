@@ -1,5 +1,5 @@
 /**
- * `GET /debts/search` (CONTRACT section 4): every debt field, paging with the list headers and
+ * `GET /debts/search` (docs/api.md section 4): every debt field, paging with the list headers and
  * cursors, `X-Total-Count` = number of matches, tenant isolation, and SQL injection attempts that
  * stay plain values.
  */

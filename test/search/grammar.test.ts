@@ -1,5 +1,5 @@
 /**
- * The search language of CONTRACT section 4 as seen over HTTP: quoted and bare values, every
+ * The search language of docs/api.md section 4 as seen over HTTP: quoted and bare values, every
  * operator, AND chains, and 400 `invalid_search_query` (param `query`) with the 1-based position
  * of each kind of mistake.
  */

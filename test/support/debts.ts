@@ -8,7 +8,7 @@ import { apiAs, seedParties, testDb } from './harness.js';
 type Api = ReturnType<typeof apiAs>;
 export type Parties = Awaited<ReturnType<typeof seedParties>>;
 
-/** Every status of CONTRACT section 6. */
+/** Every status of docs/api.md section 6. */
 export const STATUSES = ['initializing', 'prepared', 'paused', 'resumed', 'disputed', 'settled', 'paid', 'withdrawn', 'deleted'] as const;
 export type Status = (typeof STATUSES)[number];
 

@@ -1,5 +1,5 @@
 /**
- * The issuer's token endpoint, metadata and JWKS (CONTRACT section 2; RFC 6749 4.4 and 5.2,
+ * The issuer's token endpoint, metadata and JWKS (docs/api.md section 2; RFC 6749 4.4 and 5.2,
  * RFC 8707, RFC 9068, RFC 8414, RFC 7517).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -47,7 +47,7 @@ describe('success', () => {
     expect(res.body.token_type).toBe('Bearer');
   });
 
-  test('the access token is an RS256 at+jwt with the claims of CONTRACT section 2', async () => {
+  test('the access token is an RS256 at+jwt with the claims of docs/api.md section 2', async () => {
     const before = Math.floor(Date.now() / 1000);
     const res = await tokenRequest(grant({ scope: 'debts:read debts:write' }), basicOf(tenant)).expect(200);
     const decoded = jwt.decode(res.body.access_token, { complete: true })!;

@@ -1,5 +1,5 @@
 /**
- * API versioning (CONTRACT section 3): the optional `Api-Version: YYYY-MM-DD` request header, the
+ * API versioning (docs/api.md section 3): the optional `Api-Version: YYYY-MM-DD` request header, the
  * newest version by default, the version used echoed in the response, 400 for any other value.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';

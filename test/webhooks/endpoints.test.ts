@@ -1,5 +1,5 @@
 /**
- * Webhook endpoint management (CONTRACT section 7): create, retrieve, update, delete, list; every
+ * Webhook endpoint management (docs/api.md section 7): create, retrieve, update, delete, list; every
  * validation rejection (400, nothing changed); secrets never returned; scopes; tenant isolation.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';

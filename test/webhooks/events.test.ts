@@ -1,5 +1,5 @@
 /**
- * Events (CONTRACT section 7): written by the transaction of the change (outbox), so a change that
+ * Events (docs/api.md section 7): written by the transaction of the change (outbox), so a change that
  * rolls back leaves no event and no delivery; `GET /events` and `GET /events/{id}` with scope
  * `events:read`, paginated, tenant-scoped.
  */

@@ -1,5 +1,5 @@
 /**
- * SSRF protection at registration (CONTRACT section 7): with private targets disallowed (an extra
+ * SSRF protection at registration (docs/api.md section 7): with private targets disallowed (an extra
  * API instance with ALLOW_PRIVATE_WEBHOOK_TARGETS=false), URLs and token URLs that are plain http
  * or whose host is or resolves to a loopback, private, link-local, unique-local or metadata address
  * are refused on create and update. No request is ever sent to any of them. The address classifier

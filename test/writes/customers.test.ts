@@ -1,5 +1,5 @@
 /**
- * `PATCH` and `DELETE /customers/{id}` (CONTRACT section 5): updates replace given fields and
+ * `PATCH` and `DELETE /customers/{id}` (docs/api.md section 5): updates replace given fields and
  * merge metadata; a delete is soft (the row stays for its debts) but the customer leaves
  * retrieval, lists, counts and search; events `customer.updated` and `customer.deleted`.
  */

@@ -1,5 +1,5 @@
 /**
- * `PATCH` and `DELETE /debts/{id}` (CONTRACT sections 5 and 6): both only while `initializing`
+ * `PATCH` and `DELETE /debts/{id}` (docs/api.md sections 5 and 6): both only while `initializing`
  * (409 afterwards); a new customer or organisation must be the tenant's; a deleted debt leaves
  * retrieval, lists and counts; events `debt.updated` and `debt.deleted`.
  */

@@ -1,5 +1,5 @@
 /**
- * `PATCH /organisations/{id}` (CONTRACT section 5): given fields replace, metadata merges, unknown
+ * `PATCH /organisations/{id}` (docs/api.md section 5): given fields replace, metadata merges, unknown
  * fields and bad values are 400 naming the field, other tenants' organisations are 404, and each
  * update records `organisation.updated`.
  */

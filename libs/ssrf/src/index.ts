@@ -1,6 +1,6 @@
 /**
  * Server-side request forgery (SSRF) guard for outbound requests to tenant-chosen URLs (webhook
- * endpoints and their OAuth token endpoints, CONTRACT section 7).
+ * endpoints and their OAuth token endpoints, docs/api.md section 7).
  *
  * Only globally routable unicast addresses may be contacted. Everything else is refused: loopback,
  * private (RFC 1918), link-local (including the 169.254.169.254 metadata service), unique-local

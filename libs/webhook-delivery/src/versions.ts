@@ -1,16 +1,22 @@
 /**
- * Webhook endpoint versions (docs/api.md sections 3 and 7): an endpoint's `version`
- * (`v<YYYYMMDD>`) picks the shape of the events delivered to it, the way `Api-Version` picks the
- * API's shape. This is the one list of supported endpoint versions: the API validates `version`
- * against it and the dispatcher renders deliveries with it.
+ * The supported versions, in one place (docs/api.md sections 3 and 7): the API versions a request
+ * may name in `Api-Version` (`YYYY-MM-DD`), and the webhook endpoint versions derived from them
+ * (`v<YYYYMMDD>`), which pick the shape of the events delivered to an endpoint. The API validates
+ * both against these lists and the dispatcher renders deliveries with them.
  */
 
-/** Endpoint version -> the API version (`YYYY-MM-DD`) whose event shape it receives. Oldest first. */
-export const WEBHOOK_VERSIONS = {
-  v20261101: '2026-11-01',
-} as const;
+/** Supported API versions (`YYYY-MM-DD`), oldest first. */
+export const API_VERSIONS = ['2026-11-01'] as const;
+/** The API version used when a request names none. */
+export const LATEST_API_VERSION = API_VERSIONS[API_VERSIONS.length - 1]!;
 
-export type WebhookVersion = keyof typeof WEBHOOK_VERSIONS;
+/** An endpoint version: `v` + an API version without its dashes. */
+export type WebhookVersion = `v${string}`;
+
+/** Endpoint version -> the API version (`YYYY-MM-DD`) whose event shape it receives. Oldest first. */
+export const WEBHOOK_VERSIONS: Readonly<Record<WebhookVersion, string>> = Object.fromEntries(
+  API_VERSIONS.map((v) => [`v${v.replaceAll('-', '')}`, v]),
+);
 
 /** Supported endpoint versions, oldest first. */
 export const WEBHOOK_VERSION_NAMES = Object.keys(WEBHOOK_VERSIONS) as WebhookVersion[];

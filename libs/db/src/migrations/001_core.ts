@@ -1,6 +1,6 @@
 /**
  * Core schema: tenants, OAuth clients, signing keys, organisations, customers, debts, payments,
- * and the maintained list counters behind `X-Total-Count` (CONTRACT section 4).
+ * and the maintained list counters behind `X-Total-Count` (docs/api.md section 4).
  *
  * Every listable table has `seq`, an identity column: keyset pagination orders by it (newest
  * first = highest seq), which also breaks ties between rows created in the same microsecond.
@@ -80,7 +80,7 @@ export async function up(knex: Knex): Promise<void> {
     t.text('status').notNullable().defaultTo('initializing');
     t.text('status_reason');
     t.timestamp('status_updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-    // Money in minor units (CONTRACT section 3); bigint so no currency can overflow.
+    // Money in minor units (docs/api.md section 3); bigint so no currency can overflow.
     t.bigInteger('amount_principal').notNullable();
     t.bigInteger('amount_interest').notNullable().defaultTo(0);
     t.bigInteger('amount_fees').notNullable().defaultTo(0);

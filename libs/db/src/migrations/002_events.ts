@@ -1,5 +1,5 @@
 /**
- * The event outbox (CONTRACT section 7): every change that tenants can subscribe to writes one
+ * The event outbox (docs/api.md section 7): every change that tenants can subscribe to writes one
  * `events` row in the same transaction as the change, so an event exists exactly when its change
  * committed. The dispatcher fans events out to webhook endpoints from here.
  */

@@ -1,5 +1,5 @@
 /**
- * Indexes behind search (CONTRACT section 4) for tenants with a million debts: each searchable
+ * Indexes behind search (docs/api.md section 4) for tenants with a million debts: each searchable
  * field can narrow a tenant's rows through an index instead of scanning them.
  *
  * - debts: equality fields lead with (tenant_id, field) and end with `seq`, so a filtered page is

@@ -1,5 +1,5 @@
 /**
- * Webhooks (CONTRACT section 7): endpoints, the delivery queue and its attempt log.
+ * Webhooks (docs/api.md section 7): endpoints, the delivery queue and its attempt log.
  *
  * - `webhook_endpoints`: a tenant's receivers. Soft-deleted (`deleted_at`) so the delivery history
  *   of a deleted endpoint stays consistent while a dispatcher may still hold one of its deliveries.

@@ -1,5 +1,5 @@
 /**
- * Idempotency keys (CONTRACT section 3): one row per (tenant, client, key) remembering the request
+ * Idempotency keys (docs/api.md section 3): one row per (tenant, client, key) remembering the request
  * fingerprint and, once the first request finished, its response. The primary key is what makes
  * the claim atomic across API instances: the first `INSERT … ON CONFLICT` wins, every other
  * instance sees the row (state `processing` → 409, `completed` → replay).

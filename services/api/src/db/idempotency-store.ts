@@ -1,5 +1,5 @@
 /**
- * PostgreSQL store of idempotency keys (CONTRACT section 3; the model of Stripe's idempotent
+ * PostgreSQL store of idempotency keys (docs/api.md section 3; the model of Stripe's idempotent
  * requests and the IETF draft "The Idempotency-Key HTTP Header Field").
  *
  * A request claims its key with one `INSERT … ON CONFLICT DO UPDATE … WHERE` statement: the primary
@@ -48,7 +48,7 @@ export type ClaimResult =
 
 /** Settings of the store. */
 export interface IdempotencyStoreOptions {
-  /** How long a key is remembered, seconds (CONTRACT: 24 h). */
+  /** How long a key is remembered, seconds (docs/api.md section 3: 24 h). */
   ttlSeconds?: number;
   /**
    * After how many seconds a `processing` claim counts as abandoned (its process died). Longer than

@@ -1,11 +1,11 @@
 /**
- * Metadata updates (CONTRACT section 3, `metadataPatchSchema`): a `PATCH` merges keys into the
+ * Metadata updates (docs/api.md section 3, `metadataPatchSchema`): a `PATCH` merges keys into the
  * stored metadata instead of replacing it, so two clients that own different keys do not erase
  * each other's data; the empty string removes a key.
  */
 import { ApiError } from '@dms/errors';
 
-/** Most keys a metadata object may hold (CONTRACT section 3). */
+/** Most keys a metadata object may hold (docs/api.md section 3). */
 export const MAX_METADATA_KEYS = 50;
 
 /**

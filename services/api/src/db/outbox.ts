@@ -1,13 +1,13 @@
 /**
- * The transactional outbox (CONTRACT section 7): `recordEvent` inserts the event in the caller's
+ * The transactional outbox (docs/api.md section 7): `recordEvent` inserts the event in the caller's
  * transaction and notifies dispatchers, whose LISTEN only fires if that transaction commits.
  */
 import { EVENTS_CHANNEL, type Knex } from '@dms/db';
 import { newId } from '@dms/ids';
+import { renderEvent, type EventBody } from '@dms/webhook-delivery';
 import { LATEST_API_VERSION } from '../middleware/api-version.js';
 
-
-/** Event types (CONTRACT section 7). */
+/** Event types (docs/api.md section 7). */
 export const EVENT_TYPES = [
   'organisation.created',
   'organisation.updated',
@@ -29,15 +29,8 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** The public shape of an event. */
-export interface ApiEvent {
-  id: string;
-  object: 'event';
-  type: EventType;
-  api_version: string;
-  created_at: string;
-  data: { object: unknown };
-}
+/** The public shape of an event (rendered by @dms/webhook-delivery's one renderer). */
+export type ApiEvent = EventBody<EventType>;
 
 /**
  * Writes an event for `object` in transaction `trx` (must be a transaction: the event must commit
@@ -50,5 +43,5 @@ export async function recordEvent(trx: Knex.Transaction, tenantId: string, type:
     .insert({ id, tenant_id: tenantId, type, api_version: LATEST_API_VERSION, data: JSON.stringify({ object }) })
     .returning(['created_at']);
   await trx.raw('SELECT pg_notify(?, ?)', [EVENTS_CHANNEL, tenantId]);
-  return { id, object: 'event', type, api_version: LATEST_API_VERSION, created_at: (row!.created_at as Date).toISOString(), data: { object } };
+  return renderEvent({ id, type, created_at: row!.created_at as Date, data: { object } }, LATEST_API_VERSION);
 }

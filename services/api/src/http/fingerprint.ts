@@ -1,5 +1,5 @@
 /**
- * Request fingerprints for idempotency (CONTRACT section 3): two requests are "the same" when
+ * Request fingerprints for idempotency (docs/api.md section 3): two requests are "the same" when
  * method, path and body are equal as JSON values, whatever the key order or whitespace the client
  * used. Canonical JSON here sorts object keys recursively (the ordering rule of RFC 8785, JCS);
  * numbers and strings are serialised by `JSON.stringify`, which is what Express parsed them from.

@@ -1,5 +1,5 @@
 /**
- * Keyset pagination of every list and search endpoint (CONTRACT section 4).
+ * Keyset pagination of every list and search endpoint (docs/api.md section 4).
  *
  * Lists are ordered newest first by `seq`, an identity column that is indexed per tenant; a cursor
  * is an object id, resolved to its `seq` inside the same (tenant-scoped) list, so a page costs an
@@ -60,7 +60,7 @@ export async function keysetPage<Row>(list: Knex.QueryBuilder, rows: Knex.QueryB
 }
 
 /**
- * The total of a plain list from its maintained counter (O(1), CONTRACT section 4): the sum of the
+ * The total of a plain list from its maintained counter (O(1), docs/api.md section 4): the sum of the
  * list's counter shards (at most 16 rows by primary key, migration 008_counter_shards).
  * @param parentId the parent object of a nested list (a debt's payments), '' for top-level lists
  */

@@ -3,7 +3,7 @@
  */
 import type { Scope } from '@dms/scopes';
 
-/** The verified caller, from the access token (CONTRACT section 3). */
+/** The verified caller, from the access token (docs/api.md section 3). */
 export interface Principal {
   tenantId: string;
   clientId: string;

@@ -1,17 +1,15 @@
 /**
- * API versioning (CONTRACT section 3): the optional `Api-Version: YYYY-MM-DD` request header picks
+ * API versioning (docs/api.md section 3): the optional `Api-Version: YYYY-MM-DD` request header picks
  * the version, the newest by default; the response echoes the version used. An unknown version is
  * 400 rather than a silent fallback, so a client never runs against a shape it did not ask for.
  */
 import type { RequestHandler } from 'express';
 import { ApiError } from '@dms/errors';
+import { API_VERSIONS, LATEST_API_VERSION } from '@dms/webhook-delivery';
 // `req.apiVersion` is declared there; imported here so the module type-checks on its own.
 import '../http/types.js';
 
-/** Supported versions, oldest first. */
-export const API_VERSIONS = ['2026-11-01'] as const;
-/** The version used when a request names none. */
-export const LATEST_API_VERSION = API_VERSIONS[API_VERSIONS.length - 1]!;
+export { API_VERSIONS, LATEST_API_VERSION };
 
 /**
  * Sets `req.apiVersion` and echoes it in the `Api-Version` response header.

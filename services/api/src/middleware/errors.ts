@@ -1,5 +1,5 @@
 /**
- * The last middleware: turns anything thrown into the error body of CONTRACT section 3 and logs
+ * The last middleware: turns anything thrown into the error body of docs/api.md section 3 and logs
  * server faults with their stack (the client sees only a generic message and the request id).
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
@@ -54,7 +54,7 @@ function fromDatabase(err: unknown): ApiError | undefined {
 }
 
 /**
- * Writes the error body of CONTRACT section 3 with the registered status and headers
+ * Writes the error body of docs/api.md section 3 with the registered status and headers
  * (`toErrorBody` of @dms/errors); faults other than ApiError become a 500 whose message is generic.
  * If the response has already started it is only ended.
  */

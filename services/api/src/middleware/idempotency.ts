@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on POST and PATCH (CONTRACT section 3): a client may retry a write safely.
+ * `Idempotency-Key` on POST and PATCH (docs/api.md section 3): a client may retry a write safely.
  *
  * - The same key with the same request (method, path and body as JSON) within 24 h returns the
  *   stored response again, with `Idempotent-Replayed: true`, without running the request.

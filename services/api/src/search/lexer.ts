@@ -1,5 +1,5 @@
 /**
- * Lexer of the search language (CONTRACT section 4): turns a query such as
+ * Lexer of the search language (docs/api.md section 4): turns a query such as
  * `status:prepared AND amount_remaining>=1000 AND tag:"late fee"` into tokens with their
  * 1-based positions.
  *

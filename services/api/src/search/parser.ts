@@ -1,5 +1,5 @@
 /**
- * Parser of the search language (CONTRACT section 4) into an AST:
+ * Parser of the search language (docs/api.md section 4) into an AST:
  *
  *   query := term ( "AND" term )*
  *   term  := field operator value

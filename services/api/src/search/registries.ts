@@ -1,5 +1,5 @@
 /**
- * The searchable fields of each resource (CONTRACT section 4) and the columns behind them.
+ * The searchable fields of each resource (docs/api.md section 4) and the columns behind them.
  * Migration 003_search_indexes indexes these columns for tenants with millions of rows.
  */
 import { arrayContains, containsText, emailOf, exactText, integer, timestamp } from './field-kinds.js';

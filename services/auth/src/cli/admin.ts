@@ -1,5 +1,5 @@
 /**
- * The operators' admin CLI (CONTRACT section 2): `npm run -s admin -- <resource> <command> [flags]`.
+ * The operators' admin CLI (docs/api.md section 2): `npm run -s admin -- <resource> <command> [flags]`.
  * Each command prints exactly one JSON object on stdout; diagnostics go to stderr with exit code 1
  * (bad input or unknown object) or 2 (usage).
  *

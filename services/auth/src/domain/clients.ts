@@ -8,7 +8,7 @@ import { randomBase62 } from '@dms/ids';
 import { randomSecret, type SecretBox } from '@dms/secrets';
 import { isScope, parseScope, SCOPES } from '@dms/scopes';
 
-/** The CLI's answer to `clients create` and `clients rotate-secret` (CONTRACT section 2). */
+/** The CLI's answer to `clients create` and `clients rotate-secret` (docs/api.md section 2). */
 export interface IssuedClient {
   client_id: string;
   client_secret: string;

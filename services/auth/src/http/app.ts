@@ -1,5 +1,5 @@
 /**
- * The issuer's HTTP surface (CONTRACT section 1): the token endpoint and JWKS from oidc-provider,
+ * The issuer's HTTP surface (docs/api.md section 1): the token endpoint and JWKS from oidc-provider,
  * RFC 8414 metadata, health, readiness and metrics. Anything else is 404, so none of
  * oidc-provider's interactive endpoints is reachable.
  */

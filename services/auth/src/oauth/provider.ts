@@ -4,7 +4,7 @@
  *
  * - `audience` is this service's name for the RFC 8707 `resource` parameter: when a request has no
  *   `resource`, `defaultResource` takes `audience` from the form body; one of the two is required.
- * - An omitted `scope` grants every scope the client is allowed (CONTRACT section 2).
+ * - An omitted `scope` grants every scope the client is allowed (docs/api.md section 2).
  * - Tokens carry `tenant_id` (from the client) beside the RFC 9068 claims.
  */
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
@@ -21,7 +21,7 @@ export interface ProviderOptions {
   adapter: NonNullable<Configuration['adapter']>;
 }
 
-/** Paths of the issuer (CONTRACT section 1). */
+/** Paths of the issuer (docs/api.md section 1). */
 export const ROUTES = {
   token: '/oauth/token',
   jwks: '/.well-known/jwks.json',
@@ -46,7 +46,7 @@ export function createProvider(opts: ProviderOptions): Provider {
     routes: { token: ROUTES.token, jwks: ROUTES.jwks },
     scopes: [...SCOPES],
     // No authorization endpoint flows: with the default response types oidc-provider would also
-    // accept `grant_type=authorization_code` (answering invalid_request), where CONTRACT section 2
+    // accept `grant_type=authorization_code` (answering invalid_request), where docs/api.md section 2
     // and RFC 6749 5.2 want every grant but client_credentials to be unsupported_grant_type.
     responseTypes: ['none'],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post'],

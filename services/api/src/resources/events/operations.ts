@@ -8,7 +8,7 @@ import { listPage, retrieveOne } from '../../operations/lists.js';
 import { pageQuery } from '../../operations/query.js';
 import { Type } from '../../schemas/common.js';
 import type { ApiEvent } from '../../db/outbox.js';
-import { eventSchema, toEvent, type EventRow } from '../../domain/events.js';
+import { eventSchema, toEvent, type EventRow } from './schemas.js';
 
 const read = { token: true, scope: 'events:read' } as const;
 // The event schema is plain JSON Schema, shared with the webhook side.

@@ -9,7 +9,7 @@ import { pageQuery } from '../../operations/query.js';
 import { crud } from '../../operations/crud.js';
 import { findOwned } from '../../db/scoped.js';
 import { Type, deletedObject, deletedObjectSchema } from '../../schemas/common.js';
-import { toWebhookDeliveries, webhookDeliverySchema, type WebhookDelivery, type WebhookDeliveryRow } from '../../domain/webhook-deliveries.js';
+import { toWebhookDeliveries, webhookDeliverySchema, type WebhookDelivery, type WebhookDeliveryRow } from './deliveries.js';
 import { WebhookEndpoint, WebhookEndpointCreate, WebhookEndpointUpdate, type WebhookEndpointRow } from './schemas.js';
 import { createWebhookEndpoint, deleteWebhookEndpoint, toWebhookEndpoint, updateWebhookEndpoint } from './store.js';
 

@@ -5,8 +5,8 @@
  */
 import type { Knex } from '@dms/db';
 import { DELIVERY_STATUSES, loadAttempts, type DeliveryAttemptRow, type WebhookDeliveryRow } from '@dms/webhook-delivery';
-import type { JsonSchema } from '../http/validation.js';
-import { iso, timestampProperties } from './schema-parts.js';
+import type { JsonSchema } from '../../http/validation.js';
+import { iso, timestampProperties } from '../../schemas/common.js';
 
 export { DELIVERY_STATUSES, type DeliveryAttemptRow, type WebhookDeliveryRow };
 

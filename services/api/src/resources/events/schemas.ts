@@ -4,8 +4,8 @@
  * renderer of delivery bodies too.
  */
 import { renderEvent } from '@dms/webhook-delivery';
-import type { JsonSchema } from '../http/validation.js';
-import { EVENT_TYPES, type ApiEvent } from '../db/outbox.js';
+import type { JsonSchema } from '../../http/validation.js';
+import { EVENT_TYPES, type ApiEvent } from '../../db/outbox.js';
 
 /** A row of `events` (the outbox), written by db/outbox.ts in the transaction of the change. */
 export interface EventRow {
