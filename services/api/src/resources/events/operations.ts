@@ -6,13 +6,11 @@
 import { defineOperation, type AnyOperation } from '../../operations/operation.js';
 import { listPage, retrieveOne } from '../../operations/lists.js';
 import { pageQuery } from '../../operations/query.js';
-import { Type } from '../../schemas/common.js';
 import type { ApiEvent } from '../../db/outbox.js';
-import { eventSchema, toEvent, type EventRow } from './schemas.js';
+import { Event, toEvent, type EventRow } from './schemas.js';
 
 const read = { token: true, scope: 'events:read' } as const;
-// The event schema is plain JSON Schema, shared with the webhook side.
-const object = { name: 'Event', schema: Type.Unsafe<ApiEvent>(eventSchema) };
+const object = { name: 'Event', schema: Event };
 
 /** The operations of `/events`. */
 export const eventOperations: AnyOperation[] = [
