@@ -12,6 +12,7 @@ import * as perf from './006_perf.js';
 import * as counterMembership from './007_counter_membership.js';
 import * as counterShards from './008_counter_shards.js';
 import * as deliverySuccess from './009_delivery_success.js';
+import * as webhookOperations from './020_webhook_operations.js';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -29,4 +30,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['007_counter_membership', counterMembership],
   ['008_counter_shards', counterShards],
   ['009_delivery_success', deliverySuccess],
+  ['020_webhook_operations', webhookOperations],
 ];
