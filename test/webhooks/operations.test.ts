@@ -157,7 +157,7 @@ describe('retry, re-enable and recover', () => {
     await quiet.api.post('/organisations', { name: 'Waiting Ltd' }).expect(201);
     const [waiting] = await deliveries(quiet, ep.id);
     // Arranged as after two failed attempts of a three-step schedule, then the endpoint disabled.
-    await testDb()('webhook_delivery_attempts').insert([1, 2].map((attempt) => ({ delivery_id: waiting!.id, attempt, status: 'failed', error: 'receiver answered 500', started_at: new Date() })));
+    await testDb()('webhook_delivery_attempts').insert([1, 2].map((attempt) => ({ delivery_id: waiting!.id, attempt, status: 'failed', error: 'receiver answered 500', started_at: new Date(), delivery_created_at: waiting!.created_at })));
     await testDb()('webhook_deliveries').where({ id: waiting!.id }).update({ attempt_count: 2, next_attempt_at: testDb().raw(`now() + interval '1 hour'`) });
     await testDb()('webhook_endpoints').where({ id: ep.id }).update({ enabled: false, disabled_at: testDb().fn.now() });
 

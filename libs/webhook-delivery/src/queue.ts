@@ -7,7 +7,8 @@
  * them: `next_attempt_at` moves to the end of the lease and a fresh `lease_token` is set. Every
  * later write about the attempt is conditional on that token, so a dispatcher whose lease ran out
  * (it hung or was killed, and another one took the row over) can no longer change it, and an
- * attempt is recorded at most once (primary key delivery + attempt number).
+ * attempt is recorded at most once (primary key delivery + attempt number + the delivery's
+ * `created_at`, the partition key of migration 021).
  */
 import type { Knex } from '@dms/db';
 import type { WebhookDeliveryRow } from './rows.js';
@@ -99,8 +100,9 @@ export async function claimDue(db: Knex, opts: QueueOptions, limit: number): Pro
           error: INTERRUPTED,
           started_at: trx.fn.now(),
           next_attempt_at: trx.fn.now(),
+          delivery_created_at: c.created_at,
         })),
-      ).onConflict(['delivery_id', 'attempt']).ignore();
+      ).onConflict(['delivery_id', 'attempt', 'delivery_created_at']).ignore();
     }
     return claimed;
   });
@@ -126,9 +128,9 @@ export async function recordAttempt(db: Knex, d: ClaimedDelivery, r: AttemptReco
           SET status = ?, next_attempt_at = ?, lease_token = NULL, last_response_status = ?, last_error = ?,
               last_duration_ms = ?, last_attempt_at = ?, updated_at = now()
         WHERE id = ? AND lease_token = ? AND status = 'pending'
-    RETURNING id)
-     INSERT INTO webhook_delivery_attempts (delivery_id, attempt, status, response_status, error, duration_ms, started_at, next_attempt_at)
-     SELECT id, ?::integer, ?::text, ?::integer, ?::text, ?::integer, ?::timestamptz, ?::timestamptz FROM moved
+    RETURNING id, created_at)
+     INSERT INTO webhook_delivery_attempts (delivery_id, attempt, status, response_status, error, duration_ms, started_at, next_attempt_at, delivery_created_at)
+     SELECT id, ?::integer, ?::text, ?::integer, ?::text, ?::integer, ?::timestamptz, ?::timestamptz, created_at FROM moved
      RETURNING delivery_id`,
     [
       status, nextAttemptAt, r.responseStatus, r.error, r.durationMs, r.startedAt, d.id, d.lease_token,

@@ -43,6 +43,8 @@ export interface DeliveryAttemptRow {
   duration_ms: number | null;
   started_at: Date;
   next_attempt_at: Date | null;
+  /** The delivery's `created_at`: the partition key (migration 021), so attempts are dropped with their delivery. */
+  delivery_created_at: Date;
 }
 
 /**

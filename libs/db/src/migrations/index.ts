@@ -13,6 +13,7 @@ import * as counterMembership from './007_counter_membership.js';
 import * as counterShards from './008_counter_shards.js';
 import * as deliverySuccess from './009_delivery_success.js';
 import * as webhookOperations from './020_webhook_operations.js';
+import * as partitionedHistory from './021_partitioned_history.js';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -31,4 +32,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['008_counter_shards', counterShards],
   ['009_delivery_success', deliverySuccess],
   ['020_webhook_operations', webhookOperations],
+  ['021_partitioned_history', partitionedHistory],
 ];
