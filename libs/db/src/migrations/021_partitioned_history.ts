@@ -89,10 +89,14 @@ export async function up(knex: Knex): Promise<void> {
       PRIMARY KEY (delivery_id, attempt, delivery_created_at)
     ) PARTITION BY RANGE (delivery_created_at)`);
 
-  // Partitions for every existing row (one day each) and a week ahead.
+  // Existing rows go into one partition up to today (dropped whole once today has left the
+  // retention window; one per day would mean hundreds of tables for an old database); from today
+  // on, one partition per day, a week ahead.
   const { rows } = await knex.raw(`SELECT min(created_at) AS oldest FROM events_unpartitioned`);
-  const oldest = (rows[0].oldest as Date | null) ?? new Date();
-  await createPartitionsUntil(knex, floorTo(oldest, DAY), new Date(floorTo(new Date(), DAY).getTime() + AHEAD_DAYS * DAY * 1000), DAY);
+  const today = floorTo(new Date(), DAY);
+  const oldest = floorTo((rows[0].oldest as Date | null) ?? today, DAY);
+  if (oldest < today) await createPartitionsUntil(knex, oldest, today, (today.getTime() - oldest.getTime()) / 1000);
+  await createPartitionsUntil(knex, today, new Date(today.getTime() + AHEAD_DAYS * DAY * 1000), DAY);
 
   // Rows are copied as they are, `seq` included, so lists keep their order and cursors.
   await knex.raw(`INSERT INTO events OVERRIDING SYSTEM VALUE SELECT id, tenant_id, type, api_version, data, created_at, seq FROM events_unpartitioned`);
