@@ -9,6 +9,7 @@ import { MIGRATIONS } from './migrations/index.js';
 
 export type { Knex };
 export { startLocalPostgres, resolveDatabase, type LocalPostgres } from './embedded.js';
+export * from './partitions/index.js';
 export { listenWithReconnect, type Listener, type ListenOptions, type ListenLog } from './listen.js';
 
 // int8 (bigint) columns hold money in minor units and sequence numbers; both stay far below 2^53,
@@ -107,6 +108,17 @@ const migrationSource: Knex.MigrationSource<[string, Migration]> = {
 export async function migrateLatest(db: Knex): Promise<string[]> {
   const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
   return applied;
+}
+
+/**
+ * Applies pending migrations up to and including `name`, one at a time (a test builds a database of
+ * an older schema this way, fills it, then migrates the rest).
+ */
+export async function migrateUpTo(db: Knex, name: string): Promise<void> {
+  for (;;) {
+    const [, applied] = (await db.migrate.up({ migrationSource })) as [number, string[]];
+    if (!applied.length || applied.includes(name)) return;
+  }
 }
 
 /**

@@ -7,16 +7,19 @@
  * them: `next_attempt_at` moves to the end of the lease and a fresh `lease_token` is set. Every
  * later write about the attempt is conditional on that token, so a dispatcher whose lease ran out
  * (it hung or was killed, and another one took the row over) can no longer change it, and an
- * attempt is recorded at most once (primary key delivery + attempt number).
+ * attempt is recorded at most once (primary key delivery + attempt number + the delivery's
+ * `created_at`, the partition key of migration 021).
  */
 import type { Knex } from '@dms/db';
 import type { WebhookDeliveryRow } from './rows.js';
-import { STORED_STATUS, type DeliveryState } from './states.js';
+import { STORED_STATUS, TRANSITIONS, requireTransition, type DeliveryState } from './states.js';
 
 /** A claimed delivery (state `delivering`). */
 export interface ClaimedDelivery extends Pick<WebhookDeliveryRow, 'id' | 'tenant_id' | 'endpoint_id' | 'event_id' | 'created_at'> {
-  /** Number of this attempt (1-based). */
+  /** Number of this attempt over the delivery's life (1-based; the attempt log's key). */
   attempt: number;
+  /** Number of this attempt within the current retry schedule (1-based; a requeue starts a new one). */
+  step: number;
   lease_token: string;
   /** Set when the previous claim's lease expired without a recorded result (move `reclaim`). */
   interrupted: boolean;
@@ -81,7 +84,8 @@ export async function claimDue(db: Knex, opts: QueueOptions, limit: number): Pro
               updated_at = now()
          FROM due
         WHERE d.id = due.id
-    RETURNING d.id, d.tenant_id, d.endpoint_id, d.event_id, d.attempt_count AS attempt, d.lease_token, d.created_at,
+    RETURNING d.id, d.tenant_id, d.endpoint_id, d.event_id, d.attempt_count AS attempt, d.attempt_count - d.schedule_base AS step,
+              d.lease_token, d.created_at,
               due.stale_lease IS NOT NULL AS interrupted`,
       [due, opts.leaseSeconds],
     );
@@ -96,8 +100,9 @@ export async function claimDue(db: Knex, opts: QueueOptions, limit: number): Pro
           error: INTERRUPTED,
           started_at: trx.fn.now(),
           next_attempt_at: trx.fn.now(),
+          delivery_created_at: c.created_at,
         })),
-      ).onConflict(['delivery_id', 'attempt']).ignore();
+      ).onConflict(['delivery_id', 'attempt', 'delivery_created_at']).ignore();
     }
     return claimed;
   });
@@ -123,9 +128,9 @@ export async function recordAttempt(db: Knex, d: ClaimedDelivery, r: AttemptReco
           SET status = ?, next_attempt_at = ?, lease_token = NULL, last_response_status = ?, last_error = ?,
               last_duration_ms = ?, last_attempt_at = ?, updated_at = now()
         WHERE id = ? AND lease_token = ? AND status = 'pending'
-    RETURNING id)
-     INSERT INTO webhook_delivery_attempts (delivery_id, attempt, status, response_status, error, duration_ms, started_at, next_attempt_at)
-     SELECT id, ?::integer, ?::text, ?::integer, ?::text, ?::integer, ?::timestamptz, ?::timestamptz FROM moved
+    RETURNING id, created_at)
+     INSERT INTO webhook_delivery_attempts (delivery_id, attempt, status, response_status, error, duration_ms, started_at, next_attempt_at, delivery_created_at)
+     SELECT id, ?::integer, ?::text, ?::integer, ?::text, ?::integer, ?::timestamptz, ?::timestamptz, created_at FROM moved
      RETURNING delivery_id`,
     [
       status, nextAttemptAt, r.responseStatus, r.error, r.durationMs, r.startedAt, d.id, d.lease_token,
@@ -147,6 +152,49 @@ export async function releaseDelivery(db: Knex, d: ClaimedDelivery): Promise<voi
   await db('webhook_deliveries')
     .where({ id: d.id, lease_token: d.lease_token, status: 'pending' })
     .update({ next_attempt_at: db.fn.now(), lease_token: null, attempt_count: d.attempt - 1, updated_at: db.fn.now() });
+}
+
+/** The SQL condition of each state on a `webhook_deliveries` row (the inverse of `stateOf`, states.ts). */
+export const STATE_CONDITION: Readonly<Record<DeliveryState, string>> = {
+  pending: `(status = 'pending' AND lease_token IS NULL AND attempt_count <= schedule_base)`,
+  delivering: `(status = 'pending' AND lease_token IS NOT NULL)`,
+  retry_scheduled: `(status = 'pending' AND lease_token IS NULL AND attempt_count > schedule_base)`,
+  succeeded: `(status = 'succeeded')`,
+  exhausted: `(status = 'failed')`,
+  canceled: `(status = 'canceled')`,
+};
+
+/** Which deliveries of one endpoint a requeue takes. */
+export interface RequeueFilter {
+  endpointId: string;
+  /** States to take; each must allow the move `requeue` (default: all that do). */
+  states?: readonly DeliveryState[];
+  /** Only this delivery. */
+  deliveryId?: string;
+  /** Only deliveries created at or after this time. */
+  createdSince?: Date;
+}
+
+/**
+ * Sends deliveries again (move `requeue`, docs/api.md section 11): each becomes pending, due now,
+ * with a fresh retry schedule (`schedule_base` = attempts so far; attempt numbers continue, so the
+ * history keeps every earlier attempt). Rows under a dispatcher's lease are never taken.
+ * @param db a transaction when the caller checks or locks anything first
+ * @returns the ids requeued
+ * @throws Error when `states` names a state `requeue` does not leave (a programming error)
+ */
+export async function requeueDeliveries(db: Knex | Knex.Transaction, f: RequeueFilter): Promise<string[]> {
+  const states = f.states ?? TRANSITIONS.requeue.from;
+  for (const state of states) requireTransition(state, 'requeue');
+  const q = db('webhook_deliveries')
+    .where('endpoint_id', f.endpointId)
+    .whereRaw(`(${states.map((s) => STATE_CONDITION[s]).join(' OR ')})`);
+  if (f.deliveryId) q.where('id', f.deliveryId);
+  if (f.createdSince) q.where('created_at', '>=', f.createdSince);
+  const rows: Array<{ id: string }> = await q
+    .update({ status: 'pending', next_attempt_at: db.fn.now(), lease_token: null, schedule_base: db.ref('attempt_count'), updated_at: db.fn.now() })
+    .returning('id');
+  return rows.map((r) => r.id);
 }
 
 /**

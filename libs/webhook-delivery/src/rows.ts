@@ -18,6 +18,8 @@ export interface WebhookDeliveryRow {
   status: DeliveryStatus;
   /** Attempts started, the one in flight included. */
   attempt_count: number;
+  /** Attempts made before the current retry schedule began (migration 020; a requeue sets it). */
+  schedule_base: number;
   /** While pending: when the next attempt is due, or while leased, when the lease runs out. */
   next_attempt_at: Date | null;
   /** Set while a dispatcher holds the row (state `delivering`). */
@@ -41,6 +43,8 @@ export interface DeliveryAttemptRow {
   duration_ms: number | null;
   started_at: Date;
   next_attempt_at: Date | null;
+  /** The delivery's `created_at`: the partition key (migration 021), so attempts are dropped with their delivery. */
+  delivery_created_at: Date;
 }
 
 /**

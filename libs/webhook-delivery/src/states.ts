@@ -12,9 +12,12 @@
  * | exhaust | delivering                           | exhausted       | records the attempt; disables the endpoint unless one of its deliveries succeeded since this one began |
  * | release | delivering                           | pending         | due now, attempt not counted (shutdown) |
  * | cancel  | pending, retry_scheduled, delivering | canceled        | endpoint deleted or disabled, or event gone |
+ * | requeue | retry_scheduled, exhausted, canceled | pending         | due now, the retry schedule starts afresh (docs/api.md section 11: retry, recover, re-enable) |
  *
- * `succeeded`, `exhausted` and `canceled` are final. A dispatcher that lost its lease before
- * recording writes nothing: the row has moved on (reclaimed or canceled) without it.
+ * `succeeded` is final. `exhausted` and `canceled` are final for the dispatcher; only the
+ * tenant's `requeue` (an operator's decision, docs/api.md section 11) leaves them. A dispatcher
+ * that lost its lease before recording writes nothing: the row has moved on (reclaimed, canceled
+ * or requeued) without it.
  */
 
 /** States of a delivery. `delivering` is a pending row under a dispatcher's lease. */
@@ -22,7 +25,7 @@ export const DELIVERY_STATES = ['pending', 'delivering', 'retry_scheduled', 'suc
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 /** Moves between states (the table above). */
-export const DELIVERY_MOVES = ['claim', 'reclaim', 'succeed', 'retry', 'exhaust', 'release', 'cancel'] as const;
+export const DELIVERY_MOVES = ['claim', 'reclaim', 'succeed', 'retry', 'exhaust', 'release', 'cancel', 'requeue'] as const;
 export type DeliveryMove = (typeof DELIVERY_MOVES)[number];
 
 /** The public and stored `status` of a delivery (column `webhook_deliveries.status`). */
@@ -48,7 +51,36 @@ export const TRANSITIONS: Readonly<Record<DeliveryMove, { from: readonly Deliver
   exhaust: { from: ['delivering'], to: 'exhausted' },
   release: { from: ['delivering'], to: 'pending' },
   cancel: { from: ['pending', 'retry_scheduled', 'delivering'], to: 'canceled' },
+  requeue: { from: ['retry_scheduled', 'exhausted', 'canceled'], to: 'pending' },
 };
+
+/** The columns of a stored delivery that determine its state (`webhook_deliveries`, migrations 004 and 020). */
+export interface DeliveryStateColumns {
+  status: DeliveryStatus;
+  lease_token: string | null;
+  attempt_count: number;
+  /** Attempts made before the current schedule began (a requeue starts a new one). */
+  schedule_base: number;
+}
+
+/**
+ * Reads the state of a stored delivery: the inverse of `STORED_STATUS` for the pending ones. A
+ * pending row under a lease is `delivering`; one with attempts in its current schedule is
+ * `retry_scheduled`; otherwise `pending`.
+ */
+export function stateOf(row: DeliveryStateColumns): DeliveryState {
+  switch (row.status) {
+    case 'succeeded':
+      return 'succeeded';
+    case 'failed':
+      return 'exhausted';
+    case 'canceled':
+      return 'canceled';
+    default:
+      if (row.lease_token !== null) return 'delivering';
+      return row.attempt_count > row.schedule_base ? 'retry_scheduled' : 'pending';
+  }
+}
 
 /** The outcome of asking for a move: the next state, or why the move is not allowed. */
 export type DeliveryTransition = { ok: true; to: DeliveryState } | { ok: false; message: string };

@@ -12,6 +12,8 @@ import * as perf from './006_perf.js';
 import * as counterMembership from './007_counter_membership.js';
 import * as counterShards from './008_counter_shards.js';
 import * as deliverySuccess from './009_delivery_success.js';
+import * as webhookOperations from './020_webhook_operations.js';
+import * as partitionedHistory from './021_partitioned_history.js';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -29,4 +31,6 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['007_counter_membership', counterMembership],
   ['008_counter_shards', counterShards],
   ['009_delivery_success', deliverySuccess],
+  ['020_webhook_operations', webhookOperations],
+  ['021_partitioned_history', partitionedHistory],
 ];

@@ -65,8 +65,12 @@ export interface IdempotencyStore {
    *   completed before), `in_use` (same key still processing), `mismatch` (key used for another request)
    */
   claim(scope: IdempotencyScope, request: IdempotentRequest): Promise<ClaimResult>;
-  /** Stores the response of a claimed request. A no-op when the claim was lost meanwhile. */
-  complete(scope: IdempotencyScope, claim: string, response: StoredResponse): Promise<void>;
+  /**
+   * Stores the response of a claimed request. A no-op when the claim was lost meanwhile.
+   * @param trx the request's transaction: the response then commits with the write itself
+   *   (docs/api.md section 11); omitted, it is stored on its own
+   */
+  complete(scope: IdempotencyScope, claim: string, response: StoredResponse, trx?: Knex.Transaction): Promise<void>;
   /** Gives the key back so that a retry runs the request again (server faults, aborted requests). */
   release(scope: IdempotencyScope, claim: string): Promise<void>;
   /**
@@ -137,15 +141,16 @@ export function createIdempotencyStore(db: Knex, box: SecretBox, opts: Idempoten
       return { outcome: 'in_use' };
     },
 
-    async complete(scope, claim, response) {
-      await db('idempotency_keys')
+    async complete(scope, claim, response, trx) {
+      const q = trx ?? db;
+      await q('idempotency_keys')
         .where({ ...pk(scope), claim, state: 'processing' })
         .update({
           state: 'completed',
           response_status: response.status,
           response_headers: JSON.stringify(response.headers),
           response_body: box.seal(response.body),
-          locked_at: db.fn.now(),
+          locked_at: q.fn.now(),
         });
     },
 

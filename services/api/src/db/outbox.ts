@@ -25,6 +25,8 @@ export const EVENT_TYPES = [
   'debt.paid',
   'debt.deleted',
   'payment.created',
+  // Sent only by `POST /webhooks/{id}/test`, to that endpoint alone (docs/api.md section 11).
+  'webhook.test',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -42,6 +44,14 @@ export async function recordEvent(trx: Knex.Transaction, tenantId: string, type:
   const [row] = await trx('events')
     .insert({ id, tenant_id: tenantId, type, api_version: LATEST_API_VERSION, data: JSON.stringify({ object }) })
     .returning(['created_at']);
-  await trx.raw('SELECT pg_notify(?, ?)', [EVENTS_CHANNEL, tenantId]);
+  await notifyDispatchers(trx, tenantId);
   return renderEvent({ id, type, created_at: row!.created_at as Date, data: { object } }, LATEST_API_VERSION);
+}
+
+/**
+ * Wakes waiting dispatchers for `tenantId` when `trx` commits (nothing is sent if it rolls back):
+ * new deliveries, or deliveries made due now (docs/api.md sections 7 and 11).
+ */
+export async function notifyDispatchers(trx: Knex.Transaction, tenantId: string): Promise<void> {
+  await trx.raw('SELECT pg_notify(?, ?)', [EVENTS_CHANNEL, tenantId]);
 }

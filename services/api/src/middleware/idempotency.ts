@@ -10,6 +10,13 @@
  *   (5xx) and answers that depend on the moment or the credentials (401, 403, 429) give the key
  *   back, so a retry runs again.
  *
+ * - A success is stored in the same transaction as the write itself (docs/api.md section 11): the
+ *   route runs the handler in one request transaction and stores the response there through the
+ *   `PendingClaim` left on the response (`pendingClaim`), so no crash can leave a committed write
+ *   without its stored response; a retry after any crash replays or runs a write that never
+ *   committed. Errors thrown by the handler roll that transaction back, so storing them after it is
+ *   safe.
+ *
  * Keys are scoped to the token's tenant and client, so two clients cannot collide or read each
  * other's responses. Runs after authentication and body parsing, before the routes.
  */
@@ -17,6 +24,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { ApiError } from '@dms/errors';
 import type { IdempotencyScope, IdempotencyStore, StoredResponse } from '../db/idempotency-store.js';
 import { requestFingerprint } from '../http/fingerprint.js';
+import { leaveClaim, type PendingClaim } from './idempotency-claim.js';
 
 /** Request header carrying the client's idempotency key (IETF draft-ietf-httpapi-idempotency-key-header). */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -84,6 +92,13 @@ function recordOutcome(req: Request, res: Response, store: IdempotencyStore, sco
     settled = true;
     store.release(scope, claim).catch(fail);
   });
+  const pending: PendingClaim = {
+    storeIn: (trx, body) => store.complete(scope, claim, { status: res.statusCode, headers: pickHeaders(res), body }, trx),
+    committed: () => {
+      settled = true;
+    },
+  };
+  leaveClaim(res, pending);
 }
 
 /**

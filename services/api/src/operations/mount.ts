@@ -1,7 +1,8 @@
 /**
  * Turns operation tables into Express routes (docs/api.md section 3). Each route is the same
  * ordered checklist: label the request with its path template (metrics), require the scope,
- * validate the query and the body against their schemas, run the handler, and write its result
+ * validate the query and the body against their schemas, run the handler (in the request
+ * transaction of an idempotent write, request-transaction.ts), and write its result
  * with the serializer compiled from the response schema (lists with the pagination headers of
  * docs/api.md section 4).
  */
@@ -12,6 +13,7 @@ import type { AppContext } from '../context.js';
 import type { Principal } from '../http/types.js';
 import { requireScope } from '../middleware/require-scope.js';
 import type { AnyOperation, ListOutcome } from './operation.js';
+import { runWrite } from './request-transaction.js';
 import { querySchema, queryParser } from './query.js';
 import { compileSerializer, listSchema, type ComponentSchemas } from './serializer.js';
 
@@ -49,17 +51,21 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
     const query = parseQuery(req.query as Record<string, unknown>);
     const body = parseBody ? parseBody(req.body ?? {}) : undefined;
     const principal = req.principal as Principal;
-    const result = await op.handler({ ctx, principal, tenantId: principal?.tenantId, params: req.params as Record<string, string>, query, body, req, res });
-    if (!serialize) return; // the handler wrote a non-JSON body itself
-    if (op.response.list) {
-      const page = result as ListOutcome;
-      writePage(req, res, ctx.cfg.PUBLIC_BASE_URL, page);
-      res.type('application/json').send(serialize({ object: 'list', data: page.data }));
-      return;
-    }
-    // A handler may answer another documented status itself (readiness: 503); else the declared one.
-    if (res.statusCode === 200) res.status(op.response.status);
-    res.type('application/json').send(serialize(result));
+    const produce = async (c: AppContext): Promise<string | undefined> => {
+      const result = await op.handler({ ctx: c, principal, tenantId: principal?.tenantId, params: req.params as Record<string, string>, query, body, req, res });
+      if (!serialize) return undefined; // the handler wrote a non-JSON body itself
+      if (op.response.list) {
+        const page = result as ListOutcome;
+        writePage(req, res, c.cfg.PUBLIC_BASE_URL, page);
+        return serialize({ object: 'list', data: page.data });
+      }
+      // A handler may answer another documented status itself (readiness: 503); else the declared one.
+      if (res.statusCode === 200) res.status(op.response.status);
+      return serialize(result);
+    };
+    // With an Idempotency-Key claim, the handler's writes and the stored response share one transaction.
+    const text = await runWrite(ctx, res, produce);
+    if (text !== undefined) res.type('application/json').send(text);
   };
 }
 

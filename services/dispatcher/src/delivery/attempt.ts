@@ -1,7 +1,8 @@
 /**
  * One delivery attempt (docs/api.md section 7): POST the event to the endpoint with the Standard
  * Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`,
- * signed with the `standardwebhooks` reference library), plus `Authorization: Bearer` for endpoints
+ * signed with the `standardwebhooks` reference library; during the 24 h after a secret rotation one
+ * `v1,` signature per secret, space separated, docs/api.md section 11), plus `Authorization: Bearer` for endpoints
  * with OAuth credentials. A 401 from the receiver drops the token and retries once with a fresh one.
  * Success is any 2xx.
  */
@@ -13,8 +14,8 @@ import { parseRetryAfter, type AttemptResponse } from '@dms/webhook-delivery';
 /** What to send where. */
 export interface AttemptTarget {
   url: string;
-  /** `whsec_…` signing secret of the endpoint. */
-  signingSecret: string;
+  /** `whsec_…` signing secrets of the endpoint, current first; each adds one signature. */
+  signingSecrets: readonly string[];
   credentials?: ClientCredentials;
 }
 
@@ -42,7 +43,7 @@ const USER_AGENT = 'dms-webhooks/1.0 (+https://www.standardwebhooks.com)';
 export async function deliveryAttempt(deps: AttemptDeps, target: AttemptTarget, messageId: string, body: string, signal?: AbortSignal): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const webhook = new Webhook(target.signingSecret);
+  const signers = target.signingSecrets.map((secret) => new Webhook(secret));
 
   const send = async (token: string | undefined) => {
     const now = new Date();
@@ -51,7 +52,7 @@ export async function deliveryAttempt(deps: AttemptDeps, target: AttemptTarget, 
       'user-agent': USER_AGENT,
       'webhook-id': messageId,
       'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-      'webhook-signature': webhook.sign(messageId, now, body),
+      'webhook-signature': signers.map((w) => w.sign(messageId, now, body)).join(' '),
     };
     if (token) headers.authorization = `Bearer ${token}`;
     return deps.outbound.post(target.url, { headers, body, signal });

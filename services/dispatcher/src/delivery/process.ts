@@ -89,7 +89,7 @@ function target(d: ClaimedDelivery, targets: BatchTargets, scheduleLength: numbe
   if (!endpoint || !endpoint.active || !event) {
     return { kind: 'cancel', reason: !event ? 'event missing' : 'endpoint deleted or disabled', endpointGone: !endpoint };
   }
-  if (d.attempt > scheduleLength) {
+  if (d.step > scheduleLength) {
     return { kind: 'fail', result: { ok: false, responseStatus: null, error: 'retry schedule exhausted', durationMs: 0 } };
   }
   return { kind: 'send', endpoint, event };
@@ -112,7 +112,8 @@ function send(deps: AttemptDeps, d: ClaimedDelivery, endpoint: EndpointTarget, b
  */
 function decide(deps: ProcessDeps, d: ClaimedDelivery, result: AttemptResult, startedAt: Date, signal: AbortSignal): Decision {
   if (deps.isStopping() && signal.aborted) return { move: 'release' };
-  const next = decideAfterAttempt(result.ok, d.attempt, deps.policy, result.retryAfterSeconds);
+  // The schedule counts from the last requeue (docs/api.md section 11), not from the first attempt.
+  const next = decideAfterAttempt(result.ok, d.step, deps.policy, result.retryAfterSeconds);
   return { move: next.move, nextAttemptAt: next.move === 'retry' ? next.nextAttemptAt : null, result, startedAt };
 }
 

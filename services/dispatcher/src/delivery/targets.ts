@@ -14,7 +14,8 @@ export interface EndpointTarget {
   version: string;
   /** False when disabled or deleted: its deliveries are canceled. */
   active: boolean;
-  signingSecret: string;
+  /** `whsec_…` secrets to sign with: the current one, then the one it replaced while that is still honoured (docs/api.md section 11). */
+  signingSecrets: string[];
   credentials?: ClientCredentials;
 }
 
@@ -25,6 +26,8 @@ interface EndpointRow {
   enabled: boolean;
   deleted_at: Date | null;
   signing_secret_ciphertext: string;
+  /** Set while a rotated-out secret still signs (`previous_signing_secret_expires_at` is ahead). */
+  previous_signing_secret: string | null;
   oauth2_token_url: string | null;
   oauth2_client_id: string | null;
   oauth2_client_secret_ciphertext: string | null;
@@ -49,7 +52,10 @@ export async function loadBatchTargets(db: Knex, box: SecretBox, claimed: readon
  * `SecretDecryptionError` when the target is read, failing only that delivery's attempt.
  */
 async function loadEndpoints(db: Knex, box: SecretBox, ids: string[]): Promise<Map<string, () => EndpointTarget>> {
-  const rows: EndpointRow[] = await db('webhook_endpoints').whereIn('id', [...new Set(ids)]);
+  const rows: EndpointRow[] = await db('webhook_endpoints')
+    .whereIn('id', [...new Set(ids)])
+    // The database clock decides the 24 h of double signatures, as it stamped their start.
+    .select('*', db.raw(`CASE WHEN previous_signing_secret_expires_at > now() THEN previous_signing_secret_ciphertext END AS previous_signing_secret`));
   return new Map(
     rows.map((row) => [
       row.id,
@@ -58,7 +64,7 @@ async function loadEndpoints(db: Knex, box: SecretBox, ids: string[]): Promise<M
         url: row.url,
         version: row.version,
         active: row.enabled && row.deleted_at === null,
-        signingSecret: box.open(row.signing_secret_ciphertext),
+        signingSecrets: [row.signing_secret_ciphertext, row.previous_signing_secret].flatMap((sealed) => (sealed ? [box.open(sealed)] : [])),
         credentials:
           row.oauth2_token_url && row.oauth2_client_id && row.oauth2_client_secret_ciphertext
             ? {

@@ -11,7 +11,7 @@ import { iso, timestampProperties } from '../../schemas/common.js';
 export { DELIVERY_STATUSES, type DeliveryAttemptRow, type WebhookDeliveryRow };
 
 /** One recorded attempt: its row without the delivery id, timestamps as ISO 8601 text. */
-export interface DeliveryAttempt extends Omit<DeliveryAttemptRow, 'delivery_id' | 'started_at' | 'next_attempt_at'> {
+export interface DeliveryAttempt extends Omit<DeliveryAttemptRow, 'delivery_id' | 'started_at' | 'next_attempt_at' | 'delivery_created_at'> {
   started_at: string;
   next_attempt_at: string | null;
 }

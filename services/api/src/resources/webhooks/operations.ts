@@ -1,7 +1,8 @@
 /**
- * `/webhooks` (docs/api.md section 7): endpoint list, create, retrieve, update, delete, and each
- * endpoint's deliveries, behind `webhooks:read` / `webhooks:write`; other tenants' ids answer 404.
- * Secrets are sealed with the `SECRETS_KEY` SecretBox; target URLs follow the SSRF policy.
+ * `/webhooks` (docs/api.md sections 7 and 11): endpoint list, create, retrieve, update, delete,
+ * each endpoint's deliveries, and the operations on them (test, retry, recover, rotate_secret),
+ * behind `webhooks:read` / `webhooks:write`; other tenants' ids answer 404. Secrets are sealed
+ * with the `SECRETS_KEY` SecretBox; target URLs follow the SSRF policy.
  */
 import { defineOperation, type AnyOperation, type OperationInput } from '../../operations/operation.js';
 import { listPage, retrieveOne } from '../../operations/lists.js';
@@ -10,14 +11,19 @@ import { crud } from '../../operations/crud.js';
 import { findOwned } from '../../db/scoped.js';
 import { Type, deletedObject, deletedObjectSchema } from '../../schemas/common.js';
 import { toWebhookDeliveries, webhookDeliverySchema, type WebhookDelivery, type WebhookDeliveryRow } from './deliveries.js';
-import { WebhookEndpoint, WebhookEndpointCreate, WebhookEndpointUpdate, type WebhookEndpointRow } from './schemas.js';
-import { createWebhookEndpoint, deleteWebhookEndpoint, toWebhookEndpoint, updateWebhookEndpoint } from './store.js';
+import { WebhookEndpoint, WebhookEndpointCreate, WebhookEndpointUpdate, WebhookRecoverBody, WebhookRecovery, type WebhookEndpointRow } from './schemas.js';
+import { createWebhookEndpoint, deleteWebhookEndpoint, rotateSigningSecret, toWebhookEndpoint, updateWebhookEndpoint } from './store.js';
+import { recoverDeliveries, retryDelivery, sendTestEvent } from './delivery-actions.js';
 
 const names = crud({ path: '/webhooks', idPrefix: 'wh', tag: 'Webhook endpoints', noun: 'webhook endpoint', read: 'webhooks:read', write: 'webhooks:write' });
 const object = { name: 'WebhookEndpoint', schema: WebhookEndpoint };
 const deleted = { name: 'DeletedWebhookEndpoint', schema: deletedObjectSchema('webhook_endpoint') };
 // The delivery schema is plain JSON Schema (shared with the dispatcher's side of the API).
 const delivery = { name: 'WebhookDelivery', schema: Type.Unsafe<WebhookDelivery>(webhookDeliverySchema) };
+
+/** The shared head of the endpoint actions of docs/api.md section 11. */
+const action = (path: string, operationId: string, summary: string, description: string) =>
+  ({ method: 'post', path, operationId, tag: 'Webhook endpoints', summary, description, access: { token: true, scope: 'webhooks:write' } }) as const;
 
 /** Where deliveries may go: private targets only when the deployment allows them (tests, development). */
 function targetPolicy(i: OperationInput<unknown, unknown>) {
@@ -79,5 +85,54 @@ export const webhookOperations: AnyOperation[] = [
         serialize: (rows) => toWebhookDeliveries(i.ctx.db, rows),
       });
     },
+  }),
+  defineOperation({
+    ...action(
+      '/webhooks/{id}/test',
+      'testWebhookEndpoint',
+      'Send a test event',
+      'Records a `webhook.test` event (its `data.object` is this endpoint) and delivers it to this endpoint alone, now, signed and retried like any delivery. Answers the delivery.',
+    ),
+    pathParams: { id: 'wh' },
+    response: { ...delivery, status: 201 },
+    errors: ['invalid_state_transition'],
+    events: ['webhook.test'],
+    handler: (i) => sendTestEvent(i.ctx.db, i.tenantId, i.params.id!),
+  }),
+  defineOperation({
+    ...action(
+      '/webhooks/{id}/deliveries/{deliveryId}/retry',
+      'retryWebhookDelivery',
+      'Retry a delivery',
+      'Sends a failed delivery again: a `failed` (schedule exhausted) or `canceled` one, or one waiting for its next retry, becomes due now with a fresh retry schedule. Attempt numbers continue. 409 when it succeeded, was never attempted, is being sent, or the endpoint is disabled.',
+    ),
+    pathParams: { id: 'wh', deliveryId: 'del' },
+    response: { ...delivery, status: 200 },
+    errors: ['invalid_state_transition'],
+    handler: (i) => retryDelivery(i.ctx.db, i.tenantId, i.params.id!, i.params.deliveryId!),
+  }),
+  defineOperation({
+    ...action(
+      '/webhooks/{id}/recover',
+      'recoverWebhookDeliveries',
+      'Recover failed deliveries',
+      'Queues again every delivery of this endpoint created at or after `since` that ended without success (`failed`, or `canceled` while the endpoint was disabled), each due now with a fresh retry schedule (as Svix\'s recover).',
+    ),
+    pathParams: { id: 'wh' },
+    body: { name: 'WebhookRecoverBody', schema: WebhookRecoverBody },
+    response: { name: 'WebhookRecovery', schema: WebhookRecovery, status: 200 },
+    errors: ['invalid_state_transition'],
+    handler: (i) => recoverDeliveries(i.ctx.db, i.tenantId, i.params.id!, i.body.since),
+  }),
+  defineOperation({
+    ...action(
+      '/webhooks/{id}/rotate_secret',
+      'rotateWebhookSigningSecret',
+      'Rotate the signing secret',
+      'Issues a new `signing_secret` (in this response only). For 24 hours deliveries carry two `v1,` signatures in `webhook-signature`, one by the new and one by the previous secret, so a receiver verifies with either while it switches.',
+    ),
+    pathParams: { id: 'wh' },
+    response: { ...object, status: 200 },
+    handler: (i) => rotateSigningSecret(i.ctx.db, i.ctx.box, i.tenantId, i.params.id!),
   }),
 ];

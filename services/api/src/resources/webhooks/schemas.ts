@@ -16,6 +16,7 @@ import {
   rowColumns,
   textSchema,
   timestampProperties,
+  timestampSchema,
   type Static,
 } from '../../schemas/common.js';
 
@@ -44,7 +45,10 @@ const credentials = Type.Object(
   { additionalProperties: false, description: 'Authentication of deliveries. Omit for none.' },
 );
 
-const enabledEvents = Type.Array(StringEnum([ALL_EVENTS, ...EVENT_TYPES]), {
+/** Event types an endpoint can subscribe to: `webhook.test` goes only to the endpoint tested. */
+export const SUBSCRIBABLE_EVENT_TYPES = EVENT_TYPES.filter((t) => t !== 'webhook.test');
+
+const enabledEvents = Type.Array(StringEnum([ALL_EVENTS, ...SUBSCRIBABLE_EVENT_TYPES]), {
   minItems: 1,
   uniqueItems: true,
   description: 'Event types to deliver, or exactly `["*"]` for all.',
@@ -98,6 +102,20 @@ export const WebhookEndpoint = Type.Object({
   ...timestampProperties,
 });
 
+/** `POST /webhooks/{id}/recover` body (docs/api.md section 11). */
+export const WebhookRecoverBody = Type.Object(
+  { since: timestampSchema('Re-queue the failed and canceled deliveries created at or after this time (ISO 8601).') },
+  { additionalProperties: false },
+);
+
+/** `POST /webhooks/{id}/recover` answer: how many deliveries were queued again. */
+export const WebhookRecovery = Type.Object({
+  object: Type.Literal('webhook_recovery'),
+  endpoint: objectId('wh'),
+  since: Type.String({ format: 'date-time' }),
+  requeued: Type.Integer({ minimum: 0, description: 'Deliveries queued again, each due now with a fresh retry schedule.' }),
+});
+
 /** A row of `webhook_endpoints`; the signing secret and OAuth client secret are stored sealed (libs/secrets). */
 export const WebhookEndpointRow = Type.Object({
   ...rowColumns,
@@ -108,6 +126,8 @@ export const WebhookEndpointRow = Type.Object({
   enabled_events: Type.Array(Type.String()),
   metadata: metadataSchema,
   signing_secret_ciphertext: Type.String(),
+  previous_signing_secret_ciphertext: Nullable(Type.String()),
+  previous_signing_secret_expires_at: Nullable(DateColumn),
   oauth2_token_url: Nullable(Type.String()),
   oauth2_client_id: Nullable(Type.String()),
   oauth2_client_secret_ciphertext: Nullable(Type.String()),
@@ -122,3 +142,5 @@ export type WebhookEndpointCreate = Static<typeof WebhookEndpointCreate>;
 export type WebhookEndpointUpdate = Static<typeof WebhookEndpointUpdate>;
 export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
 export type WebhookEndpointRow = Static<typeof WebhookEndpointRow>;
+export type WebhookRecoverBody = Static<typeof WebhookRecoverBody>;
+export type WebhookRecovery = Static<typeof WebhookRecovery>;

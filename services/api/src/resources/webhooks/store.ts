@@ -15,6 +15,7 @@ import type { SecretBox } from '@dms/secrets';
 import { checkTargetUrl, type TargetPolicy } from '@dms/ssrf';
 import { LATEST_WEBHOOK_VERSION, webhookVersionProblem } from '@dms/webhook-delivery';
 import { createOwned, givenFields, updateOwned, type OwnedResource } from '../../db/owned.js';
+import { restartSchedule } from './delivery-actions.js';
 import { findOwned } from '../../db/scoped.js';
 import { iso } from '../../schemas/common.js';
 import {
@@ -28,6 +29,8 @@ import {
 
 /** Bytes of entropy in a signing secret (Standard Webhooks: 24 to 64). */
 const SIGNING_SECRET_BYTES = 32;
+/** How long a rotated-out signing secret still signs deliveries, seconds (docs/api.md section 11). */
+export const SECRET_ROTATION_OVERLAP_SECONDS = 24 * 60 * 60;
 
 /** Maps a row to the public object (no secret of any kind). */
 export function toWebhookEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
@@ -124,7 +127,8 @@ export async function createWebhookEndpoint(
 /**
  * Applies a partial update (`PATCH /webhooks/{id}`): given fields replace, `metadata` merges.
  * `credentials: null` removes them; any change of credentials bumps `credentials_version`, which
- * makes dispatchers drop their cached token. Re-enabling clears the automatic-disable mark.
+ * makes dispatchers drop their cached token. Re-enabling a disabled endpoint clears the
+ * automatic-disable mark and starts its schedule afresh (docs/api.md section 11).
  * @throws ApiError 404 `resource_missing`, 400 `validation_failed`
  */
 export async function updateWebhookEndpoint(
@@ -136,15 +140,34 @@ export async function updateWebhookEndpoint(
   patch: WebhookEndpointUpdate,
 ): Promise<WebhookEndpoint> {
   await checkSemantics(patch, policy);
-  return updateOwned(db, tenantId, endpoints, id, (current) => {
+  return updateOwned(db, tenantId, endpoints, id, async (current, trx) => {
     const changes = givenFields(patch, ['url', 'version', 'enabled_events', 'enabled']);
     if (patch.enabled) changes.disabled_at = null;
+    if (patch.enabled && !current.enabled) await restartSchedule(trx, tenantId, current.id);
     if (patch.credentials !== undefined) {
       Object.assign(changes, credentialColumns(box, patch.credentials));
       changes.credentials_version = current.credentials_version + 1;
     }
     return changes;
   }, patch.metadata);
+}
+
+/**
+ * Issues a new signing secret (`POST /webhooks/{id}/rotate_secret`, docs/api.md section 11). The
+ * replaced secret keeps signing for `SECRET_ROTATION_OVERLAP_SECONDS` (each delivery then carries
+ * one `v1,` signature per secret), so a receiver verifies with either while it switches over. A
+ * second rotation within that window drops the oldest secret.
+ * @returns the endpoint and its new secret (shown this once)
+ * @throws ApiError 404 `resource_missing`
+ */
+export async function rotateSigningSecret(db: Knex, box: SecretBox, tenantId: string, id: string): Promise<WebhookEndpoint & { signing_secret: string }> {
+  const signingSecret = newSigningSecret();
+  const endpoint = await updateOwned(db, tenantId, endpoints, id, (current, trx) => ({
+    previous_signing_secret_ciphertext: current.signing_secret_ciphertext,
+    previous_signing_secret_expires_at: trx.raw('now() + make_interval(secs => ?)', [SECRET_ROTATION_OVERLAP_SECONDS]),
+    signing_secret_ciphertext: box.seal(signingSecret),
+  }));
+  return { ...endpoint, signing_secret: signingSecret };
 }
 
 /**
