@@ -84,6 +84,20 @@ for target in "${TARGETS[@]}"; do
 done
 rm -f "${canaries[@]}"; canaries=()
 
-# --- Run and check -----------------------------------------------------------------------------
+# --- Run and check the images, then docker-compose.yml under podman-compose ---------------------
 node scripts/images/verify.mjs --base "$BASE ($BASE_KIND)" "${TARGETS[@]}"
+
+compose_args=()
+if [ "$BASE_KIND" != official ]; then
+  # No registry for the official postgres and redis images either: stand-ins from Debian's packages.
+  for service in postgres redis; do
+    tag="$([ $service = postgres ] && echo 15 || echo 7)-bookworm"
+    podman image exists "localhost/dms-standin-$service:$tag" && continue
+    say "building the stand-in $service image (Debian's package)..."
+    podman build --quiet --network host --build-arg "BASE=$BASE" --target "$service" \
+      -f scripts/images/standin-services.Containerfile -t "localhost/dms-standin-$service:$tag" scripts/images >/dev/null
+  done
+  compose_args=(--standin)
+fi
+node scripts/images/compose-verify.mjs "${compose_args[@]}"
 say "passed in $((SECONDS - started)) s"

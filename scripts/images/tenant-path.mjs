@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { once } from 'node:events';
 import { Webhook } from 'standardwebhooks';
-import { healthcheck, logs, podman, runOnce, signal, startContainer, waitExit } from './podman.mjs';
+import { healthcheck, logs, podman, waitExit } from './podman.mjs';
 
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -42,8 +42,8 @@ async function call(method, url, { token, body, form, basic, expect = 200 } = {}
   return { json: text ? JSON.parse(text) : null, headers: res.headers };
 }
 
-/** A webhook receiver on 127.0.0.1 that verifies each delivery's Standard Webhooks signature. */
-async function startReceiver() {
+/** A webhook receiver listening on `bind` that verifies each delivery's Standard Webhooks signature. */
+async function startReceiver(bind) {
   const received = [];
   let secret = '';
   const server = createServer((req, res) => {
@@ -61,57 +61,74 @@ async function startReceiver() {
       res.writeHead(204).end();
     });
   });
-  server.listen(0, '127.0.0.1');
+  server.listen(0, bind);
   await once(server, 'listening');
-  return { url: `http://127.0.0.1:${server.address().port}/hook`, received, setSecret: (s) => (secret = s), close: () => server.close() };
+  return { port: server.address().port, received, setSecret: (s) => (secret = s), close: () => server.close() };
 }
 
-/** Runs the admin CLI of the auth image once; returns its single JSON line. */
-async function admin(image, env, args) {
-  const r = await runOnce(image, { ...env, LOG_LEVEL: 'silent' }, ['node', 'dist/cli/admin.js', ...args]);
-  must(r.code === 0, `admin ${args.slice(0, 2).join(' ')} exited ${r.code}: ${r.stderr.trim()}`);
-  return JSON.parse(r.stdout.trim());
+/**
+ * Where and how the images run: started one by one with `podman run` (verify.mjs) or by
+ * podman-compose (compose-verify.mjs).
+ * @typedef {object} Platform
+ * @property {string[]} services long-running targets (auth, api, dispatcher and any other)
+ * @property {() => Promise<{ code: number, stdout: string, stderr: string }>} migrate runs the migration job once
+ * @property {(service: string) => Promise<void>} start starts a service (readiness is polled here)
+ * @property {(args: string[]) => Promise<{ code: number, stdout: string, stderr: string }>} admin runs the admin CLI of the auth image
+ * @property {(service: string) => string} container the service's container name
+ * @property {(service: string) => string} url its base URL from this host
+ * @property {string} audience API_AUDIENCE the services run with
+ * @property {() => Promise<{ bind: string, host: string }>} receiver address the webhook receiver
+ *   listens on, and the host name the dispatcher reaches it by (asked once the services run)
+ * @property {(container: string) => Promise<unknown>} terminate sends the container SIGTERM the way
+ *   its platform stops it; need not wait for the exit
+ */
+
+/** Runs the admin CLI; returns the JSON object it printed last. */
+async function admin(platform, args) {
+  const r = await platform.admin(args);
+  must(r.code === 0, `admin ${args.slice(0, 2).join(' ')} exited ${r.code}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  return JSON.parse(r.stdout.trim().split('\n').filter((l) => l.startsWith('{')).pop());
 }
 
 /**
  * Runs the whole path. `step(text)` is called with one line per completed step.
- * @param {{ images: Record<string, string>, services: string[], env: Record<string, string>, ports: Record<string, number>, run: string, step: (s: string) => void }} ctx
- *   images: target -> image name; services: every long-running target (auth, api, dispatcher and any
- *   other, which is started, probed and drained too); env: settings shared by every service (with
- *   secrets); ports: service -> host port; run: suffix of container names
+ * @param {Platform} platform
+ * @param {(line: string) => void} step
  * @returns {Promise<void>} rejects with the first failing step
  */
-export async function tenantPath({ images, services, env, ports, run, step }) {
-  const url = (service) => `http://127.0.0.1:${ports[service]}`;
-  const name = (service) => `dms-verify-${service}-${run}`;
+export async function tenantPath(platform, step) {
+  const { services, url, container } = platform;
 
-  let r = await runOnce(images.migrate, { NODE_ENV: 'production', DATABASE_URL: env.DATABASE_URL });
-  must(r.code === 0 && r.stdout.startsWith('applied: '), `migrate job: exit ${r.code}: ${r.stdout}${r.stderr}`);
-  step(`migrate job: exit 0, ${r.stdout.trim().split(', ').length} migrations applied`);
-  r = await runOnce(images.migrate, { NODE_ENV: 'production', DATABASE_URL: env.DATABASE_URL });
-  must(r.code === 0 && r.stdout.trim() === 'schema up to date', `second migrate run: ${r.stdout}${r.stderr}`);
+  let r = await platform.migrate();
+  const applied = /applied: (.*)/.exec(r.stdout)?.[1];
+  must(r.code === 0 && applied, `migrate job: exit ${r.code}: ${r.stdout}${r.stderr}`);
+  step(`migrate job: exit 0, ${applied.split(', ').length} migrations applied`);
+  r = await platform.migrate();
+  must(r.code === 0 && r.stdout.includes('schema up to date'), `second migrate run: ${r.stdout}${r.stderr}`);
   step('migrate job again: exit 0, "schema up to date"');
 
   for (const service of services) {
-    await startContainer(name(service), images[service], { ...env, PORT: String(ports[service]) });
-    await waitFor(`${url(service)}/readyz`, 60_000, service);
+    await platform.start(service);
+    await waitFor(`${url(service)}/readyz`, 90_000, service);
   }
-  step(`${services.map((s) => `${s} :${ports[s]}`).join(', ')} ready (GET /readyz 200)`);
+  step(`${services.map((s) => `${s} ${url(s)}`).join(', ')} ready (GET /readyz 200)`);
 
-  const tenant = await admin(images.auth, env, ['tenants', 'create', '--name', 'Image Check Ltd']);
-  const client = await admin(images.auth, env, ['clients', 'create', '--tenant', tenant.id, '--name', 'image-check']);
+  const tenant = await admin(platform, ['tenants', 'create', '--name', 'Image Check Ltd']);
+  const client = await admin(platform, ['clients', 'create', '--tenant', tenant.id, '--name', 'image-check']);
   must(/^ten_/.test(tenant.id) && client.client_id && client.client_secret, 'admin CLI output lacks ids or the secret');
   step(`admin CLI (auth image): tenant ${tenant.id}, client ${client.client_id}`);
 
-  const { json: tok } = await call('POST', `${url('auth')}/oauth/token`, { basic: [client.client_id, client.client_secret], form: { grant_type: 'client_credentials', audience: env.API_AUDIENCE } });
+  const { json: tok } = await call('POST', `${url('auth')}/oauth/token`, { basic: [client.client_id, client.client_secret], form: { grant_type: 'client_credentials', audience: platform.audience } });
   must(tok.token_type === 'Bearer' && tok.access_token.split('.').length === 3, 'token response is not a bearer JWT');
   step(`token: ${tok.token_type}, expires_in ${tok.expires_in} s, scope "${tok.scope}"`);
   const token = tok.access_token;
   const api = (method, path, opts) => call(method, `${url('api')}${path}`, { token, ...opts });
 
-  const receiver = await startReceiver();
+  const where = await platform.receiver();
+  const receiver = await startReceiver(where.bind);
   try {
-    const { json: endpoint } = await api('POST', '/webhooks', { body: { url: receiver.url, enabled_events: ['debt.created'] }, expect: 201 });
+    const hookUrl = `http://${where.host}:${receiver.port}/hook`;
+    const { json: endpoint } = await api('POST', '/webhooks', { body: { url: hookUrl, enabled_events: ['debt.created'] }, expect: 201 });
     receiver.setSecret(endpoint.signing_secret);
     const { json: org } = await api('POST', '/organisations', { body: { name: 'Northwind Utilities' }, expect: 201 });
     const { json: cus } = await api('POST', '/customers', { body: { kind: 'individual', first_name: 'Ada', last_name: 'Lovelace' }, expect: 201 });
@@ -126,22 +143,22 @@ export async function tenantPath({ images, services, env, ports, run, step }) {
     must(delivery, 'no webhook delivery within 30 s');
     must(delivery.verified, 'webhook signature did not verify');
     must(delivery.body.type === 'debt.created' && delivery.body.data.object.id === debt.id, `unexpected webhook: ${JSON.stringify(delivery.body).slice(0, 200)}`);
-    step(`webhook: ${delivery.body.type} for ${debt.id} delivered by the dispatcher, signature verified`);
+    step(`webhook: ${delivery.body.type} for ${debt.id} delivered by the dispatcher to ${hookUrl}, signature verified`);
   } finally {
     receiver.close();
   }
 
   for (const service of services) {
     for (const probe of ['/healthz', '/readyz']) await call('GET', `${url(service)}${probe}`);
-    must((await healthcheck(name(service))) === 0, `${service}: podman healthcheck run is not healthy`);
+    must((await healthcheck(container(service))) === 0, `${service}: podman healthcheck run is not healthy`);
     // The same probe against a port nothing listens on must report unhealthy.
-    const miss = await podman(['exec', '-e', 'PORT=1', name(service), 'node', '/app/healthcheck.mjs']);
+    const miss = await podman(['exec', '-e', 'PORT=1', container(service), 'node', '/app/healthcheck.mjs']);
     must(miss.code === 1, `${service}: the HEALTHCHECK command exits ${miss.code} when the service does not answer`);
   }
   step(`probes: /healthz and /readyz 200, image HEALTHCHECK healthy (podman healthcheck run) and failing when nothing answers: ${services.join(', ')}`);
 
-  step(`drain api: ${await drainWithRequestInFlight(name('api'), ports.api, token)}`);
-  for (const service of services.filter((s) => s !== 'api')) step(`drain ${service}: ${await drainIdle(name(service))}`);
+  step(`drain api: ${await drainWithRequestInFlight(platform, container('api'), new URL(url('api')).port, token)}`);
+  for (const service of services.filter((s) => s !== 'api')) step(`drain ${service}: ${await drainIdle(platform, container(service))}`);
 }
 
 /** Checks the drain log lines and exit code; returns a one-line summary. */
@@ -156,10 +173,12 @@ async function expectCleanExit(container, started) {
 }
 
 /** SIGTERM with nothing in flight. */
-async function drainIdle(container) {
+async function drainIdle(platform, container) {
   const started = Date.now();
-  await signal(container, 'TERM');
-  return expectCleanExit(container, started);
+  const stopping = platform.terminate(container);
+  const summary = await expectCleanExit(container, started);
+  await stopping;
+  return summary;
 }
 
 /**
@@ -167,7 +186,7 @@ async function drainIdle(container) {
  * still answered 201 once its body arrives, then the process exits 0. (Readiness turning 503 on a
  * connection that stays open is covered by test/process/drain.test.ts on the processes.)
  */
-async function drainWithRequestInFlight(container, port, token) {
+async function drainWithRequestInFlight(platform, container, port, token) {
   const body = JSON.stringify({ name: 'Drained Utilities' });
   const socket = connect(port, '127.0.0.1');
   await once(socket, 'connect');
@@ -177,7 +196,7 @@ async function drainWithRequestInFlight(container, port, token) {
   socket.write(`POST /organisations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 5)}`);
   await pause(300);
   const started = Date.now();
-  await signal(container, 'TERM');
+  const stopping = platform.terminate(container);
   await pause(500);
   const refused = await new Promise((resolve) => {
     const probe = connect(port, '127.0.0.1');
@@ -191,5 +210,7 @@ async function drainWithRequestInFlight(container, port, token) {
   socket.destroy();
   const status = /^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1];
   must(status === '201' && raw.includes('Drained Utilities'), `api: the in-flight request was answered ${status ?? 'nothing'} (expected 201)`);
-  return `new connections refused, in-flight POST /organisations answered 201; ${await expectCleanExit(container, started)}`;
+  const summary = await expectCleanExit(container, started);
+  await stopping;
+  return `new connections refused, in-flight POST /organisations answered 201; ${summary}`;
 }

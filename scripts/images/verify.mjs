@@ -18,7 +18,7 @@ import pg from 'pg';
 import { ensureDatabase, startLocalPostgres } from '@dms/db';
 import { freePort } from '@dms/tools/processes';
 import { checkImage, productionClosure } from './image-checks.mjs';
-import { removeAll } from './podman.mjs';
+import { removeAll, runOnce, signal, startContainer } from './podman.mjs';
 import { tenantPath } from './tenant-path.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -98,9 +98,23 @@ async function main() {
     ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
     SHUTDOWN_GRACE_SECONDS: '20',
   };
-  const images = Object.fromEntries(targets.map((t) => [t, `localhost/dms-${t}:local`]));
+  const run = randomBytes(3).toString('hex');
+  const image = (t) => `localhost/dms-${t}:local`;
+  const container = (service) => `dms-verify-${service}-${run}`;
+  /** @type {import('./tenant-path.mjs').Platform} */
+  const platform = {
+    services,
+    migrate: () => runOnce(image('migrate'), { NODE_ENV: 'production', DATABASE_URL: env.DATABASE_URL }),
+    start: (service) => startContainer(container(service), image(service), { ...env, PORT: String(ports[service]) }),
+    admin: (cli) => runOnce(image('auth'), { ...env, LOG_LEVEL: 'silent' }, ['node', 'dist/cli/admin.js', ...cli]),
+    container,
+    url: (service) => `http://127.0.0.1:${ports[service]}`,
+    audience: env.API_AUDIENCE,
+    receiver: async () => ({ bind: '127.0.0.1', host: '127.0.0.1' }),
+    terminate: (name) => signal(name, 'TERM'),
+  };
   try {
-    await tenantPath({ images, services, env, ports, run: randomBytes(3).toString('hex'), step: (s) => out(`  ✓ ${s}`) });
+    await tenantPath(platform, (s) => out(`  ✓ ${s}`));
   } finally {
     await removeAll();
     await db.drop();
