@@ -67,7 +67,7 @@ if [ ! -f "$ROOTFS_TAR" ]; then
   mv "$ROOTFS_TAR.partial" "$ROOTFS_TAR"
 fi
 
-podman import \
+podman import --quiet \
   --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
   --change "ENV NODE_VERSION=$NODE_VERSION" \
   --change 'CMD ["node"]' \
