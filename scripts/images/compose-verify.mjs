@@ -99,6 +99,7 @@ async function main() {
   await tenantPath(platform, (s) => out(`  ✓ ${s}`));
 }
 
+process.once('SIGINT', () => compose(['down', '-v', '-t', '5']).finally(() => process.exit(130)));
 try {
   await main();
   out('passed');

@@ -127,6 +127,9 @@ async function main() {
   if (over.length) out(`note: over 250 MB: ${over.join(', ')}`);
 }
 
+// Ctrl-C: remove the containers before leaving (the database is left; its name says what it was).
+process.once('SIGINT', () => removeAll().finally(() => process.exit(130)));
+
 main().then(
   () => process.exit(0),
   async (err) => {
