@@ -108,4 +108,6 @@ try {
   process.exitCode = 1;
 } finally {
   await compose(['down', '-v', '-t', '5']).catch((e) => process.stderr.write(`images:verify: compose: ${e.message}\n`));
+  // podman-compose 1.0.3 leaves the project's network behind.
+  await podman(['network', 'rm', '-f', `${project}_default`]);
 }
