@@ -110,6 +110,21 @@ export async function migrateLatest(db: Knex): Promise<string[]> {
 }
 
 /**
+ * Applies the pending migrations up to and including `name`, and no later one (migration tests:
+ * data written with an older schema, then `migrateLatest`).
+ * @param name a migration name of MIGRATIONS, e.g. `009_delivery_success`
+ * @returns names of the migrations applied by this call
+ * @throws Error when `name` is not a known migration
+ */
+export async function migrateTo(db: Knex, name: string): Promise<string[]> {
+  const until = MIGRATIONS.findIndex(([n]) => n === name);
+  if (until < 0) throw new Error(`Unknown migration ${name}`);
+  const source: Knex.MigrationSource<[string, Migration]> = { ...migrationSource, getMigrations: async () => MIGRATIONS.slice(0, until + 1) };
+  const [, applied] = (await db.migrate.latest({ migrationSource: source })) as [number, string[]];
+  return applied;
+}
+
+/**
  * Creates database `name` on the server of `adminUrl` if it does not exist yet.
  * @param adminUrl a connection string to any database of the server (e.g. `postgres`)
  */

@@ -57,9 +57,9 @@ export function fakeCustomer(faker: Faker): CustomerInput {
   const first = faker.person.firstName(sex);
   const last = faker.person.lastName();
   const contacts: NonNullable<CustomerInput['contact_details']> = [
-    { type: 'email', value: emailFor(faker, first, last), primary: true, usage: 'personal' },
-    { type: 'mobile_number', value: faker.phone.number({ style: 'national' }), primary: true, usage: 'personal' },
-    { type: 'address', value: postalAddress(faker), primary: true, usage: 'personal' },
+    { type: 'email', value: emailFor(faker, first, last), primary: true, usage: 'permanent' },
+    { type: 'mobile_number', value: faker.phone.number({ style: 'national' }), primary: true, usage: 'permanent' },
+    { type: 'address', value: postalAddress(faker), primary: true, usage: 'permanent' },
   ];
   if (faker.number.float() < 0.2) contacts.push({ type: 'email', value: emailFor(faker, first, last), primary: false, usage: 'work' });
   return {
