@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { createDb, ensureDatabase, migrateLatest, migrateUpTo, type Knex } from '@dms/db';
+import { createDb, ensureDatabase, migrateLatest, migrateTo, type Knex } from '@dms/db';
 
 const server = new URL(process.env.TEST_DATABASE_URL!);
 const name = `dms_migrate_${randomBytes(4).toString('hex')}`;
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 test('rows of the old schema survive the move into partitions', async () => {
-  await migrateUpTo(db, '020_webhook_operations');
+  await migrateTo(db, '020_webhook_operations');
   await db('tenants').insert({ id: 'ten_migrate', name: 'Old' });
   await db('webhook_endpoints').insert({ id: 'wh_migrate', tenant_id: 'ten_migrate', url: 'https://x.example', version: 'v20261101', enabled_events: ['*'], signing_secret_ciphertext: 'sealed' });
   for (const [i, at] of ['2026-01-01T10:00:00Z', '2026-01-05T10:00:00Z', '2026-01-05T11:00:00Z'].entries()) {

@@ -17,7 +17,7 @@ async function customer(api: typeof me.api, full_name: string, emails: string[] 
     .post('/customers', {
       kind: 'individual',
       full_name,
-      contact_details: [{ type: 'phone_number', value: '+4400000' }, ...emails.map((value) => ({ type: 'email', value }))],
+      contact_details: [{ type: 'phone_number', value: '+447911123456' }, ...emails.map((value) => ({ type: 'email', value }))],
     })
     .expect(201);
   return res.body.id as string;

@@ -65,6 +65,7 @@ export function apiAs(token: string) {
     get: (path: string) => auth(agent.get(path)),
     post: (path: string, body?: object) => (body === undefined ? auth(agent.post(path)) : auth(agent.post(path)).send(body)),
     patch: (path: string, body: object) => auth(agent.patch(path)).send(body),
+    put: (path: string, body: object) => auth(agent.put(path)).send(body),
     delete: (path: string) => auth(agent.delete(path)),
   };
 }

@@ -8,11 +8,12 @@ import { ID_PREFIXES, idPattern, newId, randomBase62, type IdPrefix } from '../.
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 describe('prefixes', () => {
-  test('are the nine of the reference, one per object type, all distinct', () => {
+  test('are those of the reference (section 3, and cd_ of section 10), one per object type, all distinct', () => {
     expect(ID_PREFIXES).toEqual({
       tenant: 'ten',
       organisation: 'org',
       customer: 'cus',
+      contact_detail: 'cd',
       debt: 'deb',
       payment: 'pay',
       webhook_endpoint: 'wh',

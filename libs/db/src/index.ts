@@ -111,14 +111,18 @@ export async function migrateLatest(db: Knex): Promise<string[]> {
 }
 
 /**
- * Applies pending migrations up to and including `name`, one at a time (a test builds a database of
- * an older schema this way, fills it, then migrates the rest).
+ * Applies the pending migrations up to and including `name`, and no later one (migration tests:
+ * data written with an older schema, then `migrateLatest`).
+ * @param name a migration name of MIGRATIONS, e.g. `009_delivery_success`
+ * @returns names of the migrations applied by this call
+ * @throws Error when `name` is not a known migration
  */
-export async function migrateUpTo(db: Knex, name: string): Promise<void> {
-  for (;;) {
-    const [, applied] = (await db.migrate.up({ migrationSource })) as [number, string[]];
-    if (!applied.length || applied.includes(name)) return;
-  }
+export async function migrateTo(db: Knex, name: string): Promise<string[]> {
+  const until = MIGRATIONS.findIndex(([n]) => n === name);
+  if (until < 0) throw new Error(`Unknown migration ${name}`);
+  const source: Knex.MigrationSource<[string, Migration]> = { ...migrationSource, getMigrations: async () => MIGRATIONS.slice(0, until + 1) };
+  const [, applied] = (await db.migrate.latest({ migrationSource: source })) as [number, string[]];
+  return applied;
 }
 
 /**

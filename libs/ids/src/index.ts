@@ -12,6 +12,7 @@ export const ID_PREFIXES = {
   tenant: 'ten',
   organisation: 'org',
   customer: 'cus',
+  contact_detail: 'cd',
   debt: 'deb',
   payment: 'pay',
   webhook_endpoint: 'wh',

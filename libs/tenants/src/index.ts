@@ -8,6 +8,8 @@
 export interface TenantRow {
   id: string;
   name: string;
+  /** Free text about the account (migration 016_tenant_description); null until set. */
+  description?: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -17,11 +19,12 @@ export interface Tenant {
   id: string;
   object: 'tenant';
   name: string;
+  description: string | null;
   created_at: string;
   updated_at: string;
 }
 
 /** Maps a `tenants` row to its public shape. */
 export function tenantFromRow(row: TenantRow): Tenant {
-  return { id: row.id, object: 'tenant', name: row.name, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
+  return { id: row.id, object: 'tenant', name: row.name, description: row.description ?? null, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
 }

@@ -1,5 +1,5 @@
 /**
- * Compiler of the search language (docs/api.md section 4) against the debt and customer field
+ * Compiler of the search language (docs/api.md sections 4 and 10) against the debt and customer field
  * registries, checked on the SQL Knex would send (a `pg` client with no connection, `toSQL()`):
  * every value reaches PostgreSQL only as a bind parameter, column names come only from the
  * registries, each field kind yields its condition, and bad terms name their position.
@@ -31,14 +31,31 @@ function customerWhere(query: string): { sql: string; bindings: readonly unknown
   return { sql: sql.slice(CUSTOMERS.length), bindings };
 }
 
-const EMAIL_SQL =
-  '"customers"."id" = ANY(ARRAY(SELECT "email_match"."id" FROM "customers" AS email_match ' +
-  'WHERE customer_emails("email_match"."contact_details") @> ARRAY[lower($1)]))';
+/** The e-mail subquery over the contact details (index contact_details_email), for a customer id column. */
+const emailSql = (column: string) =>
+  `${column} = ANY(ARRAY(SELECT email_match.customer_id FROM customer_contact_details AS email_match ` +
+  `WHERE email_match.type = 'email' AND email_match.status <> 'deleted' AND lower(email_match.value) = lower($1)))`;
+const EMAIL_SQL = emailSql('"customers"."id"');
 
 describe('registries', () => {
   test('debt fields are those of the reference', () => {
     expect(Object.keys(DEBT_SEARCH_FIELDS).sort()).toEqual(
-      ['account_number', 'amount_remaining', 'created_at', 'currency', 'customer_id', 'organisation_id', 'status', 'tag', 'updated_at'].sort(),
+      [
+        'account_number',
+        'amount_remaining',
+        'created_at',
+        'currency',
+        'customer_id',
+        'organisation_id',
+        'status',
+        'tag',
+        'updated_at',
+        // docs/api.md section 10
+        'amount',
+        'kind',
+        'metadata',
+        'customer.email',
+      ].sort(),
     );
   });
 
@@ -90,7 +107,7 @@ describe('field kinds compile to parameterised conditions', () => {
     });
   });
 
-  test('email: the indexed customer_emails() subquery, the address bound once', () => {
+  test('email: the indexed contact details subquery, the address bound once', () => {
     expect(customerWhere('email:Ada@Example.com')).toEqual({ sql: EMAIL_SQL, bindings: ['Ada@Example.com'] });
   });
 
@@ -101,6 +118,59 @@ describe('field kinds compile to parameterised conditions', () => {
       `${DEBTS}"debts"."tenant_id" = $1 and "debts"."status" = $2 and "debts"."tags" @> ARRAY[$3]::text[] and "debts"."amount_remaining" >= $4`,
     );
     expect(bindings).toEqual(['ten_1', 'paused', 'q1', 10]);
+  });
+});
+
+describe('section 10: new fields, = and OR', () => {
+  test('amount is amount_total, with every comparison', () => {
+    expect(debtWhere('amount>=500')).toEqual({ sql: '"debts"."amount_total" >= $1', bindings: [500] });
+    expect(debtWhere('amount=500')).toEqual({ sql: '"debts"."amount_total" = $1', bindings: [500] });
+  });
+
+  test('kind is exact text', () => {
+    expect(debtWhere('kind:rent')).toEqual({ sql: '"debts"."kind" = $1', bindings: ['rent'] });
+  });
+
+  test("metadata['key'] is JSON containment with key and value in one bound document", () => {
+    expect(debtWhere("metadata['crm_id']:'A-1'")).toEqual({ sql: '"debts"."metadata" @> $1::jsonb', bindings: ['{"crm_id":"A-1"}'] });
+    expect(debtWhere('metadata["x"]=y').bindings).toEqual(['{"x":"y"}']);
+  });
+
+  test('customer.email follows the debt\'s customer through the e-mail index', () => {
+    expect(debtWhere('customer.email:Ada@Example.com')).toEqual({ sql: emailSql('"debts"."customer_id"'), bindings: ['Ada@Example.com'] });
+  });
+
+  test('= is the same as :', () => {
+    expect(debtWhere('status=paused')).toEqual(debtWhere('status:paused'));
+    expect(customerWhere('email=a@b.c')).toEqual(customerWhere('email:a@b.c'));
+  });
+
+  test('OR becomes one group of alternatives, ANDed onto the tenant scope', () => {
+    const q = db('debts').select('debts.id').where('debts.tenant_id', 'ten_1');
+    const { sql, bindings } = compileSearch(q, 'status:paused or created_at:2026-01-15 OR tag:q1', DEBT_SEARCH_FIELDS).toSQL().toNative();
+    expect(sql).toBe(
+      `${DEBTS}"debts"."tenant_id" = $1 and (("debts"."status" = $2) or ("debts"."created_at" >= $3 and "debts"."created_at" < $4) or ("debts"."tags" @> ARRAY[$5]::text[]))`,
+    );
+    expect(bindings).toEqual(['ten_1', 'paused', new Date('2026-01-15T00:00:00Z'), new Date('2026-01-16T00:00:00Z'), 'q1']);
+  });
+
+  test('spaces and lower-case and are AND', () => {
+    expect(debtWhere('status:paused tag:q1')).toEqual(debtWhere('status:paused AND tag:q1'));
+    expect(debtWhere('status:paused and tag:q1')).toEqual(debtWhere('status:paused AND tag:q1'));
+  });
+
+  test('a bad value in an OR query is refused at once, with its position', () => {
+    expectSearchError(() => debtWhere('status:paused OR amount>lots'), 25, "Expected an integer but found 'lots' for 'amount'");
+  });
+
+  test('keys: metadata needs one, other fields take none', () => {
+    expectSearchError(() => debtWhere('metadata:x'), 1, "Field 'metadata' needs a key: metadata['key']");
+    expectSearchError(() => debtWhere("status['x']:y"), 8, "Field 'status' takes no key");
+  });
+
+  test('metadata and customer.email allow equality only', () => {
+    expectSearchError(() => debtWhere("metadata['a']>1"), 14, "Operator '>' is not allowed for 'metadata' (allowed: :)");
+    expectSearchError(() => debtWhere('customer.email<a'), 15, "Operator '<' is not allowed for 'customer.email'");
   });
 });
 
@@ -194,12 +264,18 @@ describe('values only ever reach SQL as bindings', () => {
     expect(String(contains.bindings[0]).replace(/\\(.)/g, '$1')).toBe(`%${value}%`);
   });
 
+  test.each(INJECTIONS)('in a metadata key and value, and in customer.email: %s', (value) => {
+    const q = (v: string) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+    expect(debtWhere(`metadata[${q(value)}]:${q(value)}`)).toEqual({ sql: '"debts"."metadata" @> $1::jsonb', bindings: [JSON.stringify({ [value]: value })] });
+    expect(debtWhere(`customer.email:${q(value)}`)).toEqual({ sql: emailSql('"debts"."customer_id"'), bindings: [value] });
+    expect(debtWhere(`kind:${q(value)} OR amount=1`)).toEqual({ sql: '(("debts"."kind" = $1) or ("debts"."amount_total" = $2))', bindings: [value, 1] });
+  });
+
   test('a SQL fragment as a bare value is one binding too', () => {
     expect(debtWhere("account_number:x';DELETE")).toEqual({ sql: '"debts"."account_number" = $1', bindings: ["x';DELETE"] });
   });
 
   test('non-integer amounts are refused before reaching SQL', () => {
-    expectSearchError(() => debtWhere('amount_remaining>=1 OR x:1'), 21, "Expected AND or end of query but found 'OR'");
     expectSearchError(() => debtWhere("amount_remaining:1'"), 18, "Expected an integer but found '1'' for 'amount_remaining'");
   });
 });
@@ -249,6 +325,7 @@ describe('applySearch with a custom registry', () => {
     const q = applySearch(
       db('t').select('t.id'),
       {
+        connective: 'AND',
         terms: [
           { field: 'n', fieldPos: 1, op: '<', opPos: 2, value: '3', valuePos: 3 },
           { field: 'name', fieldPos: 9, op: ':', opPos: 13, value: 'x', valuePos: 14 },

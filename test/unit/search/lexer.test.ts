@@ -38,8 +38,37 @@ describe('tokens and positions', () => {
     expect(tokens[2]).toEqual({ kind: 'value', text: '1', quoted: false, pos: 2 + op.length });
   });
 
-  test('the operator list is exactly : > >= < <=', () => {
-    expect([...OPERATORS].sort()).toEqual([':', '<', '<=', '>', '>='].sort());
+  test('the operator list is exactly : = > >= < <= (section 10 adds =)', () => {
+    expect([...OPERATORS].sort()).toEqual([':', '=', '<', '<=', '>', '>='].sort());
+  });
+
+  test('= is an operator of its own, and >= / <= are still read whole', () => {
+    expect(tokenize('a=1 b>=2')).toEqual([
+      { kind: 'word', text: 'a', pos: 1 },
+      { kind: 'op', op: '=', pos: 2 },
+      { kind: 'value', text: '1', quoted: false, pos: 3 },
+      { kind: 'word', text: 'b', pos: 5 },
+      { kind: 'op', op: '>=', pos: 6 },
+      { kind: 'value', text: '2', quoted: false, pos: 8 },
+      { kind: 'eof', pos: 9 },
+    ]);
+  });
+
+  test('dotted field names are one word', () => {
+    expect(tokenize('customer.email:a@b.c')[0]).toEqual({ kind: 'word', text: 'customer.email', pos: 1 });
+  });
+
+  test("a keyed field reads its quoted key: metadata['k'] and metadata[\"k\"]", () => {
+    expect(tokenize("metadata['crm id']:x")[0]).toEqual({ kind: 'word', text: 'metadata', pos: 1, key: 'crm id', keyPos: 10 });
+    expect(tokenize('metadata["a\\"b"]:x')[0]).toEqual({ kind: 'word', text: 'metadata', pos: 1, key: 'a"b', keyPos: 10 });
+  });
+
+  test('single-quoted values: \\\' stands for a quote, double quotes are plain text', () => {
+    expect(tokenize("tag:'it\\'s \"x\"'")[2]).toEqual({ kind: 'value', text: 'it\'s "x"', quoted: true, pos: 5 });
+  });
+
+  test("a single quote inside a bare value stays text (old queries: O'Brien)", () => {
+    expect(tokenize("account_number:O'Brien")[2]).toEqual({ kind: 'value', text: "O'Brien", quoted: false, pos: 16 });
   });
 
   test('an AND chain keeps every position', () => {
@@ -147,8 +176,14 @@ describe('errors name the position', () => {
   test('an unexpected character', () => {
     expectSearchError(() => tokenize('status:x AND (y:1)'), 14, "Unexpected character '('");
     expectSearchError(() => tokenize('1abc:2'), 1, "Unexpected character '1'");
-    expectSearchError(() => tokenize('a=1'), 2, "Unexpected character '='");
+    expectSearchError(() => tokenize('a!1'), 2, "Unexpected character '!'");
     expectSearchError(() => tokenize('é:1'), 1, "Unexpected character 'é'");
+  });
+
+  test('a key must be quoted and closed', () => {
+    expectSearchError(() => tokenize('metadata[k]:x'), 10, "Expected a quoted key after '['");
+    expectSearchError(() => tokenize("metadata['k':x"), 13, "Expected ']' after the key");
+    expectSearchError(() => tokenize("metadata['k:x"), 10, 'Unterminated quoted value');
   });
 
   test('an operator without a value', () => {

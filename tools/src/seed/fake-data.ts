@@ -33,9 +33,14 @@ function emailFor(faker: Faker, ...names: string[]): string {
   return `${local || 'customer'}${faker.number.int({ min: 1, max: 999 })}@${faker.internet.domainName()}`;
 }
 
-function postalAddress(faker: Faker): string {
-  return `${faker.location.streetAddress()}, ${faker.location.city()}, ${faker.location.zipCode()}`;
+function postalAddress(faker: Faker) {
+  return { line_1: faker.location.streetAddress(), city: faker.location.city(), postal_code: faker.location.zipCode(), country: 'GB' };
 }
+
+// Numbers in ranges libphonenumber-js accepts (UK mobile 07400 …, London 020 7946 0xxx, Ofcom's
+// drama range), written internationally so any customer locale reads them the same.
+const mobileNumber = (faker: Faker) => `+447400${faker.string.numeric(6)}`;
+const landlineNumber = (faker: Faker) => `+442079460${faker.string.numeric(3)}`;
 
 /** A customer create body: 85 % individuals (name, date of birth, email, mobile, address), 15 % companies. */
 export function fakeCustomer(faker: Faker): CustomerInput {
@@ -47,7 +52,7 @@ export function fakeCustomer(faker: Faker): CustomerInput {
       preferred_locale: 'en-GB',
       contact_details: [
         { type: 'email', value: emailFor(faker, 'accounts', name.split(' ')[0]!), primary: true, usage: 'billing' },
-        { type: 'phone_number', value: faker.phone.number({ style: 'national' }), primary: true, usage: 'work' },
+        { type: 'phone_number', value: landlineNumber(faker), primary: true, usage: 'work' },
         { type: 'address', value: postalAddress(faker), primary: true, usage: 'billing' },
       ],
       metadata: { crm_segment: faker.helpers.arrayElement(['sme', 'corporate', 'sole_trader']) },
@@ -57,9 +62,9 @@ export function fakeCustomer(faker: Faker): CustomerInput {
   const first = faker.person.firstName(sex);
   const last = faker.person.lastName();
   const contacts: NonNullable<CustomerInput['contact_details']> = [
-    { type: 'email', value: emailFor(faker, first, last), primary: true, usage: 'personal' },
-    { type: 'mobile_number', value: faker.phone.number({ style: 'national' }), primary: true, usage: 'personal' },
-    { type: 'address', value: postalAddress(faker), primary: true, usage: 'personal' },
+    { type: 'email', value: emailFor(faker, first, last), primary: true, usage: 'permanent' },
+    { type: 'mobile_number', value: mobileNumber(faker), primary: true, usage: 'permanent' },
+    { type: 'address', value: postalAddress(faker), primary: true, usage: 'permanent' },
   ];
   if (faker.number.float() < 0.2) contacts.push({ type: 'email', value: emailFor(faker, first, last), primary: false, usage: 'work' });
   return {

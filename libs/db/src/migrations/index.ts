@@ -12,6 +12,9 @@ import * as perf from './006_perf.js';
 import * as counterMembership from './007_counter_membership.js';
 import * as counterShards from './008_counter_shards.js';
 import * as deliverySuccess from './009_delivery_success.js';
+import * as contactDetails from './015_contact_details.js';
+import * as tenantDescription from './016_tenant_description.js';
+import * as debtSearchFields from './017_debt_search_fields.js';
 import * as webhookOperations from './020_webhook_operations.js';
 import * as partitionedHistory from './021_partitioned_history.js';
 
@@ -31,6 +34,9 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['007_counter_membership', counterMembership],
   ['008_counter_shards', counterShards],
   ['009_delivery_success', deliverySuccess],
+  ['015_contact_details', contactDetails],
+  ['016_tenant_description', tenantDescription],
+  ['017_debt_search_fields', debtSearchFields],
   ['020_webhook_operations', webhookOperations],
   ['021_partitioned_history', partitionedHistory],
 ];

@@ -15,6 +15,8 @@ export const SCOPED_TABLES = {
   events: { object: 'event', visible: (_q: Knex.QueryBuilder) => {} },
   webhook_endpoints: { object: 'webhook endpoint', visible: (q: Knex.QueryBuilder) => void q.whereNull('webhook_endpoints.deleted_at') },
   webhook_deliveries: { object: 'webhook delivery', visible: (_q: Knex.QueryBuilder) => {} },
+  // Deleted details stay retrievable (docs/api.md section 10); their list narrows them out itself.
+  customer_contact_details: { object: 'contact detail', visible: (_q: Knex.QueryBuilder) => {} },
 } as const;
 
 export type ScopedTable = keyof typeof SCOPED_TABLES;
@@ -29,6 +31,7 @@ export function tenantRows(db: Knex | Knex.Transaction, table: ScopedTable, tena
 /**
  * Loads one visible row of the tenant.
  * @param options.forUpdate lock the row (inside a transaction) against concurrent changes
+ * @param options.select replaces the selected columns (e.g. adds a computed one); default `*`
  * @throws ApiError 404 `resource_missing`
  */
 export async function findOwned<Row>(
@@ -36,13 +39,15 @@ export async function findOwned<Row>(
   table: ScopedTable,
   tenantId: string,
   id: string,
-  options: { forUpdate?: boolean; param?: string } = {},
+  options: { forUpdate?: boolean; param?: string; select?: (q: Knex.QueryBuilder) => void } = {},
 ): Promise<Row> {
   const missing = () => new ApiError('resource_missing', `No such ${SCOPED_TABLES[table].object}: '${id}'`, options.param ? { param: options.param } : {});
   // PostgreSQL text cannot hold U+0000 (a path id of `%00`): no object has such an id, and the
   // query would fail with an encoding error (a 500) instead of the 404 it deserves.
   if (id.includes('\u0000')) throw missing();
-  const q = tenantRows(db, table, tenantId).where(`${table}.id`, id).first();
+  const q = tenantRows(db, table, tenantId).where(`${table}.id`, id);
+  options.select?.(q);
+  q.first();
   if (options.forUpdate) q.forUpdate();
   const row = await q;
   if (!row) throw missing();

@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on POST and PATCH (docs/api.md section 3): a client may retry a write safely.
+ * `Idempotency-Key` on POST, PATCH and PUT (docs/api.md sections 3 and 10): a client may retry a write safely.
  *
  * - The same key with the same request (method, path and body as JSON) within 24 h returns the
  *   stored response again, with `Idempotent-Replayed: true`, without running the request.
@@ -30,6 +30,9 @@ import { leaveClaim, type PendingClaim } from './idempotency-claim.js';
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** Response header set to `true` on a replayed response (as Stripe). */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/** Methods whose requests a key makes safe to retry (`PUT` has the meaning of `PATCH`). */
+const IDEMPOTENT_METHODS = new Set(['POST', 'PATCH', 'PUT']);
 
 /** 1 to 255 printable ASCII characters (space included, as in Stripe's keys). */
 const KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
@@ -110,7 +113,7 @@ export function idempotency(store: IdempotencyStore): RequestHandler {
   let lastPurge = 0;
 
   return async (req, res, next) => {
-    if (req.method !== 'POST' && req.method !== 'PATCH') return next();
+    if (!IDEMPOTENT_METHODS.has(req.method)) return next();
     const key = req.get(IDEMPOTENCY_HEADER);
     if (key === undefined) return next();
     if (!KEY_FORMAT.test(key)) {

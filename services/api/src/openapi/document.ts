@@ -8,7 +8,7 @@
  * - token operations: the OAuth 2.0 client-credentials security requirement with its scope,
  *   `Api-Version`, the rate-limit headers, and the errors 400 `unsupported_api_version`, 401, 403
  *   (when scoped), 429 and 500;
- * - POST/PATCH: `Idempotency-Key`, `Idempotent-Replayed`, and the body, media-type and
+ * - POST/PATCH/PUT: `Idempotency-Key`, `Idempotent-Replayed`, and the body, media-type and
  *   idempotency errors;
  * - lists and searches: `limit`/`after`/`before`, the `X-Total-Count`, `X-Page-Items` and `Link`
  *   headers, and the paging errors; `{id}` paths: 404.
@@ -48,7 +48,7 @@ stable \`code\`; every response carries \`Request-Id\`.
 **Pagination**: lists and searches take \`limit\` (1..${MAX_LIMIT}, default ${DEFAULT_LIMIT}), \`after\` or
 \`before\` (an object id of the list), newest first, with \`X-Total-Count\`, \`X-Page-Items\` and \`Link\`.
 
-**Idempotency**: send \`${IDEMPOTENCY_HEADER}\` on any POST or PATCH to retry safely for 24 hours.
+**Idempotency**: send \`${IDEMPOTENCY_HEADER}\` on any POST, PATCH or PUT to retry safely for 24 hours.
 
 **Rate limits**: per client, announced by \`RateLimit\` and \`RateLimit-Policy\`; over the budget, 429 with \`Retry-After\`.
 

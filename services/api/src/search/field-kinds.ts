@@ -9,21 +9,27 @@ import type { Operator } from './lexer.js';
 /** A value that does not fit its field; the compiler adds the position. */
 export class SearchValueError extends Error {}
 
+/** The operators a field declares; `=` is read as `:` before fields see it. */
+export type FieldOperator = Exclude<Operator, '='>;
+
 /** One searchable field: allowed operators, and how a `field op value` term filters the rows. */
 export interface SearchField {
-  operators: readonly Operator[];
+  operators: readonly FieldOperator[];
   /** What the value must look like, for error messages (e.g. "an integer"). */
   expects: string;
+  /** True when the field takes a key, as `metadata['key']`. */
+  keyed?: boolean;
   /**
    * Adds the term's condition to `q`.
+   * @param key the key of a keyed field
    * @throws SearchValueError when `value` does not fit the field
    */
-  apply(q: Knex.QueryBuilder, op: Operator, value: string): void;
+  apply(q: Knex.QueryBuilder, op: FieldOperator, value: string, key?: string): void;
 }
 
-const EQUALITY: readonly Operator[] = [':'];
-const ORDERED: readonly Operator[] = [':', '>', '>=', '<', '<='];
-const SQL_OPERATOR: Record<Exclude<Operator, ':'>, string> = { '>': '>', '>=': '>=', '<': '<', '<=': '<=' };
+const EQUALITY: readonly FieldOperator[] = [':'];
+const ORDERED: readonly FieldOperator[] = [':', '>', '>=', '<', '<='];
+const SQL_OPERATOR: Record<Exclude<FieldOperator, ':'>, string> = { '>': '>', '>=': '>=', '<': '<', '<=': '<=' };
 
 /** Exact, case-sensitive equality with a text column. */
 export function exactText(column: string): SearchField {
@@ -50,26 +56,40 @@ export function containsText(column: string): SearchField {
 }
 
 /**
- * Case-insensitive equality with any e-mail address in the `contact_details` of `table`, through
- * the immutable SQL function `customer_emails(jsonb)` and its GIN index (migration 003).
+ * Case-insensitive equality with any visible e-mail contact detail (docs/api.md section 10) of
+ * the customer whose id is in `customerIdColumn` (`customers.id` for customers,
+ * `debts.customer_id` for a debt's `customer.email`). The addresses are found through the partial
+ * index `contact_details_email` on `lower(value)` (migration 015), whose predicate the subquery
+ * repeats so the planner can use it.
  *
  * The matching ids are collected first (`id = ANY(ARRAY(subquery))`, run once): the planner has no
  * statistics for the array expression and would otherwise walk the whole list in page order
  * filtering every row, while an address matches a handful of customers. The outer query still
- * carries the tenant scope, so only the tenant's customers are returned.
+ * carries the tenant scope, so only the tenant's rows are returned.
  */
-export function emailOf(table: string): SearchField {
+export function emailOf(customerIdColumn: string): SearchField {
   return {
     operators: EQUALITY,
     expects: 'an e-mail address, case-insensitive',
     apply: (q, _op, value) =>
-      void q.whereRaw('?? = ANY(ARRAY(SELECT ?? FROM ?? AS email_match WHERE customer_emails(??) @> ARRAY[lower(?)]))', [
-        `${table}.id`,
-        'email_match.id',
-        table,
-        'email_match.contact_details',
-        value,
-      ]),
+      void q.whereRaw(
+        "?? = ANY(ARRAY(SELECT email_match.customer_id FROM customer_contact_details AS email_match WHERE email_match.type = 'email' AND email_match.status <> 'deleted' AND lower(email_match.value) = lower(?)))",
+        [customerIdColumn, value],
+      ),
+  };
+}
+
+/**
+ * Equality of one key of a `metadata` JSON column (`metadata['key']:value`, docs/api.md section
+ * 10), as containment `metadata @> {"key": "value"}`, which the GIN `jsonb_path_ops` index of
+ * migration 017 serves. Key and value reach SQL only inside the one bound JSON document.
+ */
+export function metadataEntry(column: string): SearchField {
+  return {
+    operators: EQUALITY,
+    expects: 'a text value, matched exactly',
+    keyed: true,
+    apply: (q, _op, value, key) => void q.whereRaw('?? @> ?::jsonb', [column, JSON.stringify({ [key!]: value })]),
   };
 }
 

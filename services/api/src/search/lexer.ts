@@ -1,22 +1,23 @@
 /**
- * Lexer of the search language (docs/api.md section 4): turns a query such as
- * `status:prepared AND amount_remaining>=1000 AND tag:"late fee"` into tokens with their
- * 1-based positions.
+ * Lexer of the search language (docs/api.md sections 4 and 10): turns a query such as
+ * `status:prepared AND amount>=1000 AND metadata['crm']='A 1'` into tokens with their 1-based
+ * positions.
  *
- * Tokens: words (field names and the keyword `AND`), operators (`:`, `>`, `>=`, `<`, `<=`), and
- * values. A value follows an operator (optional spaces between them) and is either bare (every
- * character up to the next space; may contain `:` as in timestamps) or double-quoted, where `\"`
- * stands for a quote and `\\` for a backslash.
+ * Tokens: words (field names, dotted as `customer.email`, optionally followed by a quoted key in
+ * brackets as `metadata['key']`; and the keywords `AND`, `OR`), operators (`:`, `=`, `>`, `>=`,
+ * `<`, `<=`), and values. A value follows an operator (optional spaces between them) and is
+ * either bare (every character up to the next space; may contain `:` as in timestamps) or quoted
+ * with `"` or `'`, where a backslash escapes the quote character or a backslash.
  */
 import { searchError } from './errors.js';
 
 /** Comparison operators, two-character ones first so that `>=` is not read as `>` then `=`. */
-export const OPERATORS = [':', '>=', '<=', '>', '<'] as const;
+export const OPERATORS = [':', '>=', '<=', '>', '<', '='] as const;
 export type Operator = (typeof OPERATORS)[number];
 
 /** A token with its 1-based position in the query; `eof` closes every token list. */
 export type Token =
-  | { kind: 'word'; text: string; pos: number }
+  | { kind: 'word'; text: string; pos: number; key?: string; keyPos?: number }
   | { kind: 'op'; op: Operator; pos: number }
   | { kind: 'value'; text: string; quoted: boolean; pos: number }
   | { kind: 'eof'; pos: number };
@@ -28,19 +29,21 @@ const isSpace = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n'
 // Control characters (NUL above all, which PostgreSQL text cannot hold) are never part of a query.
 const isControl = (c: string) => c < ' ' || c === '\x7f';
 const isWordStart = (c: string) => /[A-Za-z_]/.test(c);
-const isWordPart = (c: string) => /[A-Za-z0-9_]/.test(c);
+const isWordPart = (c: string) => /[A-Za-z0-9_.]/.test(c);
+const isQuote = (c: string | undefined) => c === '"' || c === "'";
 
-/** Reads a double-quoted value starting at `start` (the opening quote). */
+/** Reads a value quoted with `"` or `'` starting at `start` (the opening quote). */
 function readQuoted(input: string, start: number): { text: string; end: number } {
+  const quote = input[start]!;
   let text = '';
   let i = start + 1;
   while (i < input.length) {
     const c = input[i]!;
-    if (c === '"') return { text, end: i + 1 };
+    if (c === quote) return { text, end: i + 1 };
     if (isControl(c)) throw searchError('Control character in quoted value', i + 1);
     if (c === '\\') {
       const next = input[i + 1];
-      if (next !== '"' && next !== '\\') throw searchError('Invalid escape in quoted value (only \\" and \\\\ are allowed)', i + 1);
+      if (next !== quote && next !== '\\') throw searchError(`Invalid escape in quoted value (only \\${quote} and \\\\ are allowed)`, i + 1);
       text += next;
       i += 2;
       continue;
@@ -80,7 +83,16 @@ export function tokenize(input: string): Token[] {
     if (isWordStart(c)) {
       const start = i;
       while (i < input.length && isWordPart(input[i]!)) i += 1;
-      tokens.push({ kind: 'word', text: input.slice(start, i), pos: start + 1 });
+      const word: Token = { kind: 'word', text: input.slice(start, i), pos: start + 1 };
+      if (input[i] === '[') {
+        // A keyed field, `metadata['key']`: the key is quoted like a value.
+        if (!isQuote(input[i + 1])) throw searchError("Expected a quoted key after '['", i + 2);
+        const read = readQuoted(input, i + 1);
+        if (input[read.end] !== ']') throw searchError("Expected ']' after the key", read.end + 1);
+        Object.assign(word, { key: read.text, keyPos: i + 2 });
+        i = read.end + 1;
+      }
+      tokens.push(word);
       continue;
     }
     const op = OPERATORS.find((o) => input.startsWith(o, i));
@@ -91,12 +103,12 @@ export function tokenize(input: string): Token[] {
       // digit, a sign or a letter, so it cannot be told apart from other tokens by itself).
       skipSpaces();
       if (i >= input.length) throw searchError(`Expected a value after '${op}'`, i + 1);
-      const read = input[i] === '"' ? readQuoted(input, i) : readBare(input, i);
-      tokens.push({ kind: 'value', text: read.text, quoted: input[i] === '"', pos: i + 1 });
+      const read = isQuote(input[i]) ? readQuoted(input, i) : readBare(input, i);
+      tokens.push({ kind: 'value', text: read.text, quoted: isQuote(input[i]), pos: i + 1 });
       i = read.end;
       continue;
     }
-    if (c === '"') {
+    if (isQuote(c)) {
       const read = readQuoted(input, i);
       tokens.push({ kind: 'value', text: read.text, quoted: true, pos: i + 1 });
       i = read.end;

@@ -1,8 +1,9 @@
 /**
- * Customers (docs/api.md section 5): the people and companies who owe debts. Personal data: never
- * logged, and visible only to the owning tenant. Written through the shared skeleton
- * (db/owned.ts); what is particular here is the derived `full_name`, the normalised contact
- * details and the soft delete.
+ * Customers (docs/api.md sections 5 and 10): the people and companies who owe debts. Personal
+ * data: never logged, and visible only to the owning tenant. Written through the shared skeleton
+ * (db/owned.ts); what is particular here is the derived `full_name`, the contact details (objects
+ * of their own, embedded in the customer and read in the same query) and the soft delete. The
+ * customer's event is recorded after the write with the details embedded, then the details' own.
  */
 import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
@@ -10,7 +11,9 @@ import { createOwned, givenFields, updateOwned, type OwnedResource } from '../..
 import { recordEvent } from '../../db/outbox.js';
 import { findOwned, tenantRows } from '../../db/scoped.js';
 import { deletedObject, iso, type DeletedObject } from '../../schemas/common.js';
-import type { ContactDetail, Customer, CustomerCreate, CustomerInput, CustomerRow } from './schemas.js';
+import { contactDetailsColumn, recordDetailEvents, toContactDetail, type DetailEvent } from '../contact-details/store.js';
+import { createCustomerDetails, replaceCustomerDetails } from './contacts.js';
+import type { Customer, CustomerCreate, CustomerInput, CustomerRow } from './schemas.js';
 
 /** Maps a row to the public object. */
 export function toCustomer(row: CustomerRow): Customer {
@@ -23,23 +26,33 @@ export function toCustomer(row: CustomerRow): Customer {
     last_name: row.last_name,
     date_of_birth: row.date_of_birth,
     preferred_locale: row.preferred_locale,
-    contact_details: row.contact_details,
+    contact_details: (row.contact_details ?? []).map(toContactDetail),
     metadata: row.metadata,
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
   };
 }
 
-const customers: OwnedResource<CustomerRow, Customer> = {
-  table: 'customers',
-  idPrefix: 'cus',
-  toObject: toCustomer,
-  events: { created: 'customer.created', updated: 'customer.updated' },
-};
+// The skeleton writes the row; the event is recorded here once the details are written too.
+const customers: OwnedResource<CustomerRow, CustomerRow> = { table: 'customers', idPrefix: 'cus', toObject: (row) => row };
 
-/** Normalises contact details: `primary` defaults to false, `usage` to null; stored as JSON. */
-function contactsColumn(list: Array<Partial<ContactDetail>> | undefined): string {
-  return JSON.stringify((list ?? []).map((c) => ({ type: c.type!, value: c.value!, primary: c.primary ?? false, usage: c.usage ?? null })));
+/** Makes a query of customers select their columns plus their visible contact details (`contact_details`). */
+export const withContactDetails = (db: Knex | Knex.Transaction) => (q: Knex.QueryBuilder) => void q.select('customers.*', contactDetailsColumn(db));
+
+/**
+ * Loads the tenant's customer `id` with its contact details.
+ * @throws ApiError 404 `resource_missing` (unknown, deleted, or another tenant's)
+ */
+export async function loadCustomer(db: Knex | Knex.Transaction, tenantId: string, id: string): Promise<Customer> {
+  return toCustomer(await findOwned<CustomerRow>(db, 'customers', tenantId, id, { select: withContactDetails(db) }));
+}
+
+/** Records the customer's event (details embedded), then the details' events, in `trx`. */
+async function recordCustomerEvents(trx: Knex.Transaction, tenantId: string, type: 'customer.created' | 'customer.updated', id: string, details: DetailEvent[]): Promise<Customer> {
+  const customer = await loadCustomer(trx, tenantId, id);
+  await recordEvent(trx, tenantId, type, customer);
+  await recordDetailEvents(trx, tenantId, details);
+  return customer;
 }
 
 /** `full_name` as given, else "first last". */
@@ -49,17 +62,24 @@ function deriveFullName(input: Pick<CustomerInput, 'full_name' | 'first_name' | 
   return parts.length ? parts.join(' ') : null;
 }
 
-/** Creates a customer and its `customer.created` event in one transaction. */
+/**
+ * Creates a customer (`kind` defaults to `individual`) with its contact details, and the events
+ * `customer.created` then `customer_contact_detail.created`, in one transaction.
+ * @throws ApiError 400 `validation_failed` naming `contact_details[i].value`
+ */
 export function createCustomer(db: Knex, tenantId: string, input: CustomerCreate): Promise<Customer> {
-  return createOwned(db, tenantId, customers, {
-    kind: input.kind,
-    full_name: deriveFullName(input),
-    first_name: input.first_name ?? null,
-    last_name: input.last_name ?? null,
-    date_of_birth: input.date_of_birth ?? null,
-    preferred_locale: input.preferred_locale ?? null,
-    contact_details: contactsColumn(input.contact_details),
-    metadata: input.metadata,
+  return db.transaction(async (trx) => {
+    const row = await createOwned(trx, tenantId, customers, {
+      kind: input.kind ?? 'individual',
+      full_name: deriveFullName(input),
+      first_name: input.first_name ?? null,
+      last_name: input.last_name ?? null,
+      date_of_birth: input.date_of_birth ?? null,
+      preferred_locale: input.preferred_locale ?? null,
+      metadata: input.metadata,
+    });
+    const details = await createCustomerDetails(trx, tenantId, row, input.contact_details ?? []);
+    return recordCustomerEvents(trx, tenantId, 'customer.created', row.id, details);
   });
 }
 
@@ -84,23 +104,29 @@ function updatedFullName(current: CustomerRow, input: CustomerInput): string {
 }
 
 /**
- * Updates a customer (`PATCH`): given fields replace (`contact_details` as a whole), `metadata`
- * merges; writes `customer.updated` in the same transaction.
+ * Updates a customer (`PATCH`/`PUT`): given fields replace (`contact_details` as the whole set,
+ * see contacts.ts), `metadata` merges; writes `customer.updated` (and the details' events) in the
+ * same transaction.
  * @throws ApiError 404 `resource_missing` (unknown, deleted, or another tenant's), 400 `validation_failed`
  */
 export function updateCustomer(db: Knex, tenantId: string, id: string, input: CustomerInput): Promise<Customer> {
-  return updateOwned(
-    db,
-    tenantId,
-    customers,
-    id,
-    (current) => ({
-      ...givenFields(input, ['kind', 'first_name', 'last_name', 'date_of_birth', 'preferred_locale']),
-      full_name: updatedFullName(current, input),
-      ...(input.contact_details !== undefined ? { contact_details: contactsColumn(input.contact_details) } : {}),
-    }),
-    input.metadata,
-  );
+  return db.transaction(async (trx) => {
+    let details: DetailEvent[] = [];
+    const row = await updateOwned(
+      trx,
+      tenantId,
+      customers,
+      id,
+      async (current, t) => {
+        // Numbers are read in the region of the locale being set, if one is.
+        const locale = input.preferred_locale !== undefined ? input.preferred_locale : current.preferred_locale;
+        if (input.contact_details !== undefined) details = await replaceCustomerDetails(t, tenantId, { id: current.id, preferred_locale: locale }, input.contact_details);
+        return { ...givenFields(input, ['kind', 'first_name', 'last_name', 'date_of_birth', 'preferred_locale']), full_name: updatedFullName(current, input) };
+      },
+      input.metadata,
+    );
+    return recordCustomerEvents(trx, tenantId, 'customer.updated', row.id, details);
+  });
 }
 
 /**
@@ -110,12 +136,12 @@ export function updateCustomer(db: Knex, tenantId: string, id: string, input: Cu
  */
 export async function deleteCustomer(db: Knex, tenantId: string, id: string): Promise<DeletedObject<'customer'>> {
   return db.transaction(async (trx) => {
-    const current = await findOwned<CustomerRow>(trx, 'customers', tenantId, id, { forUpdate: true });
+    const current = await findOwned<CustomerRow>(trx, 'customers', tenantId, id, { forUpdate: true, select: withContactDetails(trx) });
     const [row] = await tenantRows(trx, 'customers', tenantId)
       .where('customers.id', current.id)
       .update({ deleted_at: trx.fn.now(), updated_at: trx.fn.now() })
       .returning('*');
-    await recordEvent(trx, tenantId, 'customer.deleted', toCustomer(row as CustomerRow));
+    await recordEvent(trx, tenantId, 'customer.deleted', toCustomer({ ...(row as CustomerRow), contact_details: current.contact_details }));
     return deletedObject('customer', current.id);
   });
 }

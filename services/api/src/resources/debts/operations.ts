@@ -1,27 +1,27 @@
 /**
- * `/debts` (docs/api.md sections 4 and 5): list, search, create, retrieve, update and delete (the
- * last two only while `initializing`), with `expand[]` on every read, behind `debts:read` /
- * `debts:write`; other tenants' ids answer 404.
+ * `/debts` (docs/api.md sections 4, 5 and 10): list, search, create, retrieve, update and delete
+ * (the last two only while `initializing`), with `expand[]` on every read and write, behind
+ * `debts:read` / `debts:write`; other tenants' ids answer 404.
  */
 import { defineOperation, type AnyOperation, type OperationInput } from '../../operations/operation.js';
 import { listPage, retrieveOne, searchPage } from '../../operations/lists.js';
-import { EXPAND_PARAM, expandProperty, pageQuery, querySchema } from '../../operations/query.js';
+import { pageQuery, querySchema } from '../../operations/query.js';
+import { expandOne, expandQuery, expanderFor } from '../../operations/expansion.js';
 import { crud } from '../../operations/crud.js';
 import { searchQuery } from '../../search/query-schema.js';
 import { DEBT_SEARCH_FIELDS } from '../../search/registries.js';
 import { deletedObject, deletedObjectSchema } from '../../schemas/common.js';
 import { Debt, DebtCreate, DebtUpdate, type DebtRow } from './schemas.js';
-import { createDebt, updateDebt } from './store.js';
-import { DEBT_EXPANSIONS, serializeDebts, type DebtExpansion } from './expansion.js';
+import { createDebt, toDebt, updateDebt } from './store.js';
+import { DEBT_EXPANSIONS } from './expansion.js';
 import { moveDebt } from './moves.js';
 
 const names = crud({ path: '/debts', idPrefix: 'deb', tag: 'Debts', noun: 'debt', read: 'debts:read', write: 'debts:write' });
 const object = { name: 'Debt', schema: Debt };
-const expand = { [EXPAND_PARAM]: expandProperty(DEBT_EXPANSIONS) };
+const expand = expandQuery(DEBT_EXPANSIONS);
 
 /** Serializes rows with the `expand[]` of the request (ids only when absent). */
-const serializer = (i: OperationInput<{ [EXPAND_PARAM]?: DebtExpansion[] }, unknown>) => (rows: DebtRow[]) =>
-  serializeDebts(i.ctx.db, i.tenantId, rows, new Set(i.query[EXPAND_PARAM] ?? []));
+const serializer = (i: OperationInput<unknown, unknown>) => (rows: DebtRow[]) => expanderFor(DEBT_EXPANSIONS, i)(rows.map((r) => toDebt(r)));
 
 /** The operations of `/debts` (the lifecycle actions are in lifecycle-operations.ts). */
 export const debtOperations: AnyOperation[] = [
@@ -40,11 +40,12 @@ export const debtOperations: AnyOperation[] = [
   }),
   defineOperation({
     ...names.create,
+    query: querySchema(expand),
     body: { name: 'DebtCreate', schema: DebtCreate },
     response: { ...object, status: 201 },
     errors: ['resource_missing'],
     events: ['debt.created'],
-    handler: (i) => createDebt(i.ctx.db, i.tenantId, i.body),
+    handler: async (i) => expandOne(DEBT_EXPANSIONS, i, await createDebt(i.ctx.db, i.tenantId, i.body)),
   }),
   defineOperation({
     ...names.retrieve,
@@ -54,11 +55,12 @@ export const debtOperations: AnyOperation[] = [
   }),
   defineOperation({
     ...names.update,
+    query: querySchema(expand),
     body: { name: 'DebtUpdate', schema: DebtUpdate },
     response: { ...object, status: 200 },
     errors: ['invalid_state_transition', 'resource_missing'],
     events: ['debt.updated'],
-    handler: (i) => updateDebt(i.ctx.db, i.tenantId, i.params.id!, i.body),
+    handler: async (i) => expandOne(DEBT_EXPANSIONS, i, await updateDebt(i.ctx.db, i.tenantId, i.params.id!, i.body)),
   }),
   defineOperation({
     ...names.delete,

@@ -24,15 +24,11 @@ import {
   type Static,
 } from '../../schemas/common.js';
 import type { Customer } from '../customers/schemas.js';
+import { PaymentEmbedded } from '../payments/schemas.js';
+import { DEBT_KINDS, DEBT_STATUSES, debtProperties } from './fields.js';
 import type { Organisation } from '../organisations/schemas.js';
 
-/** Every status of the lifecycle (docs/api.md section 6). */
-export const DEBT_STATUSES = ['initializing', 'prepared', 'paused', 'resumed', 'disputed', 'settled', 'paid', 'withdrawn', 'deleted'] as const;
-export type DebtStatus = (typeof DEBT_STATUSES)[number];
-
-/** Kinds of debt a tenant can load. */
-export const DEBT_KINDS = ['consumer_loan', 'credit_card', 'overdraft', 'utility_bill', 'telecom_bill', 'rent', 'other'] as const;
-export type DebtKind = (typeof DEBT_KINDS)[number];
+export { DEBT_STATUSES, DEBT_KINDS, DebtEmbedded, type DebtStatus, type DebtKind } from './fields.js';
 
 /** `breakdown` of a request: what is owed, minor units; `summary.amount_total` is their sum. */
 const Breakdown = Type.Object(
@@ -96,23 +92,8 @@ export const Debt = Type.Object({
   object: Type.Literal('debt'),
   customer: CustomerRef,
   organisation: OrganisationRef,
-  account_number: Nullable(Type.String()),
-  kind: Nullable(StringEnum(DEBT_KINDS)),
-  currency: StringEnum(CURRENCIES),
-  start_at: Nullable(Type.String({ format: 'date-time' })),
-  tags: Type.Array(Type.String()),
-  metadata: metadataSchema,
-  status: Type.Object({
-    value: StringEnum(DEBT_STATUSES),
-    reason: Nullable(Type.String()),
-    updated_at: Type.String({ format: 'date-time' }),
-  }),
-  summary: Type.Object({
-    amount_total: Type.Integer(),
-    amount_paid: Type.Integer(),
-    amount_remaining: Type.Integer(),
-    breakdown: Type.Object({ principal: Type.Integer(), interest: Type.Integer(), fees: Type.Integer() }),
-  }),
+  ...debtProperties,
+  payments: Type.Optional(Type.Array(PaymentEmbedded, { description: "The debt's payments, newest first, with `expand[]=payments`." })),
   ...timestampProperties,
 });
 

@@ -1,11 +1,13 @@
 /**
- * `/debts/{debtId}/payments` (docs/api.md sections 4 and 5): record a payment against a debt,
+ * `/debts/{debtId}/payments` (docs/api.md sections 4, 5 and 10), with `expand[]=debt`: record a payment against a debt,
  * list a debt's payments, retrieve one; behind `debts:write` / `debts:read`. Another tenant's (or no) debt is
  * 404, for the list too (not an empty list).
  */
 import { defineOperation, type AnyOperation } from '../../operations/operation.js';
 import { listPage, retrieveOne } from '../../operations/lists.js';
-import { pageQuery } from '../../operations/query.js';
+import { pageQuery, querySchema } from '../../operations/query.js';
+import { expandOne, expandQuery, expanderFor } from '../../operations/expansion.js';
+import { PAYMENT_EXPANSIONS } from './expansion.js';
 import { crud } from '../../operations/crud.js';
 import { ApiError } from '@dms/errors';
 import { findOwned } from '../../db/scoped.js';
@@ -22,6 +24,7 @@ const names = crud({
   parentParams: { debtId: 'deb' },
 });
 const object = { name: 'Payment', schema: Payment };
+const expand = expandQuery(PAYMENT_EXPANSIONS);
 
 /** The operations of `/debts/{debtId}/payments`. */
 export const paymentOperations: AnyOperation[] = [
@@ -29,7 +32,7 @@ export const paymentOperations: AnyOperation[] = [
     ...names.list,
     summary: "List a debt's payments",
     description: undefined,
-    query: pageQuery(),
+    query: pageQuery(expand),
     response: { ...object, status: 200, list: true },
     handler: async (i) => {
       const debtId = i.params.debtId!;
@@ -38,7 +41,7 @@ export const paymentOperations: AnyOperation[] = [
         table: 'payments',
         narrow: (q) => void q.where('payments.debt_id', debtId),
         counter: () => ['payments', debtId],
-        serialize: (rows) => rows.map(toPayment),
+        serialize: (rows) => expanderFor(PAYMENT_EXPANSIONS, i)(rows.map(toPayment)),
       });
     },
   }),
@@ -47,20 +50,22 @@ export const paymentOperations: AnyOperation[] = [
     summary: 'Record a payment against a debt',
     description:
       "Updates the debt's `summary` in the same transaction; a payment that clears the balance moves the debt to `paid`. Overpayments, another currency and payments on a debt that is not `prepared`, `resumed` or `paused` are rejected and change nothing.",
+    query: querySchema(expand),
     body: { name: 'PaymentCreate', schema: PaymentCreate },
     response: { ...object, status: 201 },
     errors: ['invalid_state_transition', 'business_rule_violation'],
     events: ['payment.created', 'debt.paid'],
-    handler: (i) => createPayment(i.ctx.db, i.tenantId, i.params.debtId!, i.body),
+    handler: async (i) => expandOne(PAYMENT_EXPANSIONS, i, await createPayment(i.ctx.db, i.tenantId, i.params.debtId!, i.body)),
   }),
   defineOperation({
     ...names.retrieve,
+    query: querySchema(expand),
     response: { ...object, status: 200 },
     handler: (i) =>
       retrieveOne(i, 'payments', (row: PaymentRow) => {
         // A payment is reached only through its own debt: under another debt it does not exist.
         if (row.debt_id !== i.params.debtId) throw new ApiError('resource_missing', `No such payment: '${row.id}'`);
-        return toPayment(row);
+        return expandOne(PAYMENT_EXPANSIONS, i, toPayment(row));
       }),
   }),
 ];

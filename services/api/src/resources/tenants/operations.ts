@@ -1,23 +1,35 @@
 /**
- * `/tenants/me` (docs/api.md section 5): the tenant of the calling token. Any valid token may
- * read it (no scope: a client must be able to tell which account it acts for whatever it was
- * granted).
+ * `/tenants/me` (docs/api.md sections 5 and 10): the tenant of the calling token, and its update.
+ * Any valid token may read it (no scope: a client must be able to tell which account it acts for
+ * whatever it was granted). No scope names the tenant itself, so any valid token of the tenant may
+ * also change its `name` and `description`, which carry no access.
  */
 import { defineOperation, type AnyOperation } from '../../operations/operation.js';
-import { Tenant } from './schemas.js';
-import { getTenant } from './store.js';
+import { Tenant, TenantUpdate } from './schemas.js';
+import { getTenant, updateTenant } from './store.js';
+
+const head = { path: '/tenants/me', tag: 'Tenants', access: { token: true } } as const;
+const response = { name: 'Tenant', schema: Tenant, status: 200 } as const;
 
 /** The operations of `/tenants`. */
 export const tenantOperations: AnyOperation[] = [
   defineOperation({
+    ...head,
     method: 'get',
-    path: '/tenants/me',
     operationId: 'retrieveCurrentTenant',
-    tag: 'Tenants',
     summary: 'Retrieve the tenant of the calling token',
     description: 'Any valid token may call this, whatever its scopes.',
-    access: { token: true },
-    response: { name: 'Tenant', schema: Tenant, status: 200 },
+    response,
     handler: (i) => getTenant(i.ctx.db, i.tenantId),
+  }),
+  defineOperation({
+    ...head,
+    method: 'patch',
+    operationId: 'updateCurrentTenant',
+    summary: 'Update the tenant of the calling token',
+    description: 'Send `name` and/or `description` (null clears it). Any valid token of the tenant may call this.',
+    body: { name: 'TenantUpdate', schema: TenantUpdate },
+    response,
+    handler: (i) => updateTenant(i.ctx.db, i.tenantId, i.body),
   }),
 ];

@@ -63,6 +63,7 @@ const version = Type.String({
 export const WebhookEndpointCreate = Type.Object(
   {
     url: targetUrl,
+    enabled: Type.Optional(Type.Boolean({ description: 'Whether events are delivered (default true); a disabled endpoint receives nothing until enabled.' })),
     enabled_events: enabledEvents,
     version: Type.Optional(version),
     credentials: Type.Optional(credentials),

@@ -115,7 +115,7 @@ export async function createWebhookEndpoint(
   const endpoint = await createOwned(db, tenantId, endpoints, {
     url: input.url,
     version: input.version ?? LATEST_WEBHOOK_VERSION,
-    enabled: true,
+    enabled: input.enabled ?? true,
     enabled_events: input.enabled_events,
     metadata: input.metadata,
     signing_secret_ciphertext: box.seal(signingSecret),

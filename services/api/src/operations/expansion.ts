@@ -1,0 +1,99 @@
+/**
+ * `expand[]` (docs/api.md section 10): related objects embedded in place of their ids, or added as
+ * lists. A resource declares its expansions as a registry, relation name → batch loader; adding a
+ * relation is one entry. Objects are expanded a page at a time with one query per expanded
+ * relation (`WHERE … IN (the page's keys)`), never one per object. The accepted values come from
+ * the registry too (`expandQuery`), so an unknown one is 400 `parameter_invalid` on `expand[]`.
+ */
+import type { Knex } from '@dms/db';
+import { EXPAND_PARAM, expandProperty } from './query.js';
+import type { OperationInput } from './operation.js';
+
+/** One relation: which key of an object it follows, and how a page of keys is loaded. */
+export interface Relation<Obj> {
+  /** The related objects' key in `obj`: the id it references (to-one), or its own id (to-many). */
+  key: (obj: Obj) => string;
+  /**
+   * Loads the related objects of `keys` (distinct, non-empty) with one query.
+   * @returns them by key (an object, or an array of objects for a to-many relation)
+   */
+  load: (db: Knex, tenantId: string, keys: string[]) => Promise<Map<string, unknown>>;
+  /** Shown when nothing was loaded for a key: `[]` for lists, a deleted stub for a deleted object. */
+  missing?: (key: string) => unknown;
+}
+
+/** A resource's expansions: relation name (the property it fills) → relation. */
+export type ExpansionRegistry<Obj> = Readonly<Record<string, Relation<Obj>>>;
+
+/** `{"expand[]": …}` accepting the registry's relation names, for an operation's query schema. */
+export function expandQuery<Obj>(registry: ExpansionRegistry<Obj>) {
+  return { [EXPAND_PARAM]: expandProperty(Object.keys(registry)) };
+}
+
+/**
+ * Embeds the requested relations into `objects` (each gets the property named by the relation).
+ * @param expand validated relation names of `registry` (absent or empty: objects unchanged)
+ * @returns the same objects, in the same order
+ */
+export async function expandObjects<Obj extends object>(
+  db: Knex,
+  tenantId: string,
+  objects: Obj[],
+  expand: readonly string[] | undefined,
+  registry: ExpansionRegistry<Obj>,
+): Promise<Obj[]> {
+  const names = [...new Set(expand ?? [])];
+  if (!names.length || !objects.length) return objects;
+  const loaded = await Promise.all(
+    names.map(async (name) => {
+      const relation = registry[name]!;
+      const keys = [...new Set(objects.map(relation.key))];
+      return { name, relation, found: await relation.load(db, tenantId, keys) };
+    }),
+  );
+  for (const obj of objects) {
+    for (const { name, relation, found } of loaded) {
+      const key = relation.key(obj);
+      (obj as Record<string, unknown>)[name] = found.has(key) ? found.get(key) : relation.missing?.(key);
+    }
+  }
+  return objects;
+}
+
+/** The `expand[]` of a request's validated query. */
+export function requestedExpansions(input: OperationInput<unknown, unknown>): string[] | undefined {
+  return (input.query as Record<string, string[] | undefined> | undefined)?.[EXPAND_PARAM];
+}
+
+/**
+ * An operation helper: expands objects with the request's `expand[]`.
+ * @returns a function from objects (a page, or one object) to the expanded objects
+ */
+export function expanderFor<Obj extends object>(registry: ExpansionRegistry<Obj>, input: OperationInput<unknown, unknown>) {
+  return (objects: Obj[]) => expandObjects(input.ctx.db, input.tenantId, objects, requestedExpansions(input), registry);
+}
+
+/** Expands one object (a retrieve, create or update) with the request's `expand[]`. */
+export async function expandOne<Obj extends object>(registry: ExpansionRegistry<Obj>, input: OperationInput<unknown, unknown>, object: Obj): Promise<Obj> {
+  return (await expanderFor(registry, input)([object]))[0]!;
+}
+
+/**
+ * Groups rows by a key, in row order, mapping each (for to-many relations).
+ * @returns key → mapped rows
+ */
+export function groupRows<Row, Out>(rows: Row[], keyOf: (row: Row) => string, map: (row: Row) => Out): Map<string, Out[]> {
+  const out = new Map<string, Out[]>();
+  for (const row of rows) {
+    const k = keyOf(row);
+    const list = out.get(k);
+    if (list) list.push(map(row));
+    else out.set(k, [map(row)]);
+  }
+  return out;
+}
+
+/** Indexes rows by id, mapping each (for to-one relations). */
+export function byId<Row extends { id: string }, Out>(rows: Row[], map: (row: Row) => Out): Map<string, Out> {
+  return new Map(rows.map((r) => [r.id, map(r)]));
+}
