@@ -12,6 +12,10 @@ import * as perf from './006_perf.js';
 import * as counterMembership from './007_counter_membership.js';
 import * as counterShards from './008_counter_shards.js';
 import * as deliverySuccess from './009_delivery_success.js';
+import * as lineItems from './010_line_items.js';
+import * as invoices from './011_invoices.js';
+import * as paymentOutcomes from './012_payment_outcomes.js';
+import * as paymentPlans from './013_payment_plans.js';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -29,4 +33,8 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['007_counter_membership', counterMembership],
   ['008_counter_shards', counterShards],
   ['009_delivery_success', deliverySuccess],
+  ['010_line_items', lineItems],
+  ['011_invoices', invoices],
+  ['012_payment_outcomes', paymentOutcomes],
+  ['013_payment_plans', paymentPlans],
 ];

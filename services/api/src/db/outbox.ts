@@ -7,7 +7,7 @@ import { newId } from '@dms/ids';
 import { LATEST_API_VERSION } from '../middleware/api-version.js';
 
 
-/** Event types (CONTRACT section 7). */
+/** Event types (docs/api.md sections 7, 8 and 9). */
 export const EVENT_TYPES = [
   'organisation.created',
   'organisation.updated',
@@ -24,7 +24,21 @@ export const EVENT_TYPES = [
   'debt.withdrawn',
   'debt.paid',
   'debt.deleted',
+  'debt.paying',
+  'debt.defaulted',
   'payment.created',
+  'payment.succeeded',
+  'payment.failed',
+  'payment.canceled',
+  'payment.refunded',
+  'line_item.created',
+  'invoice.created',
+  'invoice.updated',
+  'payment_plan.created',
+  'payment_plan.updated',
+  'payment_plan.completed',
+  'payment_plan.broken',
+  'payment_plan.canceled',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -24,17 +24,18 @@ import {
   type Static,
 } from '../../schemas/common.js';
 import type { Customer } from '../customers/schemas.js';
+import { LineItemCreate } from '../line-items/schemas.js';
 import type { Organisation } from '../organisations/schemas.js';
 
 /** Every status of the lifecycle (docs/api.md section 6). */
-export const DEBT_STATUSES = ['initializing', 'prepared', 'paused', 'resumed', 'disputed', 'settled', 'paid', 'withdrawn', 'deleted'] as const;
+export const DEBT_STATUSES = ['initializing', 'prepared', 'paused', 'resumed', 'paying', 'defaulted', 'disputed', 'settled', 'paid', 'withdrawn', 'deleted'] as const;
 export type DebtStatus = (typeof DEBT_STATUSES)[number];
 
-/** Kinds of debt a tenant can load. */
+/** Usual kinds of debt (the seed's; `kind` itself is free text, docs/api.md section 8). */
 export const DEBT_KINDS = ['consumer_loan', 'credit_card', 'overdraft', 'utility_bill', 'telecom_bill', 'rent', 'other'] as const;
 export type DebtKind = (typeof DEBT_KINDS)[number];
 
-/** `breakdown` of a request: what is owed, minor units; `summary.amount_total` is their sum. */
+/** `breakdown` of a request: shorthand for `debt`, `interest` and `fee` line items (docs/api.md section 8), minor units. */
 const Breakdown = Type.Object(
   {
     principal: minorUnits({ minimum: 1, description: 'Principal owed, minor units (> 0).' }),
@@ -46,7 +47,7 @@ const Breakdown = Type.Object(
 
 const editable = {
   account_number: textSchema(64, "The creditor's account reference."),
-  kind: StringEnum(DEBT_KINDS),
+  kind: textSchema(64, 'Free text, e.g. `purchased` or `consumer_loan`.'),
   start_at: timestampSchema(),
   tags: Type.Array(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$' }), { maxItems: 20, uniqueItems: true }),
   metadata: metadataSchema,
@@ -58,7 +59,8 @@ export const DebtCreate = Type.Object(
     customer_id: idSchema('cus', 'Customer who owes the debt (yours).'),
     organisation_id: idSchema('org', 'Organisation the debt is owed to (yours).'),
     currency: currencySchema,
-    breakdown: Breakdown,
+    breakdown: Type.Optional(Breakdown),
+    line_items: Type.Optional(Type.Array(LineItemCreate, { minItems: 1, maxItems: 100, description: 'The debt\'s first line items (not with `breakdown`).' })),
     account_number: Type.Optional(editable.account_number),
     kind: Type.Optional(editable.kind),
     start_at: Type.Optional(editable.start_at),
@@ -90,6 +92,24 @@ const OrganisationRef = Type.Unsafe<string | Organisation>({
   oneOf: [{ type: 'string' }, { $ref: '#/components/schemas/Organisation' }],
 });
 
+/** Sums of line items by kind (docs/api.md section 8); discounts and creditor refunds are negative. */
+export const SummaryBreakdown = Type.Object({
+  principal: Type.Integer(),
+  interest: Type.Integer(),
+  fees: Type.Integer(),
+  value_added_tax: Type.Integer(),
+  discounts: Type.Integer(),
+  refunds: Type.Integer(),
+});
+
+/** `summary` of a debt, and `GET /debts/{id}/summary`. */
+export const Summary = Type.Object({
+  amount_total: Type.Integer(),
+  amount_paid: Type.Integer(),
+  amount_remaining: Type.Integer(),
+  breakdown: SummaryBreakdown,
+});
+
 /** The public debt object. */
 export const Debt = Type.Object({
   id: objectId('deb'),
@@ -97,7 +117,7 @@ export const Debt = Type.Object({
   customer: CustomerRef,
   organisation: OrganisationRef,
   account_number: Nullable(Type.String()),
-  kind: Nullable(StringEnum(DEBT_KINDS)),
+  kind: Nullable(Type.String()),
   currency: StringEnum(CURRENCIES),
   start_at: Nullable(Type.String({ format: 'date-time' })),
   tags: Type.Array(Type.String()),
@@ -105,14 +125,12 @@ export const Debt = Type.Object({
   status: Type.Object({
     value: StringEnum(DEBT_STATUSES),
     reason: Nullable(Type.String()),
+    whodunnit: Nullable(Type.String({ description: 'Who made the move: the client id, or `system` for the worker.' })),
+    context: Nullable(Type.String({ description: 'The `info` of a withdrawal, or what caused an automatic move.' })),
+    end_at: Nullable(Type.String({ format: 'date-time', description: 'When a pause ends by itself (`paused` only).' })),
     updated_at: Type.String({ format: 'date-time' }),
   }),
-  summary: Type.Object({
-    amount_total: Type.Integer(),
-    amount_paid: Type.Integer(),
-    amount_remaining: Type.Integer(),
-    breakdown: Type.Object({ principal: Type.Integer(), interest: Type.Integer(), fees: Type.Integer() }),
-  }),
+  summary: Summary,
   ...timestampProperties,
 });
 
@@ -123,7 +141,7 @@ export const DebtRow = Type.Object({
   customer_id: Type.String(),
   organisation_id: Type.String(),
   account_number: Nullable(Type.String()),
-  kind: Nullable(StringEnum(DEBT_KINDS)),
+  kind: Nullable(Type.String()),
   currency: StringEnum(CURRENCIES),
   start_at: Type.Union([DateColumn, Type.Null()]),
   tags: Type.Array(Type.String()),
@@ -131,9 +149,15 @@ export const DebtRow = Type.Object({
   status: StringEnum(DEBT_STATUSES),
   status_reason: Nullable(Type.String()),
   status_updated_at: DateColumn,
+  status_whodunnit: Nullable(Type.String()),
+  status_context: Nullable(Type.String()),
+  pause_end_at: Type.Union([DateColumn, Type.Null()]),
   amount_principal: Type.Integer(),
   amount_interest: Type.Integer(),
   amount_fees: Type.Integer(),
+  amount_vat: Type.Integer(),
+  amount_discounts: Type.Integer(),
+  amount_refunds: Type.Integer(),
   amount_paid: Type.Integer(),
   amount_total: Type.Integer(),
   amount_remaining: Type.Integer(),
@@ -143,6 +167,7 @@ export type DebtCreate = Static<typeof DebtCreate>;
 export type DebtUpdate = Static<typeof DebtUpdate>;
 export type Debt = Static<typeof Debt>;
 export type DebtRow = Static<typeof DebtRow>;
+export type Summary = Static<typeof Summary>;
 
 /** Objects embedded in place of ids (`expand[]`). */
 export interface DebtExpansions {
