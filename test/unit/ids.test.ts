@@ -8,13 +8,16 @@ import { ID_PREFIXES, idPattern, newId, randomBase62, type IdPrefix } from '../.
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 describe('prefixes', () => {
-  test('are the nine of the reference, one per object type, all distinct', () => {
+  test('are those of the reference (section 8 adds li, inv, pp), one per object type, all distinct', () => {
     expect(ID_PREFIXES).toEqual({
       tenant: 'ten',
       organisation: 'org',
       customer: 'cus',
       debt: 'deb',
       payment: 'pay',
+      line_item: 'li',
+      invoice: 'inv',
+      payment_plan: 'pp',
       webhook_endpoint: 'wh',
       event: 'evt',
       delivery: 'del',

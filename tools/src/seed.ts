@@ -28,6 +28,9 @@ import { createPayment } from '@dms/api/resources/payments/store';
 import { fakeCustomer, fakeDebt, fakeDebtHistory, fakeOrganisation, type DebtStep } from './seed/fake-data.js';
 import { mapPool } from './seed/pool.js';
 
+/** `whodunnit` of the seed's status moves. */
+const SEED_ACTOR = 'seed';
+
 const say = (line: string) => process.stderr.write(`[seed] ${line}\n`);
 
 /** Validators of the API's create bodies: seeded data passes exactly the checks API callers pass. */
@@ -51,10 +54,10 @@ function count(values: Record<string, string | undefined>, name: string, fallbac
  * @returns the debt as it is after the step (the balance matters to the next payment)
  */
 async function applyStep(db: Knex, tenantId: string, debt: Debt, step: DebtStep): Promise<Debt> {
-  if ('move' in step) return moveDebt(db, tenantId, debt.id, step.move, step.reason);
+  if ('move' in step) return moveDebt(db, tenantId, debt.id, step.move, { reason: step.reason, whodunnit: SEED_ACTOR });
   const remaining = debt.summary.amount_remaining;
   const amount = step.pay.share >= 1 ? remaining : Math.max(1, Math.round(remaining * step.pay.share));
-  await createPayment(db, tenantId, debt.id, validate.payment({ amount, currency: debt.currency, transaction_at: step.pay.at, transaction_ref: step.pay.ref }));
+  await createPayment(db, tenantId, debt.id, validate.payment({ amount, currency: debt.currency, transaction_at: step.pay.at, transaction_ref: step.pay.ref }), { whodunnit: SEED_ACTOR });
   return { ...debt, summary: { ...debt.summary, amount_paid: debt.summary.amount_paid + amount, amount_remaining: remaining - amount } };
 }
 

@@ -8,6 +8,9 @@ import { customerOperations } from './customers/operations.js';
 import { debtOperations } from './debts/operations.js';
 import { debtLifecycleOperations } from './debts/lifecycle-operations.js';
 import { paymentOperations } from './payments/operations.js';
+import { lineItemOperations } from './line-items/operations.js';
+import { invoiceOperations } from './invoices/operations.js';
+import { paymentPlanOperations } from './payment-plans/operations.js';
 import { tenantOperations } from './tenants/operations.js';
 import { webhookOperations } from './webhooks/operations.js';
 import { eventOperations } from './events/operations.js';
@@ -19,7 +22,10 @@ export const API_OPERATIONS: readonly AnyOperation[] = [
   ...customerOperations,
   ...debtOperations,
   ...debtLifecycleOperations,
+  ...lineItemOperations,
+  ...invoiceOperations,
   ...paymentOperations,
+  ...paymentPlanOperations,
   ...tenantOperations,
   ...webhookOperations,
   ...eventOperations,
