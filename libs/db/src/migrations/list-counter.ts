@@ -45,7 +45,7 @@ export async function createListCounter(knex: Knex, c: CountedList, watched = ''
   await knex.raw(`
     INSERT INTO list_counters (tenant_id, list, parent_id, shard, count)
     SELECT R.tenant_id, '${c.list}', ${c.parent}, 0, count(*) FROM ${c.table} R WHERE ${c.visible}
-    GROUP BY R.tenant_id, ${c.parent}`);
+    GROUP BY 1, 3`);
 }
 
 /** Drops the trigger and the counts of `c`. */
