@@ -110,6 +110,19 @@ export async function migrateLatest(db: Knex): Promise<string[]> {
 }
 
 /**
+ * Applies pending migrations up to and including `name` (tests that load data in an old schema).
+ * @returns names of the migrations applied by this call
+ */
+export async function migrateUpTo(db: Knex, name: string): Promise<string[]> {
+  const applied: string[] = [];
+  for (;;) {
+    const [, done] = (await db.migrate.up({ migrationSource })) as [number, string[]];
+    applied.push(...done);
+    if (!done.length || done.includes(name)) return applied;
+  }
+}
+
+/**
  * Creates database `name` on the server of `adminUrl` if it does not exist yet.
  * @param adminUrl a connection string to any database of the server (e.g. `postgres`)
  */
