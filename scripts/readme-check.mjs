@@ -15,8 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { readmeBlocks } from './readme-blocks.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** The README's fixed addresses: issuer, API, dispatcher, the receiver, the embedded database. */
-const PORTS = [4000, 3000, 3001, 8080, 54320];
+/** The README's fixed addresses: issuer, API, dispatcher, worker, the receiver, the embedded database. */
+const PORTS = [4000, 3000, 3001, 3002, 8080, 54320];
 
 const portIsFree = (port) =>
   new Promise((res) => {

@@ -12,7 +12,7 @@ import { loadCompose } from './manifests.js';
 
 const dockerfile = readFileSync(join(REPO_ROOT, 'deploy', 'Dockerfile'), 'utf8');
 const compose = loadCompose();
-const APP_SERVICES = ['auth', 'api', 'dispatcher'] as const;
+const APP_SERVICES = ['auth', 'api', 'dispatcher', 'worker'] as const;
 
 describe('docker-compose.yml', () => {
   const validate = composeValidator();
@@ -32,8 +32,8 @@ describe('docker-compose.yml', () => {
     expect(describeErrors(validate.errors).join('\n')).toMatch(/condition|interval/);
   });
 
-  test('PostgreSQL, a one-shot migration, and the three services built from deploy/Dockerfile targets', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['api', 'auth', 'dispatcher', 'migrate', 'postgres', 'redis']);
+  test('PostgreSQL, a one-shot migration, and the four services built from deploy/Dockerfile targets', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['api', 'auth', 'dispatcher', 'migrate', 'postgres', 'redis', 'worker']);
     const stages = new Set([...dockerfile.matchAll(/^FROM \S+ AS (\S+)$/gm)].map((m) => m[1]));
     for (const name of [...APP_SERVICES, 'migrate']) {
       const build = compose.services[name]!.build!;

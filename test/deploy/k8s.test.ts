@@ -17,6 +17,7 @@ const SERVICES = [
   { name: 'auth', port: 4000 },
   { name: 'api', port: 3000 },
   { name: 'dispatcher', port: 3001 },
+  { name: 'worker', port: 3002 },
 ] as const;
 
 describe.each(Object.entries(overlays))('%s manifests', (_overlay, objects) => {
@@ -99,6 +100,8 @@ describe('production overlay', () => {
       expect(hpa.maxReplicas).toBeGreaterThan(hpa.minReplicas);
     }
     expect((find(production, 'Deployment', 'dms-auth').spec as { replicas: number }).replicas).toBeGreaterThanOrEqual(2);
+    // Several workers are safe (each change is made once) and keep the changes going through a rollout.
+    expect((find(production, 'Deployment', 'dms-worker').spec as { replicas: number }).replicas).toBeGreaterThanOrEqual(2);
   });
 
   test('the migration Job runs the migrate image once with the database secret', () => {
@@ -114,8 +117,9 @@ describe('production overlay', () => {
     const pool = (name: string) => Number((find(production, 'ConfigMap', `dms-${name}`).data as Record<string, string>).DATABASE_POOL_MAX);
     const hpaMax = (name: string) => (find(production, 'HorizontalPodAutoscaler', `dms-${name}`).spec as { maxReplicas: number }).maxReplicas;
     const authReplicas = (find(production, 'Deployment', 'dms-auth').spec as { replicas: number }).replicas;
-    const budget = authReplicas * pool('auth') + hpaMax('api') * pool('api') + hpaMax('dispatcher') * pool('dispatcher') + 2;
-    expect(budget).toBe(257);
+    const workerReplicas = (find(production, 'Deployment', 'dms-worker').spec as { replicas: number }).replicas;
+    const budget = authReplicas * pool('auth') + hpaMax('api') * pool('api') + hpaMax('dispatcher') * pool('dispatcher') + workerReplicas * pool('worker') + 2;
+    expect(budget).toBe(261);
   });
 
   describe('network policies', () => {
@@ -143,10 +147,13 @@ describe('production overlay', () => {
       expect(can(otherNamespace, podOf('dispatcher'), 3001)).toBe(false);
       expect(can(internet, postgres, 5432)).toBe(false);
       expect(can(prometheus, podOf('dispatcher'), 3001)).toBe(true);
+      expect(can(internet, podOf('worker'), 3002)).toBe(false);
+      expect(can(otherNamespace, podOf('worker'), 3002)).toBe(false);
+      expect(can(prometheus, podOf('worker'), 3002)).toBe(true);
     });
 
     test('only the services and the migration reach PostgreSQL', () => {
-      for (const name of ['api', 'auth', 'dispatcher']) {
+      for (const name of ['api', 'auth', 'dispatcher', 'worker']) {
         expect(can(podOf(name), postgres, 5432)).toBe(true);
         expect(can(podOf(name), managedDb, 5432)).toBe(true);
       }
@@ -163,6 +170,8 @@ describe('production overlay', () => {
       expect(can(podOf('api'), internet, 443)).toBe(false);
       expect(can(podOf('api'), podOf('auth'), 4000)).toBe(true);
       expect(can(podOf('dispatcher'), podOf('api'), 3000)).toBe(false);
+      expect(can(podOf('worker'), internet, 443)).toBe(false);
+      expect(can(podOf('worker'), podOf('api'), 3000)).toBe(false);
     });
   });
 });

@@ -74,7 +74,8 @@ test("a debt's lifecycle: every event delivered once, signed, authorised, with o
 
   const events = await allEvents(t);
   expect(events.map((e) => e.type).sort()).toEqual(
-    ['organisation.created', 'customer.created', 'debt.created', 'debt.updated', 'debt.prepared', 'debt.paused', 'debt.resumed', 'payment.created', 'debt.paid'].sort(),
+    // docs/api.md section 8: a debt created with a breakdown also records its line item.
+    ['organisation.created', 'customer.created', 'debt.created', 'line_item.created', 'debt.updated', 'debt.prepared', 'debt.paused', 'debt.resumed', 'payment.created', 'debt.paid'].sort(),
   );
   await eventually(() => receiver.received.length >= events.length, 'all events delivered');
   // Nothing more arrives: each event exactly once.

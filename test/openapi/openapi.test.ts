@@ -98,7 +98,12 @@ describe('parameters and headers', () => {
   test('lists and searches document limit/after/before and the pagination headers', () => {
     const lists = operations.filter((o) => o.op.responses['200']?.headers?.['X-Total-Count']);
     expect(lists.map((o) => o.path).sort()).toEqual(
-      ['/customers', '/customers/search', '/customers/{customerId}/contact_details', '/debts', '/debts/search', '/debts/{debtId}/payments', '/events', '/organisations', '/webhooks', '/webhooks/{id}/deliveries'].sort(),
+      [
+        '/customers', '/customers/search', '/customers/{customerId}/contact_details', '/debts', '/debts/search', '/debts/{debtId}/payments', '/events', '/organisations', '/webhooks', '/webhooks/{id}/deliveries',
+        // docs/api.md sections 8 and 9
+        '/debts/{debtId}/invoices', '/debts/{debtId}/invoices/search', '/debts/{debtId}/line_items', '/debts/{debtId}/payment_plans',
+        '/debts/{debtId}/payments/search', '/payment_plans', '/payments', '/payments/search',
+      ].sort(),
     );
     for (const { op } of lists) {
       const refs = op.parameters.map((p: Json) => p.$ref ?? p.name);

@@ -38,6 +38,11 @@ describe('POST /debts/{id}/payments', () => {
       debt: id,
       amount: 2500,
       currency: 'GBP',
+      // docs/api.md section 8: the outcome fields (a payment is succeeded unless created pending)
+      status: 'succeeded',
+      payment_provider: null,
+      payment_plan: null,
+      amount_refunded: 0,
       transaction_at: '2026-11-20T10:00:00.000Z',
       transaction_ref: 'BANK-1',
       metadata: { channel: 'sepa' },

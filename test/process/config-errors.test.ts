@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { REPO_ROOT, freePort } from '@dms/tools/processes';
 import { SERVICE_ENV } from '../support/harness.js';
 
-type Service = 'auth' | 'api' | 'dispatcher';
+type Service = 'auth' | 'api' | 'dispatcher' | 'worker';
 
 /** Runs the service's entry point with `env` over the test environment until it exits. */
 async function startWith(service: Service, env: Record<string, string>) {
@@ -48,11 +48,17 @@ async function expectOneLine(service: Service, env: Record<string, string>, line
   expect(stdout).toBe('');
 }
 
-describe.each(['auth', 'api', 'dispatcher'] as const)('%s', (service) => {
+describe.each(['auth', 'api', 'dispatcher', 'worker'] as const)('%s', (service) => {
   test.concurrent.each(everyService)('%s: exit 1 with one line naming the setting', (_name, env, line) => expectOneLine(service, env, line));
 });
 
 test.concurrent.each(shared)('api, %s: exit 1 with one line naming the setting', (_name, env, line) => expectOneLine('api', env, line));
+
+// The worker's test-only settings (docs/api.md section 9) cannot reach production.
+test.concurrent.each([
+  ['a clock offset in production', { NODE_ENV: 'production', SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'), WORKER_CLOCK_OFFSET_SECONDS: '86400' }, /^config error: WORKER_CLOCK_OFFSET_SECONDS: must be 0 in production$/],
+  ['a hold before commit outside tests', { NODE_ENV: 'development', WORKER_TEST_HOLD_MS: '1000' }, /^config error: WORKER_TEST_HOLD_MS: only with NODE_ENV=test/],
+] as Array<[string, Record<string, string>, RegExp]>)('worker, %s: exit 1 with one line naming the setting', (_name, env, line) => expectOneLine('worker', env, line));
 
 test('several bad settings are still one line, naming each', async () => {
   const { code, stderr } = await startWith('api', { PORT: 'x', RATE_LIMIT_PER_MINUTE: 'lots' });

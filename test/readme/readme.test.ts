@@ -27,12 +27,12 @@ describe('README blocks', () => {
     expect(blocks.filter((b) => b.kind === 'skip').length).toBeLessThanOrEqual(1);
   });
 
-  test('npm start comes before the first command, and the webhook demo restarts it with private targets allowed', () => {
+  test('npm start comes before the first command; the plan demo restarts it with the worker two days ahead, the webhook demo with private targets allowed', () => {
     const firstStart = blocks.findIndex((b) => b.kind === 'start');
     const firstShell = blocks.findIndex((b) => b.kind === 'shell');
     expect(firstStart).toBeGreaterThanOrEqual(0);
     expect(firstStart).toBeLessThan(firstShell);
-    expect(blocks.filter((b) => b.kind === 'start').map((b) => b.env)).toEqual([{}, { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' }]);
+    expect(blocks.filter((b) => b.kind === 'start').map((b) => b.env)).toEqual([{}, { WORKER_CLOCK_OFFSET_SECONDS: '172800' }, { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' }]);
   });
 
   test('the receiver is saved under .data/ before the block that runs it, and that block uses that path', () => {

@@ -16,7 +16,7 @@ interface SeedOutput {
   audience: string;
   token_url: string;
   tenant_id: string;
-  loaded: { organisations: number; customers: number; debts: number; payments: number };
+  loaded: { organisations: number; customers: number; debts: number; payments: number; money_stories: number };
 }
 
 function runSeed(args: string[]): Promise<CliRun> {
@@ -92,6 +92,32 @@ test('events and counters were written as the API writes them', async () => {
   const byType = Object.fromEntries(rows.map((r) => [r.type, Number(r.n)]));
   expect(byType).toMatchObject({ 'organisation.created': 3, 'customer.created': 20, 'debt.created': 50 });
   expect(byType['payment.created'] ?? 0).toBe(out.loaded.payments);
+});
+
+test('the money of sections 8 and 9: invoices with line items, payment outcomes, plans in every status', async () => {
+  expect(out.loaded.money_stories).toBeGreaterThanOrEqual(9);
+  const invoices = await testDb()('invoices').where({ tenant_id: out.tenant_id }).select('id', 'debt_id');
+  expect(invoices.length).toBeGreaterThan(0);
+  const invoice = (await api.get(`/debts/${invoices[0].debt_id}/invoices/${invoices[0].id}`).expect(200)).body;
+  expect(invoice.line_items.length).toBe(2);
+  const items = (await api.get(`/debts/${invoices[0].debt_id}/line_items`).expect(200)).body.data as Array<{ invoice: string | null; kind: string }>;
+  expect(items.filter((i) => i.invoice === invoice.id).map((i) => i.kind).sort()).toEqual(['fee', 'interest']);
+
+  const payments = (await api.get('/payments?limit=100').expect(200)).body.data as Array<{ status: string }>;
+  const paymentStatuses = new Set(payments.map((p) => p.status));
+  for (const status of ['succeeded', 'pending', 'failed', 'refunded', 'partially_refunded']) expect({ status, seeded: paymentStatuses.has(status) }).toEqual({ status, seeded: true });
+
+  const plans = (await api.get('/payment_plans?limit=100').expect(200)).body.data as Array<{ id: string; debt: string; status: string; schedule: Array<{ status: string }> }>;
+  expect(new Set(plans.map((p) => p.status))).toEqual(new Set(['active', 'completed', 'broken', 'canceled']));
+  for (const p of plans) {
+    const debt = (await api.get(`/debts/${p.debt}`).expect(200)).body;
+    const expected = { active: 'paying', completed: 'paid', broken: 'defaulted', canceled: 'resumed' }[p.status];
+    expect({ plan: p.status, debt: debt.status.value }).toEqual({ plan: p.status, debt: expected });
+    if (p.status === 'broken') {
+      expect(p.schedule[0]!.status).toBe('missed');
+      expect(debt.status).toMatchObject({ whodunnit: 'system' });
+    }
+  }
 });
 
 test('bad flags fail with nothing on stdout', async () => {

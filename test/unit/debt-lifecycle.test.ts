@@ -9,19 +9,24 @@ import { ApiError } from '@dms/errors';
 import { DEBT_STATUSES, type DebtStatus } from '../../services/api/src/resources/debts/schemas.js';
 import { DEBT_ACTIONS, requireTransition, transition, type DebtMove } from '../../services/api/src/resources/debts/lifecycle.js';
 
-const MOVES: readonly DebtMove[] = [...DEBT_ACTIONS, 'pay', 'delete'];
+const MOVES: readonly DebtMove[] = [...DEBT_ACTIONS, 'pay', 'refund', 'plan', 'cancel-plan', 'default', 'delete'];
+const COLLECTING: DebtStatus[] = ['prepared', 'resumed', 'paused', 'paying', 'defaulted'];
 const TERMINAL: readonly DebtStatus[] = ['settled', 'paid', 'withdrawn', 'deleted'];
 
-/** docs/api.md section 6: for each move, the statuses it is allowed from and where it leads. */
+/** docs/api.md sections 6 and 9: for each move, the statuses it is allowed from and where it leads. */
 const EXPECTED: Record<DebtMove, { from: DebtStatus[]; to: DebtStatus }> = {
   ready: { from: ['initializing'], to: 'prepared' },
-  pause: { from: ['prepared', 'resumed'], to: 'paused' },
+  pause: { from: ['prepared', 'resumed', 'paying', 'defaulted'], to: 'paused' },
   resume: { from: ['paused'], to: 'resumed' },
-  dispute: { from: ['prepared', 'resumed', 'paused'], to: 'disputed' },
+  dispute: { from: COLLECTING, to: 'disputed' },
   'resolve-dispute': { from: ['disputed'], to: 'resumed' },
-  settle: { from: ['prepared', 'resumed', 'paused'], to: 'settled' },
-  withdraw: { from: ['initializing', 'prepared', 'paused', 'resumed', 'disputed'], to: 'withdrawn' },
-  pay: { from: ['prepared', 'resumed', 'paused'], to: 'paid' },
+  settle: { from: COLLECTING, to: 'settled' },
+  withdraw: { from: ['initializing', 'prepared', 'paused', 'resumed', 'paying', 'defaulted', 'disputed'], to: 'withdrawn' },
+  pay: { from: COLLECTING, to: 'paid' },
+  refund: { from: ['paid'], to: 'resumed' },
+  plan: { from: ['prepared', 'resumed', 'paused', 'defaulted'], to: 'paying' },
+  'cancel-plan': { from: ['paying'], to: 'resumed' },
+  default: { from: ['paying'], to: 'defaulted' },
   delete: { from: ['initializing'], to: 'deleted' },
 };
 
@@ -32,14 +37,14 @@ describe('the move and status lists', () => {
     expect([...DEBT_ACTIONS].sort()).toEqual(['dispute', 'pause', 'ready', 'resolve-dispute', 'resume', 'settle', 'withdraw']);
   });
 
-  test('statuses are the nine of the reference', () => {
+  test('statuses are the eleven of the reference (section 9 adds paying and defaulted)', () => {
     expect([...DEBT_STATUSES].sort()).toEqual(
-      ['deleted', 'disputed', 'initializing', 'paid', 'paused', 'prepared', 'resumed', 'settled', 'withdrawn'].sort(),
+      ['deleted', 'disputed', 'initializing', 'paid', 'paused', 'prepared', 'resumed', 'settled', 'withdrawn', 'paying', 'defaulted'].sort(),
     );
   });
 });
 
-describe('transition(status, move) for all 81 pairs', () => {
+describe('transition(status, move) for all 143 pairs', () => {
   test.each(pairs)('%s + %s', (status, move) => {
     const rule = EXPECTED[move];
     const result = transition(status, move);
@@ -60,8 +65,8 @@ describe('transition(status, move) for all 81 pairs', () => {
 });
 
 describe('terminal statuses', () => {
-  test.each(TERMINAL)('%s accepts no move at all', (status) => {
-    for (const move of MOVES) expect(transition(status, move).ok).toBe(false);
+  test.each(TERMINAL)('%s accepts no move but a refund reopening a paid debt', (status) => {
+    for (const move of MOVES) expect(transition(status, move).ok).toBe(status === 'paid' && move === 'refund');
   });
 
   test('every non-terminal status can still be withdrawn', () => {
@@ -70,9 +75,16 @@ describe('terminal statuses', () => {
     }
   });
 
-  test('only terminal statuses are dead ends', () => {
+  test('only terminal statuses other than paid are dead ends', () => {
     const deadEnds = DEBT_STATUSES.filter((s) => MOVES.every((m) => !transition(s, m).ok));
-    expect(deadEnds.sort()).toEqual([...TERMINAL].sort());
+    expect(deadEnds.sort()).toEqual(TERMINAL.filter((s) => s !== 'paid').sort());
+  });
+
+  test('with an active plan, resume and resolve-dispute lead back to paying; other moves ignore the plan', () => {
+    expect(transition('paused', 'resume', true)).toEqual({ ok: true, to: 'paying' });
+    expect(transition('disputed', 'resolve-dispute', true)).toEqual({ ok: true, to: 'paying' });
+    expect(transition('paying', 'settle', true)).toEqual({ ok: true, to: 'settled' });
+    expect(transition('paused', 'resume', false)).toEqual({ ok: true, to: 'resumed' });
   });
 
   test('every status but initializing is reachable from initializing', () => {
@@ -97,7 +109,7 @@ describe('refusal messages', () => {
     const r = transition('initializing', 'pay');
     expect(r).toEqual({
       ok: false,
-      message: "A debt in status 'initializing' cannot accept payments; allowed from: prepared, resumed, paused.",
+      message: "A debt in status 'initializing' cannot accept payments; allowed from: prepared, resumed, paused, paying, defaulted.",
     });
   });
 
@@ -135,6 +147,6 @@ describe('requireTransition', () => {
     expect(err.code).toBe('invalid_state_transition');
     expect(err.status).toBe(409);
     expect(err.type).toBe('conflict');
-    expect(err.message).toBe("A debt in status 'paid' cannot be moved by 'settle'; allowed from: prepared, resumed, paused.");
+    expect(err.message).toBe("A debt in status 'paid' cannot be moved by 'settle'; allowed from: prepared, resumed, paused, paying, defaulted.");
   });
 });

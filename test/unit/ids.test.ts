@@ -8,7 +8,7 @@ import { ID_PREFIXES, idPattern, newId, randomBase62, type IdPrefix } from '../.
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 describe('prefixes', () => {
-  test('are those of the reference (section 3, and cd_ of section 10), one per object type, all distinct', () => {
+  test('are those of the reference (section 3; li, inv, pp of section 8; cd of section 10), one per object type, all distinct', () => {
     expect(ID_PREFIXES).toEqual({
       tenant: 'ten',
       organisation: 'org',
@@ -16,6 +16,9 @@ describe('prefixes', () => {
       contact_detail: 'cd',
       debt: 'deb',
       payment: 'pay',
+      line_item: 'li',
+      invoice: 'inv',
+      payment_plan: 'pp',
       webhook_endpoint: 'wh',
       event: 'evt',
       delivery: 'del',

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 /** Repository root (tools/dist is two levels below). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-export type ServiceName = 'auth' | 'api' | 'dispatcher';
+export type ServiceName = 'auth' | 'api' | 'dispatcher' | 'worker';
 
 /** A running child service. */
 export interface RunningService {

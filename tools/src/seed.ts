@@ -4,7 +4,9 @@
  * tenant and an OAuth client, then loads organisations, customers and debts (with lifecycle moves
  * and payments) through the API's own validation and domain functions, so events, list counters
  * and summaries are written exactly as `POST /organisations`, `/customers`, `/debts` and the debt
- * actions write them. Uses `DATABASE_URL`, or the embedded local database when it is unset.
+ * actions write them. Part of the debts left `prepared` then get the money of docs/api.md
+ * sections 8 and 9 (seed/money.ts): invoices with line items, pending, failed and refunded
+ * payments, and payment plans in every status. Uses `DATABASE_URL`, or the embedded local database when it is unset.
  *
  * Progress goes to stderr; stdout gets one JSON object at the end: the client credentials
  * (`client_id`, `client_secret`, `audience`, `token_url`), the tenant and the counts loaded.
@@ -26,7 +28,11 @@ import { moveDebt } from '@dms/api/resources/debts/moves';
 import { PaymentCreate } from '@dms/api/resources/payments/schemas';
 import { createPayment } from '@dms/api/resources/payments/store';
 import { fakeCustomer, fakeDebt, fakeDebtHistory, fakeOrganisation, type DebtStep } from './seed/fake-data.js';
+import { breakOverduePlans, MONEY_STORIES, tellMoneyStory } from './seed/money.js';
 import { mapPool } from './seed/pool.js';
+
+/** `whodunnit` of the seed's status moves. */
+const SEED_ACTOR = 'seed';
 
 const say = (line: string) => process.stderr.write(`[seed] ${line}\n`);
 
@@ -51,10 +57,10 @@ function count(values: Record<string, string | undefined>, name: string, fallbac
  * @returns the debt as it is after the step (the balance matters to the next payment)
  */
 async function applyStep(db: Knex, tenantId: string, debt: Debt, step: DebtStep): Promise<Debt> {
-  if ('move' in step) return moveDebt(db, tenantId, debt.id, step.move, step.reason);
+  if ('move' in step) return moveDebt(db, tenantId, debt.id, step.move, { reason: step.reason, whodunnit: SEED_ACTOR });
   const remaining = debt.summary.amount_remaining;
   const amount = step.pay.share >= 1 ? remaining : Math.max(1, Math.round(remaining * step.pay.share));
-  await createPayment(db, tenantId, debt.id, validate.payment({ amount, currency: debt.currency, transaction_at: step.pay.at, transaction_ref: step.pay.ref }));
+  await createPayment(db, tenantId, debt.id, validate.payment({ amount, currency: debt.currency, transaction_at: step.pay.at, transaction_ref: step.pay.ref }), { whodunnit: SEED_ACTOR });
   return { ...debt, summary: { ...debt.summary, amount_paid: debt.summary.amount_paid + amount, amount_remaining: remaining - amount } };
 }
 
@@ -105,7 +111,8 @@ async function main(): Promise<void> {
       input: validate.debt(fakeDebt(faker, customerIds, organisationIds)),
       history: fakeDebtHistory(faker),
     }));
-    const payments = plans.reduce((n, p) => n + p.history.filter((s) => 'pay' in s).length, 0);
+    let payments = plans.reduce((n, p) => n + p.history.filter((s) => 'pay' in s).length, 0);
+    const created = new Array<Debt>(sizes.debts);
     // One transaction per object, as one API request each: concurrent like API clients, which
     // overlaps round trips (the tenant's counter rows serialise only the end of each transaction).
     await mapPool(
@@ -114,12 +121,23 @@ async function main(): Promise<void> {
       async (i) => {
         let debt = await createDebt(db, tenant.id, plans[i]!.input);
         for (const step of plans[i]!.history) debt = await applyStep(db, tenant.id, debt, step);
+        created[i] = debt;
       },
       (done) => {
         if (done % 1000 === 0) say(`${done} debts`);
       },
     );
     say(`${sizes.debts} debts, ${payments} payments in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    // Half of the debts made ready and left alone (at least one per story) get a money story.
+    const ready = created.filter((_, i) => plans[i]!.history.length === 1 && 'move' in plans[i]!.history[0]! && plans[i]!.history[0]!.move === 'ready');
+    const told = ready.slice(0, Math.max(Math.min(ready.length, MONEY_STORIES.length), Math.round(ready.length / 2)));
+    const stories = told.map((_, i) => MONEY_STORIES[i % MONEY_STORIES.length]!);
+    // One at a time: faker draws stay in a fixed order, so `--seed` reproduces the same data.
+    const storyPayments = await mapPool(told.length, 1, (i) => tellMoneyStory(db, tenant.id, told[i]!, stories[i]!, faker, { whodunnit: SEED_ACTOR }));
+    payments += storyPayments.reduce((a, b) => a + b, 0);
+    const broken = await breakOverduePlans(db, tenant.id);
+    say(`${told.length} debts with invoices, payment outcomes and plans (${broken} plans broken by the worker's change)`);
 
     process.stdout.write(
       `${JSON.stringify({
@@ -130,7 +148,7 @@ async function main(): Promise<void> {
         scope: client.scope,
         tenant_id: tenant.id,
         tenant_name: tenant.name,
-        loaded: { organisations: sizes.organisations, customers: sizes.customers, debts: sizes.debts, payments },
+        loaded: { organisations: sizes.organisations, customers: sizes.customers, debts: sizes.debts, payments, money_stories: told.length },
       })}\n`,
     );
   } finally {

@@ -1,6 +1,6 @@
 /**
  * The settings each service reads, taken from the envalid specs the services validate at start
- * (`authSpec`, `apiSpec`, `dispatcherSpec` in services/<name>/src/config.ts), so the operator's
+ * (`authSpec`, `apiSpec`, `dispatcherSpec`, `workerSpec` in services/<name>/src/config.ts), so the operator's
  * configuration table and the deployment checks cannot drift from the code.
  */
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ export interface SettingSpec {
 export type ServiceSettings = Record<ServiceName, Record<string, SettingSpec>>;
 
 /** Every service whose settings are documented, in the order the configuration table lists them. */
-export const SERVICES: readonly ServiceName[] = ['auth', 'api', 'dispatcher'];
+export const SERVICES: readonly ServiceName[] = ['auth', 'api', 'dispatcher', 'worker'];
 
 /**
  * Loads `<name>Spec` from each built service (`services/<name>/dist/config.js`).

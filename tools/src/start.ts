@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole system on one machine. Uses `DATABASE_URL`, or starts the embedded
  * PostgreSQL under `.data/pg` when it is unset; applies migrations; then runs the issuer (4000),
- * the API (3000) and the dispatcher (3001) until Ctrl-C or SIGTERM, which stops them all.
+ * the API (3000), the dispatcher (3001) and the worker (3002) until Ctrl-C or SIGTERM, which stops them all.
  */
 import { EMBEDDED_PG_PORT } from '@dms/config';
 import { createDb, migrateLatest, resolveDatabase } from '@dms/db';
@@ -13,6 +13,7 @@ const plan: Array<[ServiceName, number]> = [
   ['auth', Number(process.env.AUTH_PORT ?? 4000)],
   ['api', Number(process.env.API_PORT ?? 3000)],
   ['dispatcher', Number(process.env.DISPATCHER_PORT ?? 3001)],
+  ['worker', Number(process.env.WORKER_PORT ?? 3002)],
 ];
 
 // Every port is checked before anything starts: a second `npm start` must stop here with the

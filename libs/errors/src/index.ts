@@ -43,6 +43,7 @@ export const ERROR_CODES = {
   resource_missing: { status: 404, type: 'not_found', description: 'No such object for this tenant.' },
   route_not_found: { status: 404, type: 'not_found', description: 'No such path.' },
   invalid_state_transition: { status: 409, type: 'conflict', description: 'The object is not in a state that allows this action.' },
+  resource_conflict: { status: 409, type: 'conflict', description: 'Another object already holds what this request needs (a debt\'s second active payment plan, a duplicate invoice reference).' },
   idempotency_key_in_use: { status: 409, type: 'conflict', description: 'A request with the same idempotency key is still being processed.' },
   body_too_large: { status: 413, type: 'invalid_request_error', description: 'The body exceeds 1 MiB.' },
   unsupported_media_type: { status: 415, type: 'invalid_request_error', description: 'The body is not `application/json`.' },

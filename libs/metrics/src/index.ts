@@ -23,3 +23,5 @@ export function createServiceMetrics(service: string) {
   });
   return { registry, httpDuration };
 }
+
+export { createProbeServer } from './probe-server.js';

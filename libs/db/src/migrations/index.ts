@@ -12,6 +12,10 @@ import * as perf from './006_perf.js';
 import * as counterMembership from './007_counter_membership.js';
 import * as counterShards from './008_counter_shards.js';
 import * as deliverySuccess from './009_delivery_success.js';
+import * as lineItems from './010_line_items.js';
+import * as invoices from './011_invoices.js';
+import * as paymentOutcomes from './012_payment_outcomes.js';
+import * as paymentPlans from './013_payment_plans.js';
 import * as contactDetails from './015_contact_details.js';
 import * as tenantDescription from './016_tenant_description.js';
 import * as debtSearchFields from './017_debt_search_fields.js';
@@ -34,6 +38,10 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['007_counter_membership', counterMembership],
   ['008_counter_shards', counterShards],
   ['009_delivery_success', deliverySuccess],
+  ['010_line_items', lineItems],
+  ['011_invoices', invoices],
+  ['012_payment_outcomes', paymentOutcomes],
+  ['013_payment_plans', paymentPlans],
   ['015_contact_details', contactDetails],
   ['016_tenant_description', tenantDescription],
   ['017_debt_search_fields', debtSearchFields],

@@ -7,7 +7,7 @@ import { newId } from '@dms/ids';
 import { renderEvent, type EventBody } from '@dms/webhook-delivery';
 import { LATEST_API_VERSION } from '../middleware/api-version.js';
 
-/** Event types (docs/api.md section 7). */
+/** Event types (docs/api.md sections 7, 8 and 9). */
 export const EVENT_TYPES = [
   'organisation.created',
   'organisation.updated',
@@ -27,7 +27,21 @@ export const EVENT_TYPES = [
   'debt.withdrawn',
   'debt.paid',
   'debt.deleted',
+  'debt.paying',
+  'debt.defaulted',
   'payment.created',
+  'payment.succeeded',
+  'payment.failed',
+  'payment.canceled',
+  'payment.refunded',
+  'line_item.created',
+  'invoice.created',
+  'invoice.updated',
+  'payment_plan.created',
+  'payment_plan.updated',
+  'payment_plan.completed',
+  'payment_plan.broken',
+  'payment_plan.canceled',
   // Sent only by `POST /webhooks/{id}/test`, to that endpoint alone (docs/api.md section 11).
   'webhook.test',
 ] as const;

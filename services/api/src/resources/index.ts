@@ -10,6 +10,9 @@ import { contactDetailOperations } from './contact-details/operations.js';
 import { debtOperations } from './debts/operations.js';
 import { debtLifecycleOperations } from './debts/lifecycle-operations.js';
 import { paymentOperations } from './payments/operations.js';
+import { lineItemOperations } from './line-items/operations.js';
+import { invoiceOperations } from './invoices/operations.js';
+import { paymentPlanOperations } from './payment-plans/operations.js';
 import { tenantOperations } from './tenants/operations.js';
 import { webhookOperations } from './webhooks/operations.js';
 import { eventOperations } from './events/operations.js';
@@ -22,7 +25,10 @@ export const API_OPERATIONS: readonly AnyOperation[] = withPutTwins([
   ...contactDetailOperations,
   ...debtOperations,
   ...debtLifecycleOperations,
+  ...lineItemOperations,
+  ...invoiceOperations,
   ...paymentOperations,
+  ...paymentPlanOperations,
   ...tenantOperations,
   ...webhookOperations,
   ...eventOperations,

@@ -1,12 +1,13 @@
 /**
- * `POST /debts/{id}/{action}` (docs/api.md section 6): one operation per lifecycle action, built
- * from the transition table itself (lifecycle.ts), each with an optional `{"reason"}` body and
- * behind `debts:write`. Answers the moved debt, or 409 when the action is not allowed from its
- * status.
+ * `POST /debts/{id}/{action}` (docs/api.md sections 6 and 9): one operation per lifecycle action,
+ * built from the transition table itself (lifecycle.ts), each with an optional body (`reason`;
+ * `end_at` for pause, `info` for withdraw) and behind `debts:write`. Answers the moved debt, or
+ * 409 when the action is not allowed from its status. The status records the client as `whodunnit`.
  */
+import { ApiError } from '@dms/errors';
 import { defineOperation, type AnyOperation } from '../../operations/operation.js';
 import type { EventType } from '../../db/outbox.js';
-import { reasonBodySchema } from '../../schemas/common.js';
+import { Type, reasonBodySchema, textSchema, timestampSchema } from '../../schemas/common.js';
 import { DEBT_ACTIONS, TRANSITIONS, type DebtAction } from './lifecycle.js';
 import { moveDebt } from './moves.js';
 import { Debt } from './schemas.js';
@@ -21,24 +22,60 @@ const ACTION_SUMMARIES: Record<DebtAction, string> = {
   withdraw: 'Withdraw a debt from collection',
 };
 
+const reason = reasonBodySchema.properties.reason;
+
+/** The body of each action: `reason`, plus `end_at` (pause) or `info` (withdraw). */
+const ActionBody = Type.Object(
+  {
+    reason: Type.Optional(reason),
+    end_at: Type.Optional(timestampSchema('When the pause ends by itself (a future time); the worker then resumes the debt.')),
+    info: Type.Optional(textSchema(500, 'Why the debt is withdrawn; shown as the status `context`.')),
+  },
+  { additionalProperties: false },
+);
+
+function bodyOf(action: DebtAction) {
+  if (action === 'pause') return { name: 'DebtPause', schema: Type.Object({ reason: ActionBody.properties.reason, end_at: ActionBody.properties.end_at }, { additionalProperties: false }) };
+  if (action === 'withdraw') return { name: 'DebtWithdraw', schema: Type.Object({ reason: ActionBody.properties.reason, info: ActionBody.properties.info }, { additionalProperties: false }) };
+  return { name: 'DebtActionReason', schema: reasonBodySchema };
+}
+
 /** `POST /debts/{id}/{action}` of one action: moves the debt, records `debt.<new status>`. */
 function actionOperation(action: DebtAction): AnyOperation {
   const rule = TRANSITIONS[action];
   const camel = action.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase());
+  const planNote = ['resume', 'resolve-dispute'].includes(action) ? ' (`paying` while the debt has an active payment plan)' : '';
+  const events = [`debt.${rule.to}` as EventType, ...(planNote ? (['debt.paying'] as EventType[]) : []), ...(['settle', 'withdraw'].includes(action) ? (['payment_plan.canceled'] as EventType[]) : [])];
   return defineOperation({
     method: 'post',
     path: `/debts/{id}/${action}`,
     operationId: `${camel}Debt`,
     tag: 'Debt lifecycle',
     summary: ACTION_SUMMARIES[action],
-    description: `Moves the debt from ${rule.from.map((s) => `\`${s}\``).join(', ')} to \`${rule.to}\`; any other status is 409 \`invalid_state_transition\`. The optional \`reason\` is stored on the status.`,
+    description: `Moves the debt from ${rule.from.map((s) => `\`${s}\``).join(', ')} to \`${rule.to}\`${planNote}; any other status is 409 \`invalid_state_transition\`. The optional \`reason\` is stored on the status.`,
     access: { token: true, scope: 'debts:write' },
     pathParams: { id: 'deb' },
-    body: { name: 'DebtActionReason', schema: reasonBodySchema, optional: true },
+    body: { ...bodyOf(action), optional: true },
     response: { name: 'Debt', schema: Debt, status: 200 },
-    errors: ['invalid_state_transition'],
-    events: [`debt.${rule.to}` as EventType],
-    handler: (i) => moveDebt(i.ctx.db, i.tenantId, i.params.id!, action, i.body.reason ?? null),
+    errors: ['invalid_state_transition', ...(action === 'pause' ? (['business_rule_violation'] as const) : [])],
+    events,
+    handler: (i) => {
+      const body = i.body as { reason?: string; end_at?: string; info?: string };
+      const endAt = body.end_at;
+      return moveDebt(
+        i.ctx.db,
+        i.tenantId,
+        i.params.id!,
+        action,
+        { reason: body.reason ?? null, whodunnit: i.principal.clientId, context: body.info ?? null, endAt: endAt ?? null },
+        endAt === undefined
+          ? undefined
+          : async (trx) => {
+              const { rows } = await trx.raw('SELECT ?::timestamptz > now() AS future', [endAt]);
+              if (!rows[0].future) throw new ApiError('business_rule_violation', 'end_at must be in the future.', { param: 'end_at' });
+            },
+      );
+    },
   });
 }
 

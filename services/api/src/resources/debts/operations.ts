@@ -11,8 +11,8 @@ import { crud } from '../../operations/crud.js';
 import { searchQuery } from '../../search/query-schema.js';
 import { DEBT_SEARCH_FIELDS } from '../../search/registries.js';
 import { deletedObject, deletedObjectSchema } from '../../schemas/common.js';
-import { Debt, DebtCreate, DebtUpdate, type DebtRow } from './schemas.js';
-import { createDebt, toDebt, updateDebt } from './store.js';
+import { Debt, DebtCreate, DebtUpdate, Summary, type DebtRow } from './schemas.js';
+import { createDebt, toDebt, toSummary, updateDebt } from './store.js';
 import { DEBT_EXPANSIONS } from './expansion.js';
 import { moveDebt } from './moves.js';
 
@@ -43,8 +43,10 @@ export const debtOperations: AnyOperation[] = [
     query: querySchema(expand),
     body: { name: 'DebtCreate', schema: DebtCreate },
     response: { ...object, status: 201 },
-    errors: ['resource_missing'],
-    events: ['debt.created'],
+    description:
+      'Takes `line_items` (1 to 100), or the shorthand `breakdown` (`principal` → a `debt` item, `interest` → `interest`, `fees` → `fee`), or neither (a debt of 0, filled in later with line items). The summary is computed from the items.',
+    errors: ['resource_missing', 'business_rule_violation'],
+    events: ['debt.created', 'line_item.created'],
     handler: async (i) => expandOne(DEBT_EXPANSIONS, i, await createDebt(i.ctx.db, i.tenantId, i.body)),
   }),
   defineOperation({
@@ -52,6 +54,15 @@ export const debtOperations: AnyOperation[] = [
     query: querySchema(expand),
     response: { ...object, status: 200 },
     handler: (i) => retrieveOne(i, 'debts', async (row: DebtRow) => (await serializer(i)([row]))[0]!),
+  }),
+  defineOperation({
+    ...names.retrieve,
+    path: '/debts/{id}/summary',
+    operationId: 'retrieveDebtSummary',
+    summary: "Retrieve a debt's summary",
+    description: 'The `summary` of the debt: line items summed by kind, succeeded payments less refunds, and what remains (minor units).',
+    response: { name: 'DebtSummary', schema: Summary, status: 200 },
+    handler: (i) => retrieveOne(i, 'debts', (row: DebtRow) => toSummary(row)),
   }),
   defineOperation({
     ...names.update,
@@ -67,6 +78,6 @@ export const debtOperations: AnyOperation[] = [
     response: { name: 'DeletedDebt', schema: deletedObjectSchema('debt'), status: 200 },
     errors: ['invalid_state_transition'],
     events: ['debt.deleted'],
-    handler: async (i) => deletedObject('debt', (await moveDebt(i.ctx.db, i.tenantId, i.params.id!, 'delete', null)).id),
+    handler: async (i) => deletedObject('debt', (await moveDebt(i.ctx.db, i.tenantId, i.params.id!, 'delete', { whodunnit: i.principal.clientId })).id),
   }),
 ];

@@ -24,13 +24,14 @@ import {
   type Static,
 } from '../../schemas/common.js';
 import type { Customer } from '../customers/schemas.js';
+import { LineItemCreate } from '../line-items/schemas.js';
 import { PaymentEmbedded } from '../payments/schemas.js';
-import { DEBT_KINDS, DEBT_STATUSES, debtProperties } from './fields.js';
+import { DEBT_STATUSES, Summary, debtProperties } from './fields.js';
 import type { Organisation } from '../organisations/schemas.js';
 
-export { DEBT_STATUSES, DEBT_KINDS, DebtEmbedded, type DebtStatus, type DebtKind } from './fields.js';
+export { DEBT_STATUSES, DEBT_KINDS, DebtEmbedded, Summary, SummaryBreakdown, type DebtStatus, type DebtKind } from './fields.js';
 
-/** `breakdown` of a request: what is owed, minor units; `summary.amount_total` is their sum. */
+/** `breakdown` of a request: shorthand for `debt`, `interest` and `fee` line items (docs/api.md section 8), minor units. */
 const Breakdown = Type.Object(
   {
     principal: minorUnits({ minimum: 1, description: 'Principal owed, minor units (> 0).' }),
@@ -42,7 +43,7 @@ const Breakdown = Type.Object(
 
 const editable = {
   account_number: textSchema(64, "The creditor's account reference."),
-  kind: StringEnum(DEBT_KINDS),
+  kind: textSchema(64, 'Free text, e.g. `purchased` or `consumer_loan`.'),
   start_at: timestampSchema(),
   tags: Type.Array(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$' }), { maxItems: 20, uniqueItems: true }),
   metadata: metadataSchema,
@@ -54,7 +55,8 @@ export const DebtCreate = Type.Object(
     customer_id: idSchema('cus', 'Customer who owes the debt (yours).'),
     organisation_id: idSchema('org', 'Organisation the debt is owed to (yours).'),
     currency: currencySchema,
-    breakdown: Breakdown,
+    breakdown: Type.Optional(Breakdown),
+    line_items: Type.Optional(Type.Array(LineItemCreate, { minItems: 1, maxItems: 100, description: 'The debt\'s first line items (not with `breakdown`).' })),
     account_number: Type.Optional(editable.account_number),
     kind: Type.Optional(editable.kind),
     start_at: Type.Optional(editable.start_at),
@@ -104,7 +106,7 @@ export const DebtRow = Type.Object({
   customer_id: Type.String(),
   organisation_id: Type.String(),
   account_number: Nullable(Type.String()),
-  kind: Nullable(StringEnum(DEBT_KINDS)),
+  kind: Nullable(Type.String()),
   currency: StringEnum(CURRENCIES),
   start_at: Type.Union([DateColumn, Type.Null()]),
   tags: Type.Array(Type.String()),
@@ -112,9 +114,15 @@ export const DebtRow = Type.Object({
   status: StringEnum(DEBT_STATUSES),
   status_reason: Nullable(Type.String()),
   status_updated_at: DateColumn,
+  status_whodunnit: Nullable(Type.String()),
+  status_context: Nullable(Type.String()),
+  pause_end_at: Type.Union([DateColumn, Type.Null()]),
   amount_principal: Type.Integer(),
   amount_interest: Type.Integer(),
   amount_fees: Type.Integer(),
+  amount_vat: Type.Integer(),
+  amount_discounts: Type.Integer(),
+  amount_refunds: Type.Integer(),
   amount_paid: Type.Integer(),
   amount_total: Type.Integer(),
   amount_remaining: Type.Integer(),
@@ -124,6 +132,7 @@ export type DebtCreate = Static<typeof DebtCreate>;
 export type DebtUpdate = Static<typeof DebtUpdate>;
 export type Debt = Static<typeof Debt>;
 export type DebtRow = Static<typeof DebtRow>;
+export type Summary = Static<typeof Summary>;
 
 /** Objects embedded in place of ids (`expand[]`). */
 export interface DebtExpansions {

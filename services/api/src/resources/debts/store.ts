@@ -1,7 +1,8 @@
 /**
- * Debts (docs/api.md section 5): what a customer owes an organisation, with its lifecycle status
- * and a money summary in minor units. `amount_total` and `amount_remaining` are generated columns,
- * so the summary can never disagree with the breakdown and payments. Written through the shared
+ * Debts (docs/api.md sections 5 and 8): what a customer owes an organisation, with its lifecycle
+ * status and a money summary in minor units, kept from its line items and succeeded payments.
+ * `amount_total` and `amount_remaining` are generated columns, so the summary can never disagree
+ * with its parts, and a CHECK keeps `amount_remaining >= 0`. Written through the shared
  * skeleton (db/owned.ts); what is particular to debts is declared here: the references must be the
  * tenant's, and only an `initializing` debt may be edited.
  */
@@ -10,7 +11,10 @@ import { ApiError } from '@dms/errors';
 import { createOwned, givenFields, updateOwned, type OwnedResource } from '../../db/owned.js';
 import { findOwned } from '../../db/scoped.js';
 import { iso } from '../../schemas/common.js';
-import type { Debt, DebtCreate, DebtExpansions, DebtRow, DebtUpdate } from './schemas.js';
+import { breakdownItems, summaryDeltas } from '../line-items/kinds.js';
+import { checkLineItems, insertLineItems } from '../line-items/store.js';
+import type { LineItemCreate } from '../line-items/schemas.js';
+import type { Debt, DebtCreate, DebtExpansions, DebtRow, DebtUpdate, Summary } from './schemas.js';
 
 /**
  * Maps a row to the public object, embedding expanded objects when given (expansion.ts).
@@ -28,15 +32,34 @@ export function toDebt(row: DebtRow, expanded: DebtExpansions = {}): Debt {
     start_at: iso(row.start_at),
     tags: row.tags,
     metadata: row.metadata,
-    status: { value: row.status, reason: row.status_reason, updated_at: iso(row.status_updated_at)! },
-    summary: {
-      amount_total: row.amount_total,
-      amount_paid: row.amount_paid,
-      amount_remaining: row.amount_remaining,
-      breakdown: { principal: row.amount_principal, interest: row.amount_interest, fees: row.amount_fees },
+    status: {
+      value: row.status,
+      reason: row.status_reason,
+      whodunnit: row.status_whodunnit,
+      context: row.status_context,
+      end_at: iso(row.pause_end_at),
+      updated_at: iso(row.status_updated_at)!,
     },
+    summary: toSummary(row),
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
+  };
+}
+
+/** The debt's `summary` (docs/api.md section 8): totals and sums by kind, minor units. */
+export function toSummary(row: DebtRow): Summary {
+  return {
+    amount_total: row.amount_total,
+    amount_paid: row.amount_paid,
+    amount_remaining: row.amount_remaining,
+    breakdown: {
+      principal: row.amount_principal,
+      interest: row.amount_interest,
+      fees: row.amount_fees,
+      value_added_tax: row.amount_vat,
+      discounts: row.amount_discounts,
+      refunds: row.amount_refunds,
+    },
   };
 }
 
@@ -56,17 +79,32 @@ async function assertDebtReferences(trx: Knex.Transaction, tenantId: string, inp
   if (input.organisation_id) await findOwned(trx, 'organisations', tenantId, input.organisation_id, { param: 'organisation_id' });
 }
 
-/** `breakdown` → the three amount columns (minor units); an omitted part is 0. */
-function amountColumns(breakdown: NonNullable<DebtUpdate['breakdown']>): Record<string, number> {
-  return { amount_principal: breakdown.principal, amount_interest: breakdown.interest ?? 0, amount_fees: breakdown.fees ?? 0 };
+/**
+ * The first line items of a new debt: `line_items`, or those `breakdown` stands for, or none.
+ * @throws ApiError 400 `validation_failed` (param `line_items`) when both are given
+ */
+function initialItems(input: DebtCreate): LineItemCreate[] {
+  if (input.line_items && input.breakdown) {
+    const message = 'give line_items or breakdown, not both';
+    throw new ApiError('validation_failed', message, { param: 'line_items', errors: [{ param: 'line_items', message }] });
+  }
+  return input.line_items ?? breakdownItems(input.breakdown ?? {});
 }
 
 /**
- * Creates a debt in `initializing` and its `debt.created` event in one transaction.
+ * Creates a debt in `initializing` with its first line items (docs/api.md section 8), the summary
+ * computed from them, in one transaction: `debt.created`, then `line_item.created` per item.
  * @throws ApiError 404 `resource_missing` (param `customer_id` or `organisation_id`) for a
- *   reference that is not the tenant's
+ *   reference that is not the tenant's; 422 `business_rule_violation` for an item's sign or
+ *   currency (param `line_items[i].amount`/`.currency`) or a negative total (param `line_items`)
  */
-export function createDebt(db: Knex, tenantId: string, input: DebtCreate): Promise<Debt> {
+export async function createDebt(db: Knex, tenantId: string, input: DebtCreate): Promise<Debt> {
+  const items = initialItems(input);
+  checkLineItems(input.currency, items, (i) => `line_items[${i}]`);
+  const sums = summaryDeltas(items);
+  if (Object.values(sums).reduce((a, b) => a + b, 0) < 0) {
+    throw new ApiError('business_rule_violation', 'The line items would make amount_total negative.', { param: 'line_items' });
+  }
   const columns = {
     customer_id: input.customer_id,
     organisation_id: input.organisation_id,
@@ -76,14 +114,35 @@ export function createDebt(db: Knex, tenantId: string, input: DebtCreate): Promi
     start_at: input.start_at ?? null,
     tags: input.tags ?? [],
     metadata: input.metadata,
-    ...amountColumns(input.breakdown),
+    ...sums,
   };
-  return createOwned(db, tenantId, debts, columns, (trx) => assertDebtReferences(trx, tenantId, input));
+  return db.transaction(async (trx) => {
+    const debt = await createOwned(trx, tenantId, debts, columns, (t) => assertDebtReferences(t, tenantId, input));
+    await insertLineItems(trx, tenantId, { id: debt.id, currency: input.currency }, items);
+    return debt;
+  });
+}
+
+/**
+ * While `initializing`, `breakdown` replaces the draft's `debt`/`interest`/`fee` items (nothing
+ * has been collected yet, so this is a correction of the draft, not of the ledger), and a new
+ * currency is carried to its items.
+ * @returns the summary columns to write
+ */
+async function redraftItems(trx: Knex.Transaction, tenantId: string, current: DebtRow, input: DebtUpdate): Promise<Record<string, unknown>> {
+  const currency = input.currency ?? current.currency;
+  if (input.currency !== undefined) await trx('line_items').where({ debt_id: current.id }).update({ currency });
+  if (input.breakdown === undefined) return {};
+  await trx('line_items').where({ debt_id: current.id }).whereIn('kind', ['debt', 'interest', 'fee']).whereNull('invoice_id').delete();
+  const items = breakdownItems(input.breakdown);
+  await insertLineItems(trx, tenantId, { id: current.id, currency }, items);
+  const left = await trx('line_items').where({ debt_id: current.id }).select('kind', 'amount');
+  return summaryDeltas(left);
 }
 
 /**
  * Updates a debt (`PATCH`), allowed only while it is `initializing` (docs/api.md section 5): given
- * fields replace (`breakdown` replaces all three amounts), `metadata` merges. A new customer or
+ * fields replace (`breakdown` replaces the draft's debt/interest/fee line items), `metadata` merges. A new customer or
  * organisation must be the tenant's. Writes `debt.updated` in the same transaction; the row is
  * locked so a concurrent lifecycle move cannot slip in between the status check and the write.
  * @throws ApiError 404 `resource_missing` (the debt, or `customer_id`/`organisation_id` with `param`),
@@ -101,7 +160,7 @@ export function updateDebt(db: Knex, tenantId: string, id: string, input: DebtUp
       }
       await assertDebtReferences(trx, tenantId, input);
       const fields = givenFields(input, ['customer_id', 'organisation_id', 'currency', 'account_number', 'kind', 'start_at', 'tags']);
-      return input.breakdown === undefined ? fields : { ...fields, ...amountColumns(input.breakdown) };
+      return { ...fields, ...(await redraftItems(trx, tenantId, current, input)) };
     },
     input.metadata,
   );

@@ -1,0 +1,98 @@
+/**
+ * Invoices (docs/api.md section 8): what was billed for a debt. An invoice is created with its new
+ * line items in one transaction under the debt's lock (the summary moves with them); `reference`
+ * is unique within the debt (a database constraint, so a race cannot duplicate it: 409).
+ */
+import type { Knex } from '@dms/db';
+import { ApiError } from '@dms/errors';
+import { newId } from '@dms/ids';
+import { givenFields, updateOwned, type OwnedResource } from '../../db/owned.js';
+import { recordEvent } from '../../db/outbox.js';
+import { findOwned } from '../../db/scoped.js';
+import { iso } from '../../schemas/common.js';
+import type { DebtRow } from '../debts/schemas.js';
+import { addLineItems } from '../line-items/store.js';
+import type { Invoice, InvoiceCreate, InvoiceRow, InvoiceUpdate } from './schemas.js';
+
+/**
+ * Serializes invoice rows with the ids of their line items (one query for the whole page).
+ * @returns public invoices in the order of `rows`
+ */
+export async function toInvoices(db: Knex | Knex.Transaction, rows: InvoiceRow[]): Promise<Invoice[]> {
+  const items: Array<{ id: string; invoice_id: string }> = rows.length
+    ? await db('line_items').whereIn('invoice_id', rows.map((r) => r.id)).orderBy('seq').select('id', 'invoice_id')
+    : [];
+  return rows.map((row) => ({
+    id: row.id,
+    object: 'invoice',
+    debt: row.debt_id,
+    reference: row.reference,
+    invoiced_on: row.invoiced_on,
+    due_on: row.due_on,
+    description: row.description,
+    status: row.status,
+    line_items: items.filter((i) => i.invoice_id === row.id).map((i) => i.id),
+    metadata: row.metadata,
+    created_at: iso(row.created_at)!,
+    updated_at: iso(row.updated_at)!,
+  }));
+}
+
+/** True for PostgreSQL's unique violation of the invoice reference. */
+function duplicateReference(err: unknown): boolean {
+  return (err as { code?: string; constraint?: string }).code === '23505' && (err as { constraint?: string }).constraint === 'invoices_reference_unique';
+}
+
+const conflict = (reference: string) => new ApiError('resource_conflict', `The debt already has an invoice '${reference}'.`, { param: 'reference' });
+
+/**
+ * Creates an invoice of the tenant's debt with its line items; `invoice.created` after the items.
+ * @throws ApiError 404, 409 `resource_conflict` (param `reference`) or `invalid_state_transition`
+ *   (terminal debt), 422 `business_rule_violation` for an item (param `line_items[i].amount`)
+ */
+export async function createInvoice(db: Knex, tenantId: string, debtId: string, input: InvoiceCreate): Promise<Invoice> {
+  try {
+    return await db.transaction(async (trx) => {
+      const debt = await findOwned<DebtRow>(trx, 'debts', tenantId, debtId, { forUpdate: true });
+      if (await trx('invoices').where({ debt_id: debt.id, reference: input.reference }).first('id')) throw conflict(input.reference);
+      const [row] = await trx('invoices')
+        .insert({
+          id: newId('inv'),
+          tenant_id: tenantId,
+          debt_id: debt.id,
+          reference: input.reference,
+          invoiced_on: input.invoiced_on ?? null,
+          due_on: input.due_on ?? null,
+          description: input.description ?? null,
+          status: input.status ?? 'open',
+          metadata: JSON.stringify(input.metadata ?? {}),
+        })
+        .returning('*');
+      if (input.line_items?.length) await addLineItems(trx, tenantId, debt, input.line_items, { invoiceId: row.id, param: (i) => `line_items[${i}]` });
+      const [invoice] = await toInvoices(trx, [row as InvoiceRow]);
+      await recordEvent(trx, tenantId, 'invoice.created', invoice);
+      return invoice!;
+    });
+  } catch (err) {
+    if (duplicateReference(err)) throw conflict(input.reference);
+    throw err;
+  }
+}
+
+/**
+ * Updates an invoice of debt `debtId` (`PUT`/`PATCH`): description, due_on, status replace, metadata merges.
+ * @throws ApiError 404 `resource_missing` (also when the invoice is another debt's)
+ */
+export async function updateInvoice(db: Knex, tenantId: string, debtId: string, id: string, input: InvoiceUpdate): Promise<Invoice> {
+  let out: Invoice | undefined;
+  const resource: OwnedResource<InvoiceRow, InvoiceRow> = { table: 'invoices', idPrefix: 'inv', toObject: (row) => row };
+  await db.transaction(async (trx) => {
+    const row = await updateOwned(trx as unknown as Knex, tenantId, resource, id, (current) => {
+      if (current.debt_id !== debtId) throw new ApiError('resource_missing', `No such invoice: '${id}'`);
+      return givenFields(input, ['description', 'due_on', 'status']);
+    }, input.metadata);
+    [out] = await toInvoices(trx, [row]);
+    await recordEvent(trx, tenantId, 'invoice.updated', out);
+  });
+  return out!;
+}

@@ -1,0 +1,41 @@
+/**
+ * Settings of the worker for time-driven changes (services/worker, docs/api.md sections 1 and 9),
+ * read and validated once at start. The clock offset and the hold before commit exist for tests and
+ * local demonstrations and are refused in production.
+ */
+import { commonSpec, loadConfig, num, port, str } from '@dms/config';
+
+/** envalid spec of the worker's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
+export const workerSpec = {
+  ...commonSpec,
+  PORT: port({ default: 3002, desc: 'HTTP port of the health, readiness and metrics endpoints' }),
+  WORKER_POLL_SECONDS: num({ default: 5, desc: 'Seconds between checks for missed instalments and ending pauses' }),
+  WORKER_BATCH_SIZE: num({ default: 100, desc: 'Most changes of each kind made per check (each in its own transaction)' }),
+  WORKER_TENANT_IDS: str({ default: '', desc: 'Serve only these tenants (comma separated; empty = all): isolated test runs' }),
+  WORKER_CLOCK_OFFSET_SECONDS: num({
+    default: 0,
+    desc: 'Seconds added to the database clock when deciding what is due (demos and tests only; must be 0 in production)',
+  }),
+  WORKER_TEST_HOLD_MS: num({ default: 0, desc: 'Test only (NODE_ENV=test): wait this long inside each change before committing, to test a worker killed midway' }),
+};
+
+/** The worker's validated settings with derived values. */
+export type WorkerConfig = ReturnType<typeof loadWorkerConfig>;
+
+/** Loads the worker's settings from `env`; exits (or throws, with `exitOnError` false) with one line naming a bad setting. */
+export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, exitOnError = true) {
+  const cfg = loadConfig(workerSpec, env, exitOnError);
+  const fail = (message: string): never => {
+    if (!exitOnError) throw new Error(`config error: ${message}`);
+    process.stderr.write(`config error: ${message}\n`);
+    process.exit(1);
+  };
+  if (!(cfg.WORKER_POLL_SECONDS > 0)) fail('WORKER_POLL_SECONDS: must be greater than 0');
+  if (!(Number.isInteger(cfg.WORKER_BATCH_SIZE) && cfg.WORKER_BATCH_SIZE > 0)) fail('WORKER_BATCH_SIZE: must be a whole number greater than 0');
+  if (cfg.NODE_ENV === 'production' && cfg.WORKER_CLOCK_OFFSET_SECONDS !== 0) fail('WORKER_CLOCK_OFFSET_SECONDS: must be 0 in production');
+  if (cfg.WORKER_TEST_HOLD_MS < 0 || (cfg.WORKER_TEST_HOLD_MS > 0 && cfg.NODE_ENV !== 'test')) fail('WORKER_TEST_HOLD_MS: only with NODE_ENV=test, and not negative');
+  return {
+    ...cfg,
+    tenantIds: cfg.WORKER_TENANT_IDS.split(',').map((s) => s.trim()).filter(Boolean),
+  };
+}
