@@ -1,13 +1,13 @@
 /**
  * Bounded storage (docs/api.md section 11): rows in a time partition past the retention window
- * are dropped with the whole partition by the maintenance run (the dispatcher's retention job);
+ * are dropped with the whole partition by the maintenance run (the worker's retention job);
  * afterwards they answer as never existing (404, `invalid_cursor`), the list totals shrink by
  * exactly what was dropped, and everything inside the window behaves as before.
  */
 import { afterAll, expect, test } from '@jest/globals';
 import { listPartitions, maintainPartitions, PARTITIONED_TABLES } from '@dms/db';
 import { closeHarness, signedInTenant, testDb } from '../support/harness.js';
-import { retentionPolicy } from '../../services/dispatcher/src/retention.js';
+import { retentionPolicy } from '../../services/worker/src/retention.js';
 
 afterAll(closeHarness);
 
@@ -22,10 +22,13 @@ test('a partition past the window is dropped whole; its objects answer as never 
   const [oldDelivery] = (await api.get(`/webhooks/${endpoint.id}/deliveries`).expect(200)).body.data;
 
   // Move the first event, its delivery and an attempt into a partition of 2001, in one
-  // transaction (a dispatcher's retention run could otherwise drop the empty partition first).
+  // transaction (a worker's retention run could otherwise drop the empty partition first).
   await testDb().transaction(async (trx) => {
     // Moving a row between partitions fires the INSERT triggers (fan-out, counters): not wanted here.
     await trx.raw(`SET LOCAL session_replication_role = replica`);
+    // Parents locked in the writers' order (events, deliveries, attempts), as the retention job
+    // does, so other test files writing events meanwhile wait instead of deadlocking with this.
+    await trx.raw(`LOCK TABLE ${[...PARTITIONED_TABLES].reverse().map((t) => t.table).join(', ')} IN ACCESS EXCLUSIVE MODE`);
     for (const { table } of PARTITIONED_TABLES) {
       await trx.raw(`CREATE TABLE ?? PARTITION OF ?? FOR VALUES FROM ('${OLD_FROM}') TO ('${OLD_TO}')`, [`${table}_p20010203T000000`, table]);
     }

@@ -39,10 +39,16 @@ describe('PUT on every PATCH path', () => {
     const doc = (await request(API_URL).get('/openapi.json').expect(200)).body;
     const patches = Object.entries(doc.paths as Record<string, Json>).filter(([, ops]) => ops.patch);
     expect(patches.map(([p]) => p).sort()).toEqual(
-      ['/customers/{customerId}/contact_details/{id}', '/customers/{id}', '/debts/{id}', '/organisations/{id}', '/tenants/me', '/webhooks/{id}'].sort(),
+      [
+        '/customers/{customerId}/contact_details/{id}', '/customers/{id}', '/debts/{id}', '/organisations/{id}', '/tenants/me', '/webhooks/{id}',
+        // docs/api.md sections 8 and 9
+        '/debts/{debtId}/invoices/{id}', '/debts/{debtId}/payments/{id}', '/payment_plans/{id}/delay', '/payment_plans/{id}/reschedule',
+      ].sort(),
     );
     for (const [path, ops] of patches) {
-      expect([path, ops.put?.operationId]).toEqual([path, ops.patch.operationId.replace(/^update/, 'replace')]);
+      const patchId: string = ops.patch.operationId;
+      const expected = patchId.startsWith('update') ? patchId.replace(/^update/, 'replace') : `replace${patchId[0]!.toUpperCase()}${patchId.slice(1)}`;
+      expect([path, ops.put?.operationId]).toEqual([path, expected]);
       expect(ops.put.requestBody).toEqual(ops.patch.requestBody);
       expect(ops.put.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
     }

@@ -26,10 +26,6 @@ export const dispatcherSpec = {
   TOKEN_REFRESH_MARGIN_SECONDS: num({ default: 30, desc: 'An OAuth token is renewed this long before it expires (at most a tenth of its lifetime)' }),
   DISPATCH_TENANT_IDS: str({ default: '', desc: 'Serve only these tenants (comma separated; empty = all): dedicated capacity, isolated test runs' }),
   ALLOW_PRIVATE_WEBHOOK_TARGETS: bool({ default: false, desc: 'Allow delivering to loopback/private addresses (development and tests only)' }),
-  EVENT_RETENTION_DAYS: num({
-    default: 30,
-    desc: 'Events, deliveries and attempts older than this are dropped by whole time partitions (fractions allowed: the bench compresses time)',
-  }),
 };
 
 /** The dispatcher's validated settings with derived values. */
@@ -52,7 +48,6 @@ export function loadDispatcherConfig(env: NodeJS.ProcessEnv = process.env, exitO
   for (const name of ['DISPATCH_CONCURRENCY', 'DISPATCH_BATCH_SIZE', 'DISPATCH_POLL_SECONDS', 'DELIVERY_TIMEOUT_SECONDS'] as const) {
     if (!(cfg[name] > 0)) fail(`${name}: must be greater than 0`);
   }
-  if (!(cfg.EVENT_RETENTION_DAYS > 0)) fail('EVENT_RETENTION_DAYS: must be greater than 0');
   if (!(cfg.DISPATCH_JITTER >= 0 && cfg.DISPATCH_JITTER < 1)) fail('DISPATCH_JITTER: must be from 0 to below 1');
   const leaseSeconds = cfg.DISPATCH_LEASE_SECONDS || 4 * cfg.DELIVERY_TIMEOUT_SECONDS + 10;
   if (leaseSeconds <= cfg.DELIVERY_TIMEOUT_SECONDS) fail('DISPATCH_LEASE_SECONDS: must exceed DELIVERY_TIMEOUT_SECONDS');

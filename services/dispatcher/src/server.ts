@@ -16,7 +16,6 @@ import { createOutbound } from './http/outbound.js';
 import { createDispatcherMetrics } from './metrics.js';
 import { ClientCredentialsTokens } from './oauth/client-credentials.js';
 import { listenForEvents } from './queue/wakeup.js';
-import { startRetention } from './retention.js';
 
 const cfg = loadDispatcherConfig();
 const log = createLogger('dispatcher', cfg.LOG_LEVEL);
@@ -30,7 +29,6 @@ const tokens = new ClientCredentialsTokens(outbound, timeoutMs, cfg.TOKEN_REFRES
   onRequest: (outcome) => metrics.tokenRequests.inc({ outcome }),
 });
 const dispatcher = new Dispatcher({ db, cfg, log, box, metrics, attempt: { outbound, tokens, timeoutMs } });
-const retention = startRetention(db, log, cfg.EVENT_RETENTION_DAYS);
 const served = cfg.tenantIds.length ? new Set(cfg.tenantIds) : undefined;
 const wakeup = listenForEvents(cfg.DATABASE_URL, log, (tenantId) => {
   if (!served || tenantId === undefined || served.has(tenantId)) dispatcher.wake();
@@ -42,10 +40,7 @@ await runHttpService({
   log,
   graceSeconds: cfg.SHUTDOWN_GRACE_SECONDS,
   // Leave a little of the grace period for returning unfinished deliveries to the queue.
-  onShutdown: async () => {
-    await retention.stop();
-    await dispatcher.stop(Math.max(0, cfg.SHUTDOWN_GRACE_SECONDS * 1000 - 1000));
-  },
+  onShutdown: () => dispatcher.stop(Math.max(0, cfg.SHUTDOWN_GRACE_SECONDS * 1000 - 1000)),
   close: [wakeup, outbound, db],
 });
 dispatcher.start();

@@ -2,9 +2,8 @@
  * The retention job (docs/api.md section 11): keeps partitions of `events`, `webhook_deliveries`
  * and `webhook_delivery_attempts` created ahead of time and drops those older than
  * `EVENT_RETENTION_DAYS`, by whole partitions (@dms/db partitions). Runs at start and then
- * periodically; any number of dispatchers may run it (an advisory lock lets one through at a time).
- *
- * Lives in the dispatcher for now; it belongs in services/worker (periodic jobs) once that exists.
+ * periodically, in the worker with the other time-driven jobs; any number of workers may run it
+ * (an advisory lock lets one through at a time).
  */
 import { maintainPartitions, type Knex, type RetentionPolicy } from '@dms/db';
 import type { Logger } from '@dms/logger';
