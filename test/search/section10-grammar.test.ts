@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { closeHarness, signedInTenant, testDb } from '../support/harness.js';
-import { createDebt } from '../support/debts.js';
+import { createDebt, searchedDebtIds } from '../support/debts.js';
 
 afterAll(closeHarness);
 
@@ -30,12 +30,7 @@ beforeAll(async () => {
   await createDebt(other.api, { customerId: theirCus, organisationId: theirOrg }, { kind: 'rent', metadata: { crm: 'A 1' } });
 });
 
-async function debts(query: string): Promise<string[]> {
-  const res = await me.api.get('/debts/search').query({ query });
-  expect([query, res.status]).toEqual([query, 200]);
-  expect(res.headers['x-total-count']).toBe(String(res.body.data.length));
-  return res.body.data.map((d: { id: string }) => d.id).sort();
-}
+const debts = (query: string) => searchedDebtIds(me.api, query);
 
 const sorted = (...names: string[]) => names.map((n) => ids[n]!).sort();
 

@@ -56,3 +56,15 @@ export async function eventTypesFor(tenantId: string, objectId: string): Promise
     .select('type');
   return rows.map((r: { type: string }) => r.type);
 }
+
+/**
+ * Searches the agent's debts (`GET /debts/search?query=…`, one page) and checks the answer is 200
+ * with `X-Total-Count` equal to the page's size.
+ * @returns the ids found, sorted
+ */
+export async function searchedDebtIds(api: Api, query: string): Promise<string[]> {
+  const res = await api.get('/debts/search').query({ query });
+  expect([query, res.status]).toEqual([query, 200]);
+  expect(res.headers['x-total-count']).toBe(String(res.body.data.length));
+  return res.body.data.map((d: { id: string }) => d.id).sort();
+}

@@ -35,6 +35,11 @@ function customerWhere(query: string): { sql: string; bindings: readonly unknown
 const emailSql = (column: string) =>
   `${column} = ANY(ARRAY(SELECT email_match.customer_id FROM customer_contact_details AS email_match ` +
   `WHERE email_match.type = 'email' AND email_match.status <> 'deleted' AND lower(email_match.value) = lower($1)))`;
+
+/** The plan subquery of `payment_plan.status` (index payment_plans_search_status), bound at `$n`. */
+const planStatusSql = (n = 1) =>
+  `EXISTS (SELECT 1 FROM "payment_plans" AS related_match WHERE "related_match"."debt_id" = "debts"."id" ` +
+  `AND "related_match"."tenant_id" = "debts"."tenant_id" AND "related_match"."status" = $${n})`;
 const EMAIL_SQL = emailSql('"customers"."id"');
 
 describe('registries', () => {
@@ -55,6 +60,7 @@ describe('registries', () => {
         'kind',
         'metadata',
         'customer.email',
+        'payment_plan.status',
       ].sort(),
     );
   });
@@ -138,6 +144,12 @@ describe('section 10: new fields, = and OR', () => {
 
   test('customer.email follows the debt\'s customer through the e-mail index', () => {
     expect(debtWhere('customer.email:Ada@Example.com')).toEqual({ sql: emailSql('"debts"."customer_id"'), bindings: ['Ada@Example.com'] });
+  });
+
+  test('payment_plan.status is an EXISTS over the debt\'s plans, in the same tenant; equality only', () => {
+    expect(debtWhere('payment_plan.status:active')).toEqual({ sql: planStatusSql(), bindings: ['active'] });
+    expect(debtWhere("payment_plan.status='broken' OR status:paused")).toEqual({ sql: `((${planStatusSql()}) or ("debts"."status" = $2))`, bindings: ['broken', 'paused'] });
+    expectSearchError(() => debtWhere('payment_plan.status>=active'), 20, "Operator '>=' is not allowed for 'payment_plan.status'");
   });
 
   test('= is the same as :', () => {
@@ -269,6 +281,7 @@ describe('values only ever reach SQL as bindings', () => {
     expect(debtWhere(`metadata[${q(value)}]:${q(value)}`)).toEqual({ sql: '"debts"."metadata" @> $1::jsonb', bindings: [JSON.stringify({ [value]: value })] });
     expect(debtWhere(`customer.email:${q(value)}`)).toEqual({ sql: emailSql('"debts"."customer_id"'), bindings: [value] });
     expect(debtWhere(`kind:${q(value)} OR amount=1`)).toEqual({ sql: '(("debts"."kind" = $1) or ("debts"."amount_total" = $2))', bindings: [value, 1] });
+    expect(debtWhere(`payment_plan.status:${q(value)}`)).toEqual({ sql: planStatusSql(), bindings: [value] });
   });
 
   test('a SQL fragment as a bare value is one binding too', () => {

@@ -19,6 +19,7 @@ import * as paymentPlans from './013_payment_plans.js';
 import * as contactDetails from './015_contact_details.js';
 import * as tenantDescription from './016_tenant_description.js';
 import * as debtSearchFields from './017_debt_search_fields.js';
+import * as planSearch from './018_plan_search.js';
 import * as webhookOperations from './020_webhook_operations.js';
 import * as partitionedHistory from './021_partitioned_history.js';
 
@@ -45,6 +46,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['015_contact_details', contactDetails],
   ['016_tenant_description', tenantDescription],
   ['017_debt_search_fields', debtSearchFields],
+  ['018_plan_search', planSearch],
   ['020_webhook_operations', webhookOperations],
   ['021_partitioned_history', partitionedHistory],
 ];

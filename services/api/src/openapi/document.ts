@@ -82,14 +82,31 @@ function headerComponents(): Record<string, unknown> {
   };
 }
 
+/** The `expand[]` schema most operations take (the debts'): the shared `expand` parameter. */
+function sharedExpand(operations: readonly Operation[]): Json | undefined {
+  const uses = new Map<string, { schema: Json; n: number }>();
+  for (const schema of operations.map((o) => queryProperties(o)[EXPAND_PARAM])) {
+    if (!schema) continue;
+    const key = JSON.stringify(schema);
+    const seen = uses.get(key) ?? { schema, n: 0 };
+    uses.set(key, { schema, n: seen.n + 1 });
+  }
+  return [...uses.values()].sort((a, b) => b.n - a.n)[0]?.schema;
+}
+
+/** The `expand[]` parameter accepting the values of `schema` (each resource has its own, docs/api.md section 10). */
+function expandParameter(schema: Json): Json {
+  return { name: EXPAND_PARAM, in: 'query', description: 'Embed the related objects in place of their ids, or as lists.', style: 'form', explode: true, schema: plain(schema) };
+}
+
 /** The reusable parameters (components.parameters). */
 function parameterComponents(operations: readonly Operation[]): Record<string, unknown> {
-  const expand = operations.map((o) => queryProperties(o)[EXPAND_PARAM]).find(Boolean);
+  const expand = sharedExpand(operations);
   return {
     limit: { name: 'limit', in: 'query', description: 'Objects per page.', schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
     after: { name: 'after', in: 'query', description: 'An object id of this list: return the objects after it (older). Not with `before`.', schema: { type: 'string' } },
     before: { name: 'before', in: 'query', description: 'An object id of this list: return the objects just before it (newer). Not with `after`.', schema: { type: 'string' } },
-    ...(expand ? { expand: { name: EXPAND_PARAM, in: 'query', description: 'Embed the related object in place of its id.', style: 'form', explode: true, schema: plain(expand) } } : {}),
+    ...(expand ? { expand: expandParameter(expand) } : {}),
     ApiVersion: {
       name: 'Api-Version',
       in: 'header',
@@ -190,12 +207,18 @@ function pathParameter(name: string, prefix: IdPrefix): Record<string, unknown> 
   };
 }
 
-function operationObject(op: Operation): Record<string, unknown> {
+/**
+ * The operation's OpenAPI object.
+ * @param expand the shared `expand[]` schema: an operation accepting other values states its own
+ */
+function operationObject(op: Operation, expand: Json | undefined): Record<string, unknown> {
   const parameters: unknown[] = Object.entries(op.pathParams ?? {}).map(([name, prefix]) => pathParameter(name, prefix));
   const required = new Set(((op.query as Json | undefined)?.required ?? []) as string[]);
   for (const [name, schema] of Object.entries(queryProperties(op))) {
+    const ownExpand = name === EXPAND_PARAM && JSON.stringify(schema) !== JSON.stringify(expand);
     const shared = name === EXPAND_PARAM ? 'expand' : ['limit', 'after', 'before'].includes(name) ? name : undefined;
-    if (shared) parameters.push(ref('parameters', shared));
+    if (ownExpand) parameters.push(expandParameter(schema));
+    else if (shared) parameters.push(ref('parameters', shared));
     else {
       const { description, ...rest } = plain(schema);
       parameters.push({ name, in: 'query', required: required.has(name), ...(description ? { description } : {}), schema: rest });
@@ -230,7 +253,8 @@ function operationObject(op: Operation): Record<string, unknown> {
  */
 export function buildOpenApiDocument(opts: DocumentOptions, operations: readonly Operation[]): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of operations) (paths[op.path] ??= {})[op.method] = operationObject(op);
+  const expand = sharedExpand(operations);
+  for (const op of operations) (paths[op.path] ??= {})[op.method] = operationObject(op, expand);
   const tags = [...new Set(operations.map((o) => o.tag))].map((name) => ({ name }));
   return {
     openapi: '3.1.0',

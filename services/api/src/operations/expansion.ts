@@ -6,13 +6,17 @@
  * the registry too (`expandQuery`), so an unknown one is 400 `parameter_invalid` on `expand[]`.
  */
 import type { Knex } from '@dms/db';
+import { tenantRows, type ScopedTable } from '../db/scoped.js';
 import { EXPAND_PARAM, expandProperty } from './query.js';
 import type { OperationInput } from './operation.js';
 
 /** One relation: which key of an object it follows, and how a page of keys is loaded. */
 export interface Relation<Obj> {
-  /** The related objects' key in `obj`: the id it references (to-one), or its own id (to-many). */
-  key: (obj: Obj) => string;
+  /**
+   * The related objects' key in `obj`: the id it references (to-one), or its own id (to-many).
+   * `null` (an optional reference that is not set) expands to `null` and is never queried.
+   */
+  key: (obj: Obj) => string | null;
   /**
    * Loads the related objects of `keys` (distinct, non-empty) with one query.
    * @returns them by key (an object, or an array of objects for a to-many relation)
@@ -47,14 +51,14 @@ export async function expandObjects<Obj extends object>(
   const loaded = await Promise.all(
     names.map(async (name) => {
       const relation = registry[name]!;
-      const keys = [...new Set(objects.map(relation.key))];
-      return { name, relation, found: await relation.load(db, tenantId, keys) };
+      const keys = [...new Set(objects.map(relation.key))].filter((k): k is string => k !== null);
+      return { name, relation, found: keys.length ? await relation.load(db, tenantId, keys) : new Map<string, unknown>() };
     }),
   );
   for (const obj of objects) {
     for (const { name, relation, found } of loaded) {
       const key = relation.key(obj);
-      (obj as Record<string, unknown>)[name] = found.has(key) ? found.get(key) : relation.missing?.(key);
+      (obj as Record<string, unknown>)[name] = key === null ? null : found.has(key) ? found.get(key) : relation.missing?.(key);
     }
   }
   return objects;
@@ -96,4 +100,51 @@ export function groupRows<Row, Out>(rows: Row[], keyOf: (row: Row) => string, ma
 /** Indexes rows by id, mapping each (for to-one relations). */
 export function byId<Row extends { id: string }, Out>(rows: Row[], map: (row: Row) => Out): Map<string, Out> {
   return new Map(rows.map((r) => [r.id, map(r)]));
+}
+
+/** How the rows of a relation are read: extra columns (e.g. embedded lists), and the order of a list. */
+export interface RowQuery {
+  /** Replaces the selected columns of the query (default `table.*`). */
+  select?: (db: Knex, q: Knex.QueryBuilder) => void;
+  /** Order of a to-many list by insertion (`seq`): `desc` (newest first, the default) or `asc`. */
+  order?: 'asc' | 'desc';
+}
+
+/**
+ * A to-one relation: the tenant's visible row of `table` whose id is `key(obj)`.
+ * @param map row → the embedded object
+ * @param missing shown when the row is not visible (e.g. a deleted stub); default undefined
+ */
+export function referencedRow<Obj, Row extends { id: string }>(
+  table: ScopedTable,
+  key: (obj: Obj) => string | null,
+  map: (row: Row) => unknown,
+  options: RowQuery & { missing?: (key: string) => unknown } = {},
+): Relation<Obj> {
+  return {
+    key,
+    load: async (db, tenantId, ids) => {
+      const q = tenantRows(db, table, tenantId).whereIn(`${table}.id`, ids);
+      options.select?.(db, q);
+      return byId((await q) as Row[], map);
+    },
+    ...(options.missing ? { missing: options.missing } : {}),
+  };
+}
+
+/**
+ * A to-many relation: the tenant's visible rows of `table` whose `column` holds the object's id,
+ * as a list (`[]` when none), ordered by insertion.
+ * @param map row → the embedded object
+ */
+export function referencingRows<Obj extends { id: string }, Row>(table: ScopedTable, column: string, map: (row: Row) => unknown, options: RowQuery = {}): Relation<Obj> {
+  return {
+    key: (obj) => obj.id,
+    load: async (db, tenantId, ids) => {
+      const q = tenantRows(db, table, tenantId).whereIn(`${table}.${column}`, ids).orderBy(`${table}.seq`, options.order ?? 'desc');
+      options.select?.(db, q);
+      return groupRows((await q) as Row[], (r) => (r as Record<string, string>)[column]!, map);
+    },
+    missing: () => [],
+  };
 }

@@ -80,6 +80,32 @@ export function emailOf(customerIdColumn: string): SearchField {
 }
 
 /**
+ * Exact equality with a column of any related row that references the searched row
+ * (`payment_plan.status` of debts, docs/api.md section 10: debts with a plan in that status), as
+ * `EXISTS (SELECT 1 FROM related WHERE related.fk = outer.id AND related.tenant_id =
+ * outer.tenant_id AND related.column = ?)`. The tenant equality lets the planner start from the
+ * related rows through an index on `(tenant_id, column, fk)` when they are few.
+ * @param outer the searched table (e.g. `debts`); `related.column` e.g. `payment_plans.status`
+ */
+export function relatedText(outer: string, related: { table: string; foreignKey: string; column: string }): SearchField {
+  const at = (c: string) => `related_match.${c}`;
+  return {
+    operators: EQUALITY,
+    expects: 'a text value, matched exactly',
+    apply: (q, _op, value) =>
+      void q.whereRaw('EXISTS (SELECT 1 FROM ?? AS related_match WHERE ?? = ?? AND ?? = ?? AND ?? = ?)', [
+        related.table,
+        at(related.foreignKey),
+        `${outer}.id`,
+        at('tenant_id'),
+        `${outer}.tenant_id`,
+        at(related.column),
+        value,
+      ]),
+  };
+}
+
+/**
  * Equality of one key of a `metadata` JSON column (`metadata['key']:value`, docs/api.md section
  * 10), as containment `metadata @> {"key": "value"}`, which the GIN `jsonb_path_ops` index of
  * migration 017 serves. Key and value reach SQL only inside the one bound JSON document.

@@ -1,9 +1,10 @@
 /**
  * The searchable fields of each resource (docs/api.md sections 4 and 10) and the columns behind
- * them. Migrations 003_search_indexes, 015_contact_details and 017_debt_search_fields index them
- * for tenants with millions of rows; the index serving each field is named beside it.
+ * them. Migrations 003_search_indexes, 015_contact_details, 017_debt_search_fields and
+ * 018_plan_search index them for tenants with millions of rows; the index serving each field is
+ * named beside it.
  */
-import { arrayContains, containsText, emailOf, exactText, integer, metadataEntry, timestamp } from './field-kinds.js';
+import { arrayContains, containsText, emailOf, exactText, integer, metadataEntry, relatedText, timestamp } from './field-kinds.js';
 import type { SearchRegistry } from './compiler.js';
 
 /** `GET /debts/search`. */
@@ -22,6 +23,8 @@ export const DEBT_SEARCH_FIELDS: SearchRegistry = {
   kind: exactText('debts.kind'), // debts_search_kind (tenant_id, kind, seq)
   metadata: metadataEntry('debts.metadata'), // debts_search_metadata (GIN jsonb_path_ops)
   'customer.email': emailOf('debts.customer_id'), // contact_details_email (lower(value)), then debts_customer
+  // Debts with a payment plan in that status (any of their plans):
+  'payment_plan.status': relatedText('debts', { table: 'payment_plans', foreignKey: 'debt_id', column: 'status' }), // payment_plans_search_status (tenant_id, status, debt_id)
 };
 
 /** `GET /customers/search`. */

@@ -1,18 +1,23 @@
 /**
  * What a debt expands (docs/api.md sections 4 and 10): `customer` and `organisation` in place of
- * their ids, `payments` as the list of its payments (newest first). Each is one batch query per
- * page (operations/expansion.ts). A customer deleted since shows as its deleted stub
- * `{id, object, deleted: true}`. The relations of issue 10's objects (line items, invoices,
- * payment plans) are added here as one entry each.
+ * their ids; `payments`, `line_items`, `invoices` and `payment_plans` as lists of the debt's
+ * objects (newest first, their own references as ids). Each is one batch query per page
+ * (operations/expansion.ts). A customer deleted since shows as its deleted stub
+ * `{id, object, deleted: true}`. Also the debt embedded in the objects that belong to it
+ * (`expand[]=debt`).
  */
 import type { Knex } from '@dms/db';
-import { tenantRows } from '../../db/scoped.js';
-import { byId, expandObjects, groupRows, type ExpansionRegistry } from '../../operations/expansion.js';
+import { expandObjects, referencedRow, referencingRows, type ExpansionRegistry, type Relation } from '../../operations/expansion.js';
 import { deletedObject } from '../../schemas/common.js';
 import type { CustomerRow } from '../customers/schemas.js';
 import { toCustomer, withContactDetails } from '../customers/store.js';
+import { toInvoice, withLineItemIds, type InvoiceRowWithItems } from '../invoices/store.js';
+import type { LineItemRow } from '../line-items/schemas.js';
+import { toLineItem } from '../line-items/store.js';
 import type { OrganisationRow } from '../organisations/schemas.js';
 import { toOrganisation } from '../organisations/store.js';
+import { toPaymentPlan } from '../payment-plans/active.js';
+import type { PaymentPlanRow } from '../payment-plans/schemas.js';
 import type { PaymentRow } from '../payments/schemas.js';
 import { toPayment } from '../payments/store.js';
 import type { Debt, DebtRow } from './schemas.js';
@@ -20,30 +25,26 @@ import { toDebt } from './store.js';
 
 /** The relations of a debt. */
 export const DEBT_EXPANSIONS = {
-  customer: {
-    key: (d) => d.customer as string,
-    load: async (db, tenantId, ids) => {
-      const q = tenantRows(db, 'customers', tenantId).whereIn('customers.id', ids);
-      withContactDetails(db)(q);
-      return byId((await q) as CustomerRow[], toCustomer);
-    },
+  customer: referencedRow<Debt, CustomerRow>('customers', (d) => d.customer as string, toCustomer, {
+    select: (db, q) => withContactDetails(db)(q),
     missing: (id) => deletedObject('customer', id),
-  },
-  organisation: {
-    key: (d) => d.organisation as string,
-    load: async (db, tenantId, ids) => byId((await tenantRows(db, 'organisations', tenantId).whereIn('organisations.id', ids)) as OrganisationRow[], toOrganisation),
-  },
-  payments: {
-    key: (d) => d.id,
-    load: async (db, tenantId, ids) => {
-      const rows = (await tenantRows(db, 'payments', tenantId).whereIn('payments.debt_id', ids).orderBy('payments.seq', 'desc')) as PaymentRow[];
-      return groupRows(rows, (r) => r.debt_id, toPayment);
-    },
-    missing: () => [],
-  },
+  }),
+  organisation: referencedRow<Debt, OrganisationRow>('organisations', (d) => d.organisation as string, toOrganisation),
+  payments: referencingRows<Debt, PaymentRow>('payments', 'debt_id', toPayment),
+  line_items: referencingRows<Debt, LineItemRow>('line_items', 'debt_id', toLineItem),
+  invoices: referencingRows<Debt, InvoiceRowWithItems>('invoices', 'debt_id', (r) => toInvoice(r, r.line_item_ids), { select: withLineItemIds }),
+  payment_plans: referencingRows<Debt, PaymentPlanRow>('payment_plans', 'debt_id', (r) => toPaymentPlan(r)),
 } satisfies ExpansionRegistry<Debt>;
 
 export type DebtExpansion = keyof typeof DEBT_EXPANSIONS;
+
+/**
+ * `expand[]=debt` of an object that belongs to a debt (payment, invoice, payment plan): the debt
+ * in place of its id, its own references as ids.
+ */
+export function embeddedDebt<Obj extends { debt: unknown }>(): Relation<Obj> {
+  return referencedRow<Obj, DebtRow>('debts', (o) => o.debt as string, (r) => toDebt(r));
+}
 
 /**
  * Serializes debt rows with the requested expansions.

@@ -1,8 +1,9 @@
 /**
  * The parts of the debt object (docs/api.md sections 5 and 10) that do not depend on other
  * resources: statuses, kinds, the object's own properties, and the debt as embedded in other
- * objects (`expand[]=debt` of a payment, `expand[]=debts` of a customer), whose references stay
- * ids. Kept apart so payments and customers can embed debts without an import cycle.
+ * objects (`expand[]=debt` of a payment, an invoice or a payment plan, `expand[]=debts` of a
+ * customer), whose references stay ids. Kept apart so those objects can embed debts without an
+ * import cycle.
  */
 import { CURRENCIES, Nullable, StringEnum, Type, metadataSchema, objectId, timestampProperties, type Static } from '../../schemas/common.js';
 
@@ -62,3 +63,9 @@ export const DebtEmbedded = Type.Object({
 });
 
 export type DebtEmbedded = Static<typeof DebtEmbedded>;
+
+/** `debt` of an object that belongs to a debt: the id, or the debt (its references as ids) with `expand[]=debt`. */
+export const DebtRef = Type.Unsafe<string | DebtEmbedded>({
+  description: 'Id of the debt, or the debt with `expand[]=debt`.',
+  oneOf: [{ type: 'string' }, DebtEmbedded],
+});

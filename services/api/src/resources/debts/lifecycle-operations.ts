@@ -3,11 +3,15 @@
  * built from the transition table itself (lifecycle.ts), each with an optional body (`reason`;
  * `end_at` for pause, `info` for withdraw) and behind `debts:write`. Answers the moved debt, or
  * 409 when the action is not allowed from its status. The status records the client as `whodunnit`.
+ * Each takes `expand[]` as the other debt operations do (docs/api.md section 10).
  */
 import { ApiError } from '@dms/errors';
 import { defineOperation, type AnyOperation } from '../../operations/operation.js';
 import type { EventType } from '../../db/outbox.js';
+import { expandOne, expandQuery } from '../../operations/expansion.js';
+import { querySchema } from '../../operations/query.js';
 import { Type, reasonBodySchema, textSchema, timestampSchema } from '../../schemas/common.js';
+import { DEBT_EXPANSIONS } from './expansion.js';
 import { DEBT_ACTIONS, TRANSITIONS, type DebtAction } from './lifecycle.js';
 import { moveDebt } from './moves.js';
 import { Debt } from './schemas.js';
@@ -55,14 +59,15 @@ function actionOperation(action: DebtAction): AnyOperation {
     description: `Moves the debt from ${rule.from.map((s) => `\`${s}\``).join(', ')} to \`${rule.to}\`${planNote}; any other status is 409 \`invalid_state_transition\`. The optional \`reason\` is stored on the status.`,
     access: { token: true, scope: 'debts:write' },
     pathParams: { id: 'deb' },
+    query: querySchema(expandQuery(DEBT_EXPANSIONS)),
     body: { ...bodyOf(action), optional: true },
     response: { name: 'Debt', schema: Debt, status: 200 },
     errors: ['invalid_state_transition', ...(action === 'pause' ? (['business_rule_violation'] as const) : [])],
     events,
-    handler: (i) => {
+    handler: async (i) => {
       const body = i.body as { reason?: string; end_at?: string; info?: string };
       const endAt = body.end_at;
-      return moveDebt(
+      const moved = await moveDebt(
         i.ctx.db,
         i.tenantId,
         i.params.id!,
@@ -75,6 +80,7 @@ function actionOperation(action: DebtAction): AnyOperation {
               if (!rows[0].future) throw new ApiError('business_rule_violation', 'end_at must be in the future.', { param: 'end_at' });
             },
       );
+      return expandOne(DEBT_EXPANSIONS, i, moved);
     },
   });
 }

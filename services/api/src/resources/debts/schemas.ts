@@ -24,8 +24,10 @@ import {
   type Static,
 } from '../../schemas/common.js';
 import type { Customer } from '../customers/schemas.js';
-import { LineItemCreate } from '../line-items/schemas.js';
-import { PaymentEmbedded } from '../payments/schemas.js';
+import { InvoiceEmbedded } from '../invoices/schemas.js';
+import { LineItem, LineItemCreate } from '../line-items/schemas.js';
+import { PaymentPlanEmbedded } from '../payment-plans/schemas.js';
+import { PaymentEmbedded } from '../payments/fields.js';
 import { DEBT_STATUSES, Summary, debtProperties } from './fields.js';
 import type { Organisation } from '../organisations/schemas.js';
 
@@ -96,6 +98,9 @@ export const Debt = Type.Object({
   organisation: OrganisationRef,
   ...debtProperties,
   payments: Type.Optional(Type.Array(PaymentEmbedded, { description: "The debt's payments, newest first, with `expand[]=payments`." })),
+  line_items: Type.Optional(Type.Array(LineItem, { description: "The debt's line items, newest first, with `expand[]=line_items`." })),
+  invoices: Type.Optional(Type.Array(InvoiceEmbedded, { description: "The debt's invoices, newest first, with `expand[]=invoices`." })),
+  payment_plans: Type.Optional(Type.Array(PaymentPlanEmbedded, { description: "The debt's payment plans, newest first, with `expand[]=payment_plans`." })),
   ...timestampProperties,
 });
 

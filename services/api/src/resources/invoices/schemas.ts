@@ -15,7 +15,8 @@ import {
   updateBody,
   type Static,
 } from '../../schemas/common.js';
-import { LineItemCreate } from '../line-items/schemas.js';
+import { DebtRef } from '../debts/fields.js';
+import { LineItem, LineItemCreate } from '../line-items/schemas.js';
 
 export const INVOICE_STATUSES = ['open', 'paid', 'void'] as const;
 
@@ -43,16 +44,35 @@ export const InvoiceCreate = Type.Object(
 /** `PUT`/`PATCH /debts/{debtId}/invoices/{id}` body. */
 export const InvoiceUpdate = updateBody({ ...editable, metadata: metadataPatchSchema });
 
-/** The public invoice object. */
-export const Invoice = Type.Object({
-  id: objectId('inv'),
-  object: Type.Literal('invoice'),
-  debt: Type.String(),
+/** What an invoice shows between its `debt` and its `line_items`. */
+const invoiceProperties = {
   reference: Type.String(),
   invoiced_on: Nullable(Type.String({ format: 'date' })),
   due_on: Nullable(Type.String({ format: 'date' })),
   description: Nullable(Type.String()),
   status: StringEnum(INVOICE_STATUSES),
+};
+
+/** An item of an invoice's `line_items`: the id, or the line item with `expand[]=line_items`. */
+const LineItemRef = Type.Unsafe<string | LineItem>({ description: 'Line item id, or the line item with `expand[]=line_items`.', oneOf: [{ type: 'string' }, LineItem] });
+
+/** The public invoice object. */
+export const Invoice = Type.Object({
+  id: objectId('inv'),
+  object: Type.Literal('invoice'),
+  debt: DebtRef,
+  ...invoiceProperties,
+  line_items: Type.Array(LineItemRef, { description: 'The line items created with the invoice (ids, or the objects with `expand[]=line_items`), oldest first.' }),
+  metadata: metadataSchema,
+  ...timestampProperties,
+});
+
+/** An invoice embedded in its debt (`expand[]=invoices`): `debt` and `line_items` are ids. */
+export const InvoiceEmbedded = Type.Object({
+  id: objectId('inv'),
+  object: Type.Literal('invoice'),
+  debt: Type.String(),
+  ...invoiceProperties,
   line_items: Type.Array(Type.String(), { description: 'Ids of the line items created with the invoice.' }),
   metadata: metadataSchema,
   ...timestampProperties,
@@ -74,4 +94,5 @@ export const InvoiceRow = Type.Object({
 export type InvoiceCreate = Static<typeof InvoiceCreate>;
 export type InvoiceUpdate = Static<typeof InvoiceUpdate>;
 export type Invoice = Static<typeof Invoice>;
+export type InvoiceEmbedded = Static<typeof InvoiceEmbedded>;
 export type InvoiceRow = Static<typeof InvoiceRow>;

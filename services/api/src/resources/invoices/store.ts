@@ -15,14 +15,11 @@ import { addLineItems } from '../line-items/store.js';
 import type { Invoice, InvoiceCreate, InvoiceRow, InvoiceUpdate } from './schemas.js';
 
 /**
- * Serializes invoice rows with the ids of their line items (one query for the whole page).
- * @returns public invoices in the order of `rows`
+ * Maps a row to the public object.
+ * @param lineItemIds ids of the invoice's line items, oldest first
  */
-export async function toInvoices(db: Knex | Knex.Transaction, rows: InvoiceRow[]): Promise<Invoice[]> {
-  const items: Array<{ id: string; invoice_id: string }> = rows.length
-    ? await db('line_items').whereIn('invoice_id', rows.map((r) => r.id)).orderBy('seq').select('id', 'invoice_id')
-    : [];
-  return rows.map((row) => ({
+export function toInvoice(row: InvoiceRow, lineItemIds: string[]): Invoice {
+  return {
     id: row.id,
     object: 'invoice',
     debt: row.debt_id,
@@ -31,11 +28,33 @@ export async function toInvoices(db: Knex | Knex.Transaction, rows: InvoiceRow[]
     due_on: row.due_on,
     description: row.description,
     status: row.status,
-    line_items: items.filter((i) => i.invoice_id === row.id).map((i) => i.id),
+    line_items: lineItemIds,
     metadata: row.metadata,
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
-  }));
+  };
+}
+
+/**
+ * Serializes invoice rows with the ids of their line items (one query for the whole page).
+ * @returns public invoices in the order of `rows`
+ */
+export async function toInvoices(db: Knex | Knex.Transaction, rows: InvoiceRow[]): Promise<Invoice[]> {
+  const items: Array<{ id: string; invoice_id: string }> = rows.length
+    ? await db('line_items').whereIn('invoice_id', rows.map((r) => r.id)).orderBy('seq').select('id', 'invoice_id')
+    : [];
+  return rows.map((row) => toInvoice(row, items.filter((i) => i.invoice_id === row.id).map((i) => i.id)));
+}
+
+/** An invoice row read with `withLineItemIds`. */
+export type InvoiceRowWithItems = InvoiceRow & { line_item_ids: string[] };
+
+/**
+ * Makes a query of invoices select their columns plus `line_item_ids` (oldest first), in the same
+ * query, so a page of invoices embedded in debts costs one query.
+ */
+export function withLineItemIds(db: Knex | Knex.Transaction, q: Knex.QueryBuilder): void {
+  q.select('invoices.*', db.raw('ARRAY(SELECT li.id FROM line_items AS li WHERE li.invoice_id = invoices.id ORDER BY li.seq) AS line_item_ids'));
 }
 
 /** True for PostgreSQL's unique violation of the invoice reference. */

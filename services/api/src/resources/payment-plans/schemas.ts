@@ -3,7 +3,6 @@
  * public object (with its schedule) and the stored row. Amounts in minor units, dates `YYYY-MM-DD`.
  */
 import {
-
   Nullable,
   StringEnum,
   Type,
@@ -14,6 +13,8 @@ import {
   timestampProperties,
   type Static,
 } from '../../schemas/common.js';
+import { DebtRef } from '../debts/fields.js';
+import { PaymentEmbedded } from '../payments/fields.js';
 import { FREQUENCIES, MAX_INSTALMENTS } from './schedule.js';
 import { INSTALMENT_STATUSES, PLAN_STATUSES } from './states.js';
 
@@ -55,11 +56,8 @@ export const Instalment = Type.Object({
   status: StringEnum(INSTALMENT_STATUSES),
 });
 
-/** The public payment plan object. */
-export const PaymentPlan = Type.Object({
-  id: objectId('pp'),
-  object: Type.Literal('payment_plan'),
-  debt: Type.String(),
+/** What a plan shows besides its id, its `debt` and its timestamps. */
+const planProperties = {
   status: StringEnum(PLAN_STATUSES),
   frequency: StringEnum(FREQUENCIES),
   start_on: Type.String({ format: 'date' }),
@@ -68,6 +66,18 @@ export const PaymentPlan = Type.Object({
   amount_paid: Type.Integer(),
   schedule: Type.Array(Instalment),
   metadata: metadataSchema,
+};
+
+/** A plan embedded in another object (`expand[]=payment_plans` of a debt, `expand[]=payment_plan` of a payment): `debt` is the id. */
+export const PaymentPlanEmbedded = Type.Object({ id: objectId('pp'), object: Type.Literal('payment_plan'), debt: Type.String(), ...planProperties, ...timestampProperties });
+
+/** The public payment plan object. */
+export const PaymentPlan = Type.Object({
+  id: objectId('pp'),
+  object: Type.Literal('payment_plan'),
+  debt: DebtRef,
+  ...planProperties,
+  payments: Type.Optional(Type.Array(PaymentEmbedded, { description: "The plan's payments, newest first, with `expand[]=payments`." })),
   ...timestampProperties,
 });
 
@@ -90,4 +100,5 @@ export const PaymentPlanRow = Type.Object({
 export type PaymentPlanCreate = Static<typeof PaymentPlanCreate>;
 export type PaymentPlanReschedule = Static<typeof PaymentPlanReschedule>;
 export type PaymentPlan = Static<typeof PaymentPlan>;
+export type PaymentPlanEmbedded = Static<typeof PaymentPlanEmbedded>;
 export type PaymentPlanRow = Static<typeof PaymentPlanRow>;

@@ -1,18 +1,16 @@
 /**
  * What a payment expands (docs/api.md section 10): `debt` in place of its id (the debt's own
- * references stay ids), one batch query per page (operations/expansion.ts). The payment plan
- * relation of issue 10 is added here as one entry.
+ * references stay ids), and `payment_plan` in place of its id (null stays null, and costs no
+ * query). One batch query per page (operations/expansion.ts).
  */
-import { tenantRows } from '../../db/scoped.js';
-import { byId, type ExpansionRegistry } from '../../operations/expansion.js';
-import type { DebtRow } from '../debts/schemas.js';
-import { toDebt } from '../debts/store.js';
+import { referencedRow, type ExpansionRegistry } from '../../operations/expansion.js';
+import { embeddedDebt } from '../debts/expansion.js';
+import { toPaymentPlan } from '../payment-plans/active.js';
+import type { PaymentPlanRow } from '../payment-plans/schemas.js';
 import type { Payment } from './schemas.js';
 
 /** The relations of a payment. */
 export const PAYMENT_EXPANSIONS = {
-  debt: {
-    key: (p) => p.debt as string,
-    load: async (db, tenantId, ids) => byId((await tenantRows(db, 'debts', tenantId).whereIn('debts.id', ids)) as DebtRow[], (r) => toDebt(r)),
-  },
+  debt: embeddedDebt<Payment>(),
+  payment_plan: referencedRow<Payment, PaymentPlanRow>('payment_plans', (p) => p.payment_plan as string | null, (r) => toPaymentPlan(r)),
 } satisfies ExpansionRegistry<Payment>;

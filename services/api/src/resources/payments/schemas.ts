@@ -15,13 +15,16 @@ import {
   objectId,
   rowColumns,
   textSchema,
-  timestampProperties,
   timestampSchema,
   updateBody,
   type Static,
 } from '../../schemas/common.js';
-import { DebtEmbedded } from '../debts/fields.js';
+import { DebtRef } from '../debts/fields.js';
+import { PaymentPlanEmbedded } from '../payment-plans/schemas.js';
+import { paymentProperties } from './fields.js';
 import { CREATE_STATUSES, OUTCOME_STATUSES, PAYMENT_STATUSES } from './states.js';
+
+export { PaymentEmbedded } from './fields.js';
 
 /** `POST /debts/{debtId}/payments` body. */
 export const PaymentCreate = Type.Object(
@@ -50,31 +53,14 @@ export const PaymentRefund = Type.Object(
   { additionalProperties: false },
 );
 
-/** What a payment shows besides its id and its `debt`. */
-const paymentProperties = {
-  amount: Type.Integer(),
-  currency: StringEnum(CURRENCIES),
-  status: StringEnum(PAYMENT_STATUSES),
-  payment_provider: Nullable(Type.String()),
-  payment_plan: Nullable(Type.String({ description: 'Id of the payment plan the payment went to.' })),
-  amount_refunded: Type.Integer(),
-  transaction_at: Type.String({ format: 'date-time' }),
-  transaction_ref: Nullable(Type.String()),
-  metadata: metadataSchema,
-  ...timestampProperties,
-};
-
-/** `debt` of a payment: the id, or the debt (its own references as ids) with `expand[]=debt`. */
-const DebtRef = Type.Unsafe<string | DebtEmbedded>({
-  description: 'Id of the debt paid, or the debt with `expand[]=debt`.',
-  oneOf: [{ type: 'string' }, DebtEmbedded],
+/** `payment_plan` of a payment: null, the plan's id, or the plan with `expand[]=payment_plan`. */
+const PaymentPlanRef = Type.Unsafe<string | PaymentPlanEmbedded | null>({
+  description: 'Id of the payment plan the payment went to (or null), or the plan with `expand[]=payment_plan`.',
+  oneOf: [{ type: 'null' }, { type: 'string' }, PaymentPlanEmbedded],
 });
 
 /** The public payment object. */
-export const Payment = Type.Object({ id: objectId('pay'), object: Type.Literal('payment'), debt: DebtRef, ...paymentProperties });
-
-/** A payment embedded in its debt (`expand[]=payments`): `debt` is the id. */
-export const PaymentEmbedded = Type.Object({ id: objectId('pay'), object: Type.Literal('payment'), debt: Type.String(), ...paymentProperties });
+export const Payment = Type.Object({ id: objectId('pay'), object: Type.Literal('payment'), debt: DebtRef, ...paymentProperties, payment_plan: PaymentPlanRef });
 
 /** A row of `payments`; amounts in minor units. */
 export const PaymentRow = Type.Object({
@@ -96,5 +82,4 @@ export type PaymentCreate = Static<typeof PaymentCreate>;
 export type PaymentUpdate = Static<typeof PaymentUpdate>;
 export type PaymentRefund = Static<typeof PaymentRefund>;
 export type Payment = Static<typeof Payment>;
-export type PaymentEmbedded = Static<typeof PaymentEmbedded>;
 export type PaymentRow = Static<typeof PaymentRow>;

@@ -1,0 +1,16 @@
+/**
+ * What an invoice expands (docs/api.md section 10): `line_items`, the line item objects in place
+ * of their ids (oldest first), and `debt` in place of its id (its own references as ids). One
+ * batch query per page (operations/expansion.ts).
+ */
+import { referencingRows, type ExpansionRegistry } from '../../operations/expansion.js';
+import { embeddedDebt } from '../debts/expansion.js';
+import type { LineItemRow } from '../line-items/schemas.js';
+import { toLineItem } from '../line-items/store.js';
+import type { Invoice } from './schemas.js';
+
+/** The relations of an invoice. */
+export const INVOICE_EXPANSIONS = {
+  line_items: referencingRows<Invoice, LineItemRow>('line_items', 'invoice_id', toLineItem, { order: 'asc' }),
+  debt: embeddedDebt<Invoice>(),
+} satisfies ExpansionRegistry<Invoice>;
