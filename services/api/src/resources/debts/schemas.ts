@@ -139,8 +139,3 @@ export type Debt = Static<typeof Debt>;
 export type DebtRow = Static<typeof DebtRow>;
 export type Summary = Static<typeof Summary>;
 
-/** Objects embedded in place of ids (`expand[]`). */
-export interface DebtExpansions {
-  customer?: Customer | DeletedObject<'customer'>;
-  organisation?: Organisation;
-}

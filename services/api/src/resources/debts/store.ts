@@ -14,18 +14,18 @@ import { iso } from '../../schemas/common.js';
 import { breakdownItems, summaryDeltas } from '../line-items/kinds.js';
 import { checkLineItems, insertLineItems } from '../line-items/store.js';
 import type { LineItemCreate } from '../line-items/schemas.js';
-import type { Debt, DebtCreate, DebtExpansions, DebtRow, DebtUpdate, Summary } from './schemas.js';
+import type { Debt, DebtCreate, DebtRow, DebtUpdate, Summary } from './schemas.js';
 
 /**
- * Maps a row to the public object, embedding expanded objects when given (expansion.ts).
+ * Maps a row to the public object; `customer` and `organisation` are ids (expansion.ts embeds them).
  * @returns the debt with amounts in minor units and timestamps in RFC 3339 UTC
  */
-export function toDebt(row: DebtRow, expanded: DebtExpansions = {}): Debt {
+export function toDebt(row: DebtRow): Debt {
   return {
     id: row.id,
     object: 'debt',
-    customer: expanded.customer ?? row.customer_id,
-    organisation: expanded.organisation ?? row.organisation_id,
+    customer: row.customer_id,
+    organisation: row.organisation_id,
     account_number: row.account_number,
     kind: row.kind,
     currency: row.currency,
