@@ -3,7 +3,7 @@
  * attempts; docs/api.md section 11) sampled over a run, and its summary per retention window.
  */
 import { PARTITIONED_TABLES, type Knex } from '@dms/db';
-import type { SizePoint } from './model.js';
+import { fmt, type SizePoint } from './model.js';
 
 /** A sample with the figures of each table: name → bytes, rows and partitions. */
 export interface StoragePoint extends SizePoint {
@@ -141,4 +141,27 @@ export function summariseWindows(points: StoragePoint[], windowSec: number, coun
     before = last;
   }
   return out;
+}
+
+/**
+ * The largest heap among the event partitions against their median, as a sentence for the report:
+ * rows arriving in a burst into a fresh partition (after writes were held up) make PostgreSQL
+ * extend its file by many pages at once.
+ * @returns '' when no partition holds rows
+ */
+export async function heapSpread(db: Knex): Promise<string> {
+  const { rows } = await db.raw(
+    `SELECT c.relname AS name, pg_relation_size(c.oid) AS heap, s.n_live_tup + s.n_dead_tup AS tuples
+       FROM pg_partition_tree('events') p JOIN pg_class c ON c.oid = p.relid JOIN pg_stat_user_tables s ON s.relid = c.oid
+      WHERE p.isleaf AND pg_relation_size(c.oid) > 0 ORDER BY 2 DESC`,
+  );
+  const list = rows as Array<{ name: string; heap: string; tuples: string }>;
+  if (!list.length) return '';
+  const kib = (b: string) => `${fmt(Number(b) / 1024)} KiB`;
+  const median = list[Math.floor(list.length / 2)]!;
+  return (
+    `Heap of the event partitions at the end: median ${kib(median.heap)} (${fmt(Number(median.tuples))} tuples), largest \`${list[0]!.name}\` ` +
+    `${kib(list[0]!.heap)} (${fmt(Number(list[0]!.tuples))} tuples): rows that arrive in a burst into a fresh partition (after writes were held ` +
+    'up, here by the retention job\'s locks) make PostgreSQL extend the file by many pages at once, so the size swings more than the rows.'
+  );
 }

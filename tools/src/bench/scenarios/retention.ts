@@ -19,7 +19,7 @@ import { log, type BenchContext } from '../context.js';
 import { fmt, fmtMs, quantile, type Check, type ScenarioResult } from '../model.js';
 import { paced } from '../pacer.js';
 import { startReceiver } from '../receiver.js';
-import { StorageSampler, summariseWindows, type WindowSummary } from '../storage.js';
+import { heapSpread, StorageSampler, summariseWindows, type WindowSummary } from '../storage.js';
 
 const DAY = 86_400;
 /** Retention windows the load runs for: the first fills, the others should all look alike. */
@@ -176,6 +176,8 @@ export async function retentionScenario(ctx: BenchContext): Promise<ScenarioResu
     const eventsKept = last.meanRows.events!;
     const expectedKept = last.rate * windowSec;
     const lat = Float64Array.from(load.latencies);
+    const spread = await heapSpread(stack.db).catch(() => ''); // a partition dropped meanwhile: no note
+    const rowsChange = (last.meanRows.events! - prev.meanRows.events!) / prev.meanRows.events!;
     const apiErrors = await errorCauses(stack.api.logFile, apiLogFrom);
     const jobErrors = await errorCauses(dispatcher.logFile, dispatcherLogFrom);
     log(`retention: per window (size mean; events written):\n${windowTable(windows)}`);
@@ -188,6 +190,14 @@ export async function retentionScenario(ctx: BenchContext): Promise<ScenarioResu
         ratio: pct(change),
         target: `within ±${PLATEAU_TOLERANCE * 100}% while writes go on`,
         met: Math.abs(change) <= PLATEAU_TOLERANCE && last.writtenAtEnd > prev.writtenAtEnd,
+      },
+      {
+        what: 'Events kept, last retention window vs the one before',
+        value: fmt(last.meanRows.events!),
+        reference: fmt(prev.meanRows.events!),
+        ratio: pct(rowsChange),
+        target: `within ±${PLATEAU_TOLERANCE * 100}% while writes go on`,
+        met: Math.abs(rowsChange) <= PLATEAU_TOLERANCE && last.writtenAtEnd > prev.writtenAtEnd,
       },
       {
         what: 'Events kept in the last window vs its rate × the retention window',
@@ -234,6 +244,7 @@ export async function retentionScenario(ctx: BenchContext): Promise<ScenarioResu
         (sampler.failed ? `, ${sampler.failed} skipped (a partition dropped while measured)` : '') +
         `. Last window by table: ${perTable}. Database errors logged: API ${describeCauses(apiErrors)}; dispatcher ${describeCauses(jobErrors)}, of which ${fmt(jobErrors.jobRuns)} failed runs of the retention job (each rolled back whole).`,
       windowTable(windows),
+      ...(spread ? [spread] : []),
       `![On-disk size of the history tables over ${WINDOWS} retention windows](${RETENTION_CHART_FILE})`,
     ];
     return {
