@@ -5,7 +5,7 @@
  */
 import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import type { ScenarioResult } from './model.js';
+import type { ScenarioResult, SizeSeries } from './model.js';
 
 const KIND_LABEL: Record<string, string> = {
   service: 'our service',
@@ -67,10 +67,48 @@ export async function renderChart(results: ScenarioResult[]): Promise<string> {
       },
     ],
   };
+  return toSvg(spec);
+}
+
+async function toSvg(spec: TopLevelSpec): Promise<string> {
   const view = new View(parse(compile(spec).spec), { renderer: 'none' });
   try {
     return await view.toSVG();
   } finally {
     view.finalize();
   }
+}
+
+/**
+ * Renders a size series as an SVG document: on-disk size (MiB, left axis) and cumulative events
+ * written (right axis) against seconds since the load started, with the window boundaries ruled.
+ */
+export async function renderSizeChart(series: SizeSeries): Promise<string> {
+  const values = series.points.map((p) => ({ t: Math.round(p.t), mib: p.bytes / 2 ** 20, written: p.written }));
+  const end = series.points.length ? series.points[series.points.length - 1]!.t : 0;
+  const rules = [];
+  for (let t = series.windowSec; t < end; t += series.windowSec) rules.push({ t });
+  const x = { field: 't', type: 'quantitative', title: 'seconds since the load started' } as const;
+  const spec: TopLevelSpec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: series.title, subtitle: 'grey rules: one retention window each' },
+    width: 560,
+    height: 220,
+    config: { font: 'Helvetica, Arial, sans-serif', view: { stroke: null } },
+    layer: [
+      { data: { values: rules }, mark: { type: 'rule', color: '#9aa5b1', strokeDash: [4, 3] }, encoding: { x } },
+      {
+        data: { values },
+        mark: { type: 'line', color: '#2f6db3', point: { size: 12, color: '#2f6db3' } },
+        encoding: { x, y: { field: 'mib', type: 'quantitative', title: 'on-disk size, MiB', axis: { titleColor: '#2f6db3' } } },
+      },
+      {
+        data: { values },
+        mark: { type: 'line', color: '#d2691e', strokeDash: [6, 3] },
+        encoding: { x, y: { field: 'written', type: 'quantitative', title: 'events written (cumulative)', axis: { orient: 'right', titleColor: '#d2691e' } } },
+      },
+    ],
+    resolve: { scale: { y: 'independent' } },
+  };
+  return toSvg(spec);
 }

@@ -7,18 +7,24 @@
  * `--report-only` rewrites the report from the last full run (.data/bench/last-run.json) without
  * measuring, e.g. after editing FINDINGS.md.
  *
+ * `--into-report` (with selected self-contained scenarios only: retention, whose figures depend on
+ * no other scenario and no data set) writes those scenarios' sections into the existing
+ * BENCHMARKS.md, each with its own tables and the date of its run, e.g.
+ * `npm run bench:retention -- --into-report`.
+ *
  * Settings: see settings.ts (BENCH_DEBTS, BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, …).
  */
 import { BenchContext, log } from './context.js';
 import { describeMachine } from './machine.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { listsScenario } from './scenarios/lists.js';
+import { retentionScenario } from './scenarios/retention.js';
 import { searchScenario } from './scenarios/search.js';
 import { tokensScenario } from './scenarios/tokens.js';
 import { verificationScenario } from './scenarios/verification.js';
 import { webhooksScenario } from './scenarios/webhooks.js';
 import type { ScenarioResult } from './model.js';
-import { readLastRun, renderTable, writeLastRun, writeReport } from './report.js';
+import { readLastRun, renderTable, writeLastRun, writeReport, writeSections } from './report.js';
 import { loadBenchSettings } from './settings.js';
 import { Stack } from './stack.js';
 
@@ -29,8 +35,12 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   tokens: tokensScenario,
   verification: verificationScenario,
   webhooks: webhooksScenario,
+  retention: retentionScenario,
   memory: memoryScenario,
 };
+
+/** Scenarios whose figures depend on no other scenario, so a run of them alone may update their report section. */
+const SELF_CONTAINED = new Set(['retention']);
 
 const args = process.argv.slice(2);
 if (args[0] === '--report-only') {
@@ -40,10 +50,15 @@ if (args[0] === '--report-only') {
   log(`wrote ${written.join(', ')} from the run of ${last.started.toISOString()}`);
   process.exit(0);
 }
-const requested = args;
+const intoReport = args.includes('--into-report');
+const requested = args.filter((a) => a !== '--into-report');
 const unknown = requested.filter((n) => !(n in SCENARIOS));
 if (unknown.length) {
   process.stderr.write(`unknown scenario(s): ${unknown.join(', ')}; known: ${Object.keys(SCENARIOS).join(', ')}\n`);
+  process.exit(2);
+}
+if (intoReport && (!requested.length || requested.some((n) => !SELF_CONTAINED.has(n)))) {
+  process.stderr.write(`--into-report takes self-contained scenarios only (${[...SELF_CONTAINED].join(', ')}); a full run writes the whole report\n`);
   process.exit(2);
 }
 const selected = requested.length ? requested : Object.keys(SCENARIOS);
@@ -77,6 +92,9 @@ process.stdout.write(renderTable(results));
 await writeLastRun({ results, machine, settings, started, finished }, requested.length > 0);
 if (!requested.length) {
   const written = await writeReport({ results, machine, settings, started, finished });
+  log(`wrote ${written.join(', ')}`);
+} else if (intoReport && !failed) {
+  const written = await writeSections({ results, machine, settings, started, finished });
   log(`wrote ${written.join(', ')}`);
 }
 process.exit(failed ? 1 : 0);

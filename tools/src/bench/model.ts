@@ -38,6 +38,26 @@ export interface Check {
   met: boolean | null;
 }
 
+/** One sample of a storage series: seconds since the load started, then the figures at that moment. */
+export interface SizePoint {
+  t: number;
+  /** On-disk size of the measured tables (heap, TOAST and indexes of every partition), bytes. */
+  bytes: number;
+  /** Rows the measured tables hold now. */
+  rows: number;
+  /** Events written since the load started (cumulative). */
+  written: number;
+}
+
+/** On-disk size sampled over a run, drawn as its own chart (`file`, relative to the repository root). */
+export interface SizeSeries {
+  file: string;
+  title: string;
+  /** Length of one window (e.g. the retention window), s: the chart marks its boundaries. */
+  windowSec: number;
+  points: SizePoint[];
+}
+
 /** What one scenario contributes to the report. */
 export interface ScenarioResult {
   name: string;
@@ -46,6 +66,8 @@ export interface ScenarioResult {
   checks: Check[];
   /** Markdown paragraphs or fenced blocks: method, plans, profile findings. */
   notes: string[];
+  /** A sampled size series with its own chart, when the scenario has one. */
+  series?: SizeSeries;
 }
 
 /**

@@ -5,7 +5,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { REPO_ROOT } from '../processes.js';
-import { renderChart } from './chart.js';
+import { renderChart, renderSizeChart } from './chart.js';
 import type { Machine } from './machine.js';
 import { fmt, fmtMs, type ScenarioResult } from './model.js';
 import type { BenchSettings } from './settings.js';
@@ -74,6 +74,10 @@ async function findings(): Promise<string> {
   }
 }
 
+function noteLines(r: ScenarioResult): string[] {
+  return r.notes.flatMap((n) => [n, '']);
+}
+
 /** BENCHMARKS.md for a full run. */
 export async function renderMarkdown(input: ReportInput): Promise<string> {
   const { results, machine, settings, started, finished } = input;
@@ -109,19 +113,18 @@ export async function renderMarkdown(input: ReportInput): Promise<string> {
     mdTable(RUN_HEADER, runRows(results)),
     '',
   ];
-  for (const r of results) {
-    lines.push(`## ${r.title}`, '');
-    for (const n of r.notes) lines.push(n, '');
-  }
+  for (const r of results) lines.push(`## ${r.title}`, '', ...noteLines(r));
   const found = await findings();
   if (found) lines.push(found, '');
   lines.push(
     '## Reproducing',
     '',
-    '`npm run bench` (about 15 minutes at full size) needs a PostgreSQL server and `pgbench`: by default the local server at ' +
+    '`npm run bench` (about 25 minutes at full size) needs a PostgreSQL server and `pgbench`: by default the local server at ' +
       '127.0.0.1:5432 as user postgres; `DATABASE_URL` points at another server, on which the database `dms_bench` is dropped and ' +
-      'recreated. `npm run bench:lists` (and `:search`, `:tokens`, `:verification`, `:webhooks`) runs one scenario and prints its table ' +
-      'without touching this file. Sizes: `BENCH_DEBTS`, `BENCH_DURATION`, `BENCH_WARMUP`, `BENCH_CONNECTIONS`, `BENCH_WEBHOOK_EVENTS`, `BENCH_TOKEN_CLIENTS`.',
+      'recreated. `npm run bench:lists` (and `:search`, `:tokens`, `:verification`, `:webhooks`, `:retention`) runs one scenario and prints its table ' +
+      'without touching this file; `npm run bench:retention -- --into-report` also rewrites its own section here (it depends on no other scenario). ' +
+      'Sizes: `BENCH_DEBTS`, `BENCH_DURATION` (also sets the retention window: 0.0001 days per second), `BENCH_WARMUP`, `BENCH_CONNECTIONS`, ' +
+      '`BENCH_WEBHOOK_EVENTS`, `BENCH_TOKEN_CLIENTS`, `BENCH_RETENTION_RATE`.',
     '',
   );
   return lines.join('\n');
@@ -149,8 +152,21 @@ export async function readLastRun(): Promise<ReportInput> {
   return { ...raw, started: new Date(raw.started), finished: new Date(raw.finished) };
 }
 
+/** Writes the size charts of the results that have a series; returns their paths. */
+async function writeSeriesCharts(results: ScenarioResult[]): Promise<string[]> {
+  const written: string[] = [];
+  for (const r of results) {
+    if (!r.series) continue;
+    const file = join(REPO_ROOT, r.series.file);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, await renderSizeChart(r.series));
+    written.push(r.series.file);
+  }
+  return written;
+}
+
 /**
- * Writes BENCHMARKS.md and the SVG chart.
+ * Writes BENCHMARKS.md and the SVG charts.
  * @returns the paths written, relative to the repository root
  */
 export async function writeReport(input: ReportInput): Promise<string[]> {
@@ -158,5 +174,50 @@ export async function writeReport(input: ReportInput): Promise<string[]> {
   await mkdir(dirname(chart), { recursive: true });
   await writeFile(chart, await renderChart(input.results));
   await writeFile(join(REPO_ROOT, REPORT_FILE), await renderMarkdown(input));
-  return [REPORT_FILE, CHART_FILE];
+  return [REPORT_FILE, CHART_FILE, ...(await writeSeriesCharts(input.results))];
+}
+
+/**
+ * The section of a scenario measured in a run of its own: its date, machine load and settings, its
+ * checks and runs (the tables at the top of the report come from the full run), and its notes.
+ */
+export function renderOwnSection(r: ScenarioResult, input: ReportInput): string[] {
+  const { machine, settings, started, finished } = input;
+  return [
+    `## ${r.title}`,
+    '',
+    `Measured on its own by \`npm run bench:${r.name} -- --into-report\` on ${started.toISOString().replace('T', ' ').slice(0, 16)} UTC ` +
+      `(${((finished.getTime() - started.getTime()) / 60000).toFixed(1)} min; 1-minute load average at start ${machine.loadAverage.toFixed(2)}, ` +
+      `BENCH_DURATION=${settings.durationSec}), not by the full run above, so its figures are not in the tables at the top.`,
+    '',
+    mdTable(CHECK_HEADER, checkRows([r])),
+    '',
+    mdTable(RUN_HEADER, runRows([r])),
+    '',
+    ...noteLines(r),
+  ];
+}
+
+/**
+ * Writes the sections of `input.results` into the existing BENCHMARKS.md (replacing a section of
+ * the same title, else inserting it before the findings) and their size charts.
+ * @returns the paths written, relative to the repository root
+ * @throws when BENCHMARKS.md does not exist (a full run writes it first)
+ */
+export async function writeSections(input: ReportInput): Promise<string[]> {
+  const file = join(REPO_ROOT, REPORT_FILE);
+  let lines = (await readFile(file, 'utf8')).split('\n');
+  for (const r of input.results) {
+    const section = renderOwnSection(r, input);
+    const start = lines.indexOf(`## ${r.title}`);
+    if (start >= 0) {
+      const next = lines.findIndex((l, i) => i > start && l.startsWith('## '));
+      lines = [...lines.slice(0, start), ...section, ...lines.slice(next < 0 ? lines.length : next)];
+    } else {
+      const at = lines.findIndex((l) => l.startsWith('## Findings') || l === '## Reproducing');
+      lines = [...lines.slice(0, at < 0 ? lines.length : at), ...section, ...lines.slice(at < 0 ? lines.length : at)];
+    }
+  }
+  await writeFile(file, lines.join('\n'));
+  return [REPORT_FILE, ...(await writeSeriesCharts(input.results))];
 }

@@ -23,6 +23,7 @@ const benchSpec = {
   BENCH_CONNECTIONS: num({ default: 10, desc: 'Concurrent HTTP connections, and pgbench clients' }),
   BENCH_WEBHOOK_EVENTS: num({ default: 20_000, desc: 'Events written for the webhook delivery scenario' }),
   BENCH_WEBHOOK_RATE: num({ default: 100, desc: 'Events per second streamed through the API for the first-attempt latency' }),
+  BENCH_RETENTION_RATE: num({ default: 20, desc: 'Events per second written through the API for the retention scenario' }),
   BENCH_TOKEN_CLIENTS: num({ default: 200, desc: 'Distinct OAuth clients the token scenario rotates through' }),
   BENCH_CPU_PROF: str({ default: '', desc: 'Directory: when set, every service runs with --cpu-prof and writes its profile there on exit' }),
 };
@@ -40,6 +41,8 @@ export interface BenchSettings {
   webhookEvents: number;
   webhookRate: number;
   tokenClients: number;
+  /** Events per second of the retention scenario (its window is 0.0001 days per BENCH_DURATION second). */
+  retentionRate: number;
   /** Directory for `--cpu-prof` profiles of the services, or '' for none. */
   cpuProfileDir: string;
 }
@@ -67,6 +70,7 @@ export function loadBenchSettings(env: NodeJS.ProcessEnv = process.env): BenchSe
     connections: Math.floor(positive('BENCH_CONNECTIONS', c.BENCH_CONNECTIONS)),
     webhookEvents: Math.floor(positive('BENCH_WEBHOOK_EVENTS', c.BENCH_WEBHOOK_EVENTS)),
     webhookRate: positive('BENCH_WEBHOOK_RATE', c.BENCH_WEBHOOK_RATE),
+    retentionRate: positive('BENCH_RETENTION_RATE', c.BENCH_RETENTION_RATE),
     tokenClients: Math.floor(positive('BENCH_TOKEN_CLIENTS', c.BENCH_TOKEN_CLIENTS)),
     cpuProfileDir: c.BENCH_CPU_PROF ? resolve(c.BENCH_CPU_PROF) : '',
   };

@@ -138,6 +138,22 @@ export class Stack {
   }
 
   /**
+   * Calls the API as `token`'s client with a JSON body (and extra `headers`, e.g. Idempotency-Key).
+   * @returns the parsed JSON response
+   * @throws when the API answers 300 or above (the message names the request and the response)
+   */
+  async request(token: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
+    const res = await fetch(`${this.api.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await res.json()) as Record<string, unknown>;
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  }
+
+  /**
    * Stops the extra services started with `startService` (the issuer and API keep running),
    * recording their peak memory first.
    */

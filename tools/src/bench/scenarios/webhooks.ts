@@ -12,53 +12,16 @@
  *   database clock. (Through the API, per-tenant write contention would be measured instead.)
  * The receiver is a separate process answering 204; dispatchers run with their production defaults.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { log, type BenchContext } from '../context.js';
 import { fmt, fmtMs, quantile, type Check, type LoadRun, type ScenarioResult } from '../model.js';
+import { startReceiver, type Receiver } from '../receiver.js';
 import type { BenchTenant, Stack } from '../stack.js';
 import { WaitSampler } from '../waits.js';
 
-const RECEIVER = fileURLToPath(new URL('../webhook-receiver.js', import.meta.url));
 /** Longest wait for a stream or for claimed attempts to be delivered, ms. */
 const DRAIN_TIMEOUT_MS = 180_000;
 /** The backlog is measured for at most twice the run duration (the rest is canceled). */
 const DRAIN_CAP_SEC = (durationSec: number) => 2 * Math.max(10, durationSec);
-
-interface Receiver {
-  url: string;
-  count(): Promise<number>;
-  stop(): void;
-}
-
-function startReceiver(): Promise<Receiver> {
-  return new Promise((resolve, reject) => {
-    const child: ChildProcess = fork(RECEIVER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    child.once('error', reject);
-    child.once('message', (msg: { port: number }) => {
-      resolve({
-        url: `http://127.0.0.1:${msg.port}/hooks`,
-        count: () =>
-          new Promise((res) => {
-            child.once('message', (m: { count: number }) => res(m.count));
-            child.send('count');
-          }),
-        stop: () => void child.disconnect(),
-      });
-    });
-  });
-}
-
-async function api(stack: Stack, token: string, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${stack.api.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
 async function waitFor(what: string, done: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + DRAIN_TIMEOUT_MS;
@@ -168,11 +131,11 @@ export async function webhooksScenario(ctx: BenchContext): Promise<ScenarioResul
   try {
     const tenant = await stack.newTenant('Bench Webhook Tenant');
     const token = await stack.token(tenant);
-    await api(stack, token, 'POST', '/webhooks', { url: receiver.url, enabled_events: ['*'] });
+    await stack.request(token, 'POST', '/webhooks', { url: receiver.url, enabled_events: ['*'] });
     // A real debt.created event, whose shape the backlog copies.
-    const org = await api(stack, token, 'POST', '/organisations', { name: 'Benchmark Utilities' });
-    const cus = await api(stack, token, 'POST', '/customers', { kind: 'individual', first_name: 'Ada', last_name: 'Lovelace' });
-    await api(stack, token, 'POST', '/debts', { customer_id: cus.id, organisation_id: org.id, currency: 'GBP', breakdown: { principal: 125000, interest: 2500 } });
+    const org = await stack.request(token, 'POST', '/organisations', { name: 'Benchmark Utilities' });
+    const cus = await stack.request(token, 'POST', '/customers', { kind: 'individual', first_name: 'Ada', last_name: 'Lovelace' });
+    await stack.request(token, 'POST', '/debts', { customer_id: cus.id, organisation_id: org.id, currency: 'GBP', breakdown: { principal: 125000, interest: 2500 } });
 
     for (const dispatchers of [1, 2]) {
       const label = dispatchers === 1 ? 'one dispatcher' : 'two dispatchers';
