@@ -5,8 +5,9 @@
  * size levels off after the first window while the events written keep growing.
  *
  * - Window: `EVENT_RETENTION_DAYS` = 0.0001 × `BENCH_DURATION` (0.0015 days ≈ 130 s at the default
- *   15 s; ≈ 26 s in the quick mode's 3 s), given to a real dispatcher, whose retention job picks its
- *   partition width (a thirtieth of the window) and drops whole partitions past the window.
+ *   15 s; ≈ 26 s in the quick mode's 3 s), given to a real worker, whose retention job picks its
+ *   partition width (a thirtieth of the window) and drops whole partitions past the window; a real
+ *   dispatcher delivers meanwhile.
  * - Load: `BENCH_RETENTION_RATE` organisation writes per second through the API (one create, then
  *   nine updates spread over the tenant's organisations), each one event; an endpoint subscribed
  *   to every event makes one delivery and one attempt per event, sent to a local receiver.
@@ -132,13 +133,14 @@ export async function retentionScenario(ctx: BenchContext): Promise<ScenarioResu
     for (let i = 0; i < ORGANISATIONS; i++) orgs.push((await stack.request(token, 'POST', '/organisations', { name: `Retention Org ${i}` })).id as string);
 
     const cut = await restartRunway(stack.db);
-    const dispatcher = await stack.startService('dispatcher', 'Dispatcher (retention job)', { EVENT_RETENTION_DAYS: String(days) });
+    await stack.startService('dispatcher', 'Dispatcher');
+    const worker = await stack.startService('worker', 'Worker (retention job)', { EVENT_RETENTION_DAYS: String(days) });
     const widthSec = await waitForRunway(stack.db, cut);
     log(`retention: window ${windowSec.toFixed(1)} s (EVENT_RETENTION_DAYS=${days}), partitions of ${widthSec} s; ${rate} events/s for ${WINDOWS} windows`);
 
     let written = 0;
     let retried = 0;
-    const [apiLogFrom, dispatcherLogFrom] = await Promise.all([logSize(stack.api.logFile), logSize(dispatcher.logFile)]);
+    const [apiLogFrom, workerLogFrom] = await Promise.all([logSize(stack.api.logFile), logSize(worker.logFile)]);
     const sampler = new StorageSampler(stack.db, async () => ({ written, received: await receiver.count() }));
     let nextLog = 0;
     sampler.start(sampleSec, (p) => {
@@ -179,7 +181,7 @@ export async function retentionScenario(ctx: BenchContext): Promise<ScenarioResu
     const spread = await heapSpread(stack.db).catch(() => ''); // a partition dropped meanwhile: no note
     const rowsChange = (last.meanRows.events! - prev.meanRows.events!) / prev.meanRows.events!;
     const apiErrors = await errorCauses(stack.api.logFile, apiLogFrom);
-    const jobErrors = await errorCauses(dispatcher.logFile, dispatcherLogFrom);
+    const jobErrors = await errorCauses(worker.logFile, workerLogFrom);
     log(`retention: per window (size mean; events written):\n${windowTable(windows)}`);
 
     const checks: Check[] = [
@@ -229,7 +231,7 @@ export async function retentionScenario(ctx: BenchContext): Promise<ScenarioResu
       `Method: a constant ${fmt(rate)} organisation writes per second through the API (\`POST /organisations\`, then nine \`PATCH\`es spread over ` +
         `the tenant's organisations; one event each), ${MAX_IN_FLIGHT} requests in flight at most, for ${WINDOWS} retention windows ` +
         `(${fmt(WINDOWS * windowSec)} s). An endpoint subscribed to every event gets one delivery and one attempt per event, sent by one ` +
-        `dispatcher (production defaults) to a local receiver; the same dispatcher runs the retention job with \`EVENT_RETENTION_DAYS=${days}\` ` +
+        `dispatcher (production defaults) to a local receiver; a worker runs the retention job with \`EVENT_RETENTION_DAYS=${days}\` ` +
         `(a ${fmt(windowSec, 1)} s window: time compressed ${fmt((30 * DAY) / windowSec)}× against the 30-day default), which cut it into ` +
         `${fmt(widthSec)} s partitions, kept some ahead and dropped whole partitions once past the window. Every ${fmt(sampleSec, 1)} s the ` +
         "harness summed `pg_total_relation_size` (heap, TOAST, indexes) over the leaf partitions (`pg_partition_tree`) of `events`, " +
@@ -242,7 +244,7 @@ export async function retentionScenario(ctx: BenchContext): Promise<ScenarioResu
         (load.errors.size ? ` (${[...load.errors].map(([m, n]) => `${n}× ${m}`).join('; ')})` : '') +
         `; latency p50 ${fmtMs(quantile(lat, 0.5))}, p99 ${fmtMs(quantile(lat, 0.99))}. ${points.length} samples` +
         (sampler.failed ? `, ${sampler.failed} skipped (a partition dropped while measured)` : '') +
-        `. Last window by table: ${perTable}. Database errors logged: API ${describeCauses(apiErrors)}; dispatcher ${describeCauses(jobErrors)}, of which ${fmt(jobErrors.jobRuns)} failed runs of the retention job (each rolled back whole).`,
+        `. Last window by table: ${perTable}. Database errors logged: API ${describeCauses(apiErrors)}; worker ${describeCauses(jobErrors)}, of which ${fmt(jobErrors.jobRuns)} failed runs of the retention job (each rolled back whole).`,
       windowTable(windows),
       ...(spread ? [spread] : []),
       `![On-disk size of the history tables over ${WINDOWS} retention windows](${RETENTION_CHART_FILE})`,
