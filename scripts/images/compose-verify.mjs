@@ -10,7 +10,7 @@
  *
  * podman-compose 1.0.3 (Debian 12) starts services in depends_on order but ignores its
  * conditions (service_healthy, service_completed_successfully), so the order Compose enforces is
- * driven here: PostgreSQL and Redis healthy, the migration exited 0, then auth, api, dispatcher.
+ * driven here: PostgreSQL and Redis healthy, the migration exited 0, then auth, api, dispatcher, worker.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -28,13 +28,14 @@ const out = (line) => process.stdout.write(`images:verify: compose: ${line}\n`);
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const project = `dmsverify${randomBytes(3).toString('hex')}`;
-const ports = { auth: await freePort(), api: await freePort(), dispatcher: await freePort() };
+const ports = { auth: await freePort(), api: await freePort(), dispatcher: await freePort(), worker: await freePort() };
 const env = {
   POSTGRES_PASSWORD: randomBytes(18).toString('hex'),
   SECRETS_KEY: process.env.SECRETS_KEY,
   DMS_AUTH_PORT: String(ports.auth),
   DMS_API_PORT: String(ports.api),
   DMS_DISPATCHER_PORT: String(ports.dispatcher),
+  DMS_WORKER_PORT: String(ports.worker),
 };
 const files = ['-f', 'docker-compose.yml', ...(standin ? ['-f', 'deploy/compose.standin.yml'] : [])];
 
@@ -66,7 +67,7 @@ async function healthy(service, ms) {
 async function main() {
   const composeFile = YAML.parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true });
   const audience = composeFile.services.api.environment.API_AUDIENCE;
-  out(`project ${project}: ${files.filter((f) => f !== '-f').join(' + ')}; host ports auth ${ports.auth}, api ${ports.api}, dispatcher ${ports.dispatcher}`);
+  out(`project ${project}: ${files.filter((f) => f !== '-f').join(' + ')}; host ports auth ${ports.auth}, api ${ports.api}, dispatcher ${ports.dispatcher}, worker ${ports.worker}`);
 
   await compose(['up', '-d', '--no-build', '--no-deps', 'postgres', 'redis']);
   await healthy('postgres', 90_000);
@@ -75,7 +76,7 @@ async function main() {
 
   /** @type {import('./tenant-path.mjs').Platform} */
   const platform = {
-    services: ['auth', 'api', 'dispatcher'],
+    services: ['auth', 'api', 'dispatcher', 'worker'],
     migrate: async () => {
       await compose(['up', '-d', '--no-build', '--no-deps', '--force-recreate', 'migrate']);
       const code = await waitExit(container('migrate'), 120_000);

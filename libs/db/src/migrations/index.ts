@@ -22,6 +22,7 @@ import * as debtSearchFields from './017_debt_search_fields.js';
 import * as planSearch from './018_plan_search.js';
 import * as webhookOperations from './020_webhook_operations.js';
 import * as partitionedHistory from './021_partitioned_history.js';
+import * as historyWithoutForeignKeys from './022_history_without_foreign_keys.js';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -49,4 +50,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['018_plan_search', planSearch],
   ['020_webhook_operations', webhookOperations],
   ['021_partitioned_history', partitionedHistory],
+  ['022_history_without_foreign_keys', historyWithoutForeignKeys],
 ];

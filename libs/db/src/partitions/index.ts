@@ -128,10 +128,11 @@ export async function maintainPartitions(db: Knex, policy: RetentionPolicy, now 
   return db.transaction(async (trx) => {
     const { rows } = await trx.raw(`SELECT pg_try_advisory_xact_lock(hashtext('dms_partition_maintenance')) AS got`);
     if (!rows[0].got) return null;
-    // Creating, detaching and dropping partitions lock the parent tables exclusively. Writers lock
-    // them in the order an event flows (events, then its deliveries, then their attempts); taking
-    // all three up front in that same order means maintenance waits its turn instead of
-    // deadlocking with them, and a short lock timeout keeps writers from queueing behind it: a run
+    // Creating, detaching and dropping partitions lock the parent tables exclusively (and only
+    // them: migration 022 removed the history's foreign keys, which made them lock `tenants` too).
+    // Writers lock them in the order an event flows (events, then its deliveries, then their
+    // attempts); taking all three up front in that same order means maintenance waits its turn
+    // instead of deadlocking with them, and a short lock timeout keeps writers from queueing behind it: a run
     // that cannot get the locks fails and the next tick tries again.
     await trx.raw(`SET LOCAL lock_timeout = '2s'`);
     await trx.raw(`LOCK TABLE ${[...PARTITIONED_TABLES].reverse().map((t) => t.table).join(', ')} IN ACCESS EXCLUSIVE MODE`);
