@@ -4,11 +4,13 @@
  * names and exits 0; on failure prints one line `migrate failed: <reason>` and exits 1, so a
  * deployment's migration job fails visibly and the services are not rolled out.
  */
-import { createDb, migrateLatest, resolveDatabase } from '@dms/db';
+import { createDb, poolTimeoutsFromEnv, migrateLatest, resolveDatabase } from '@dms/db';
 
 try {
   const pgServer = await resolveDatabase();
-  const db = createDb(pgServer.url, 2);
+  // A one-shot operator command, not a request path: it may wait for its first connection (a
+  // container's first name lookup, a database still starting) longer than a service's pool would.
+  const db = createDb(pgServer.url, 2, { ...poolTimeoutsFromEnv(), acquireTimeoutMs: 30_000 });
   try {
     const applied = await migrateLatest(db);
     process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'schema up to date\n');

@@ -13,7 +13,7 @@
  * for the duration of the command when it is not running.
  */
 import { parseArgs } from 'node:util';
-import { createDb, migrateLatest, resolveDatabase, type Knex } from '@dms/db';
+import { createDb, poolTimeoutsFromEnv, migrateLatest, resolveDatabase, type Knex } from '@dms/db';
 import { resolveSecretsKey } from '@dms/config';
 import { SecretBox } from '@dms/secrets';
 import { loadAuthConfig } from '../config.js';
@@ -65,7 +65,9 @@ async function main(argv: string[]): Promise<number> {
   if (!command) throw new UsageError(`unknown command "${positionals.join(' ')}"`);
 
   const pgServer = await resolveDatabase();
-  const db = createDb(pgServer.url, 2);
+  // A one-shot operator command, not a request path: it may wait for its first connection (a
+  // container's first name lookup, a database still starting) longer than a service's pool would.
+  const db = createDb(pgServer.url, 2, { ...poolTimeoutsFromEnv(), acquireTimeoutMs: 30_000 });
   try {
     await migrateLatest(db);
     const result = await command(db, values);
