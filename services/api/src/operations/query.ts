@@ -10,7 +10,6 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { ApiError, type ErrorCode } from '@dms/errors';
 import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
-import { MAX_QUERY_LENGTH } from '../search/lexer.js';
 
 /** `limit` when a list request gives none. */
 export const DEFAULT_LIMIT = 10;
@@ -56,11 +55,6 @@ export function expandProperty<const T extends readonly string[]>(values: T) {
     }),
   );
 }
-
-/** `query` of searches: the lexer reports its own errors with positions, so only presence is checked here. */
-export const searchProperty = Type.String({
-  description: `Search expression, at most ${MAX_QUERY_LENGTH} characters (see the operation's description for its fields).`,
-});
 
 /** The query schema of an operation: the given parameters and nothing else. */
 export function querySchema<P extends TProperties>(properties: P): TObject<P> {
