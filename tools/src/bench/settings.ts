@@ -10,7 +10,8 @@ import { loadConfig, num, str } from '@dms/config';
 export const DEFAULT_BENCH_SERVER_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /**
- * The database the benchmark drops and recreates on every run. Always this name, whatever
+ * The database the benchmark drops and recreates on every run: this name, or this name plus the
+ * `BENCH_DATABASE_SUFFIX` (so runs from several checkouts can share one server), whatever
  * `DATABASE_URL` names, so pointing the benchmark at a server can never wipe a real database.
  */
 export const BENCH_DATABASE = 'dms_bench';
@@ -25,6 +26,7 @@ const benchSpec = {
   BENCH_WEBHOOK_RATE: num({ default: 100, desc: 'Events per second streamed through the API for the first-attempt latency' }),
   BENCH_RETENTION_RATE: num({ default: 20, desc: 'Events per second written through the API for the retention scenario' }),
   BENCH_TOKEN_CLIENTS: num({ default: 200, desc: 'Distinct OAuth clients the token scenario rotates through' }),
+  BENCH_DATABASE_SUFFIX: str({ default: '', desc: `Suffix of the recreated database's name (${BENCH_DATABASE}_<suffix>): letters, digits and _ only` }),
   BENCH_CPU_PROF: str({ default: '', desc: 'Directory: when set, every service runs with --cpu-prof and writes its profile there on exit' }),
 };
 
@@ -34,6 +36,8 @@ export interface BenchSettings {
   adminUrl: string;
   /** Connection string of the benchmark database. */
   databaseUrl: string;
+  /** Name of the benchmark database (dropped and recreated on every run). */
+  databaseName: string;
   debtsPerTenant: number;
   durationSec: number;
   warmupSec: number;
@@ -59,11 +63,14 @@ export function loadBenchSettings(env: NodeJS.ProcessEnv = process.env): BenchSe
   };
   const admin = new URL(c.DATABASE_URL);
   admin.pathname = '/postgres';
+  if (!/^[a-z0-9_]*$/.test(c.BENCH_DATABASE_SUFFIX)) throw new Error('BENCH_DATABASE_SUFFIX may hold only a-z, 0-9 and _');
+  const databaseName = c.BENCH_DATABASE_SUFFIX ? `${BENCH_DATABASE}_${c.BENCH_DATABASE_SUFFIX}` : BENCH_DATABASE;
   const bench = new URL(admin.href);
-  bench.pathname = `/${BENCH_DATABASE}`;
+  bench.pathname = `/${databaseName}`;
   return {
     adminUrl: admin.href,
     databaseUrl: bench.href,
+    databaseName,
     debtsPerTenant: Math.floor(positive('BENCH_DEBTS', c.BENCH_DEBTS)),
     durationSec: positive('BENCH_DURATION', c.BENCH_DURATION),
     warmupSec: c.BENCH_WARMUP,

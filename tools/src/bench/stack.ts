@@ -13,7 +13,7 @@ import { SecretBox } from '@dms/secrets';
 import { createClient, createTenant } from '@dms/auth/domain';
 import { REPO_ROOT, freePort, startService, type RunningService, type ServiceName } from '../processes.js';
 import { memoryOf, type Memory } from './proc.js';
-import { BENCH_DATABASE, type BenchSettings } from './settings.js';
+import type { BenchSettings } from './settings.js';
 
 /** A tenant with one OAuth client allowed every scope. */
 export interface BenchTenant {
@@ -39,8 +39,8 @@ async function recreateDatabase(settings: BenchSettings): Promise<void> {
   const admin = new pg.Client({ connectionString: settings.adminUrl });
   await admin.connect();
   try {
-    await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${BENCH_DATABASE}`);
+    await admin.query(`DROP DATABASE IF EXISTS ${settings.databaseName} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${settings.databaseName}`);
   } finally {
     await admin.end();
   }
