@@ -3,6 +3,7 @@
  * full-size run (1,000,000 debts per tenant). Smaller values make quick development runs, e.g.
  * `BENCH_DEBTS=20000 BENCH_DURATION=3 BENCH_WARMUP=1 npm run bench`.
  */
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { loadConfig, num, str } from '@dms/config';
 
@@ -27,6 +28,7 @@ const benchSpec = {
   BENCH_RETENTION_RATE: num({ default: 20, desc: 'Events per second written through the API for the retention scenario' }),
   BENCH_TOKEN_CLIENTS: num({ default: 200, desc: 'Distinct OAuth clients the token scenario rotates through' }),
   BENCH_DATABASE_SUFFIX: str({ default: '', desc: `Suffix of the recreated database's name (${BENCH_DATABASE}_<suffix>): letters, digits and _ only` }),
+  BENCH_WEB_CONCURRENCY: num({ default: 0, desc: 'Worker processes of the API and the issuer (WEB_CONCURRENCY), and of the bare ceiling server; 0: one per core' }),
   BENCH_CPU_PROF: str({ default: '', desc: 'Directory: when set, every service runs with --cpu-prof and writes its profile there on exit' }),
 };
 
@@ -47,6 +49,8 @@ export interface BenchSettings {
   tokenClients: number;
   /** Events per second of the retention scenario (its window is 0.0001 days per BENCH_DURATION second). */
   retentionRate: number;
+  /** Worker processes each HTTP service (API, issuer, bare ceiling server) runs: WEB_CONCURRENCY. */
+  webConcurrency: number;
   /** Directory for `--cpu-prof` profiles of the services, or '' for none. */
   cpuProfileDir: string;
 }
@@ -79,6 +83,7 @@ export function loadBenchSettings(env: NodeJS.ProcessEnv = process.env): BenchSe
     webhookRate: positive('BENCH_WEBHOOK_RATE', c.BENCH_WEBHOOK_RATE),
     retentionRate: positive('BENCH_RETENTION_RATE', c.BENCH_RETENTION_RATE),
     tokenClients: Math.floor(positive('BENCH_TOKEN_CLIENTS', c.BENCH_TOKEN_CLIENTS)),
+    webConcurrency: c.BENCH_WEB_CONCURRENCY > 0 ? Math.floor(c.BENCH_WEB_CONCURRENCY) : availableParallelism(),
     cpuProfileDir: c.BENCH_CPU_PROF ? resolve(c.BENCH_CPU_PROF) : '',
   };
 }
