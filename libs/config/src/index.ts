@@ -120,6 +120,17 @@ export const trustProxySpec = () =>
   });
 
 /**
+ * `WEB_CONCURRENCY`: worker processes of an HTTP service sharing its port (node:cluster, see
+ * `runWorkers` of @dms/lifecycle). 1 in containers, where Kubernetes scales pods; one per core on
+ * a host that runs the service directly. A shared definition for the API and the issuer.
+ */
+export const webConcurrencySpec = () =>
+  num({
+    default: 1,
+    desc: 'Worker processes sharing the HTTP port (node:cluster); each has its own pool of DATABASE_POOL_MAX connections. 1 in containers, one per core on a host',
+  });
+
+/**
  * Returns the secrets key: `SECRETS_KEY` when set; outside production, a key generated once into
  * `<DATA_DIR>/secrets.key` so every local service and the CLI share it.
  * @throws ConfigError in production when `SECRETS_KEY` is unset

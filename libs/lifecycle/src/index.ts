@@ -141,3 +141,5 @@ export async function runHttpService(opts: ServiceOptions): Promise<RunningServi
     },
   };
 }
+
+export { runWorkers, type WorkersOptions } from './cluster.js';

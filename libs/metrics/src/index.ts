@@ -1,8 +1,10 @@
 /**
  * Prometheus metrics shared by the services (prom-client): one registry per process with the
- * default Node.js metrics and an HTTP request-duration histogram.
+ * default Node.js metrics and an HTTP request-duration histogram; several workers of one service
+ * answer `/metrics` together (cluster.ts).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { joinClusterMetrics } from './cluster.js';
 
 export { Counter, Gauge, Histogram, Registry };
 
@@ -14,6 +16,7 @@ export function createServiceMetrics(service: string) {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
   collectDefaultMetrics({ register: registry });
+  joinClusterMetrics(registry);
   const httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration in seconds, by method, route template and status',
@@ -25,3 +28,4 @@ export function createServiceMetrics(service: string) {
 }
 
 export { createProbeServer } from './probe-server.js';
+export { aggregateWorkerMetrics, metricsText } from './cluster.js';

@@ -4,7 +4,7 @@
  */
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { createServiceMetrics } from '@dms/metrics';
+import { createServiceMetrics, metricsText } from '@dms/metrics';
 import type { Logger } from '@dms/logger';
 import type { AppContext } from './context.js';
 import './http/types.js';
@@ -43,7 +43,7 @@ export function createApp(baseCtx: AppContext, opts: AppOptions): Express {
   const ctx: AppContext = {
     ...baseCtx,
     runtime: {
-      metricsText: async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() }),
+      metricsText: async () => ({ contentType: metrics.registry.contentType, body: await metricsText(metrics.registry) }),
       isDraining: () => opts.isDraining?.() ?? false,
       openapiJson,
     },

@@ -1,7 +1,7 @@
 /**
  * Settings of the resource API (services/api), read and validated once at start.
  */
-import { bool, commonSpec, loadConfig, num, port, str, trustProxySpec } from '@dms/config';
+import { bool, commonSpec, loadConfig, num, port, str, trustProxySpec, webConcurrencySpec } from '@dms/config';
 
 /** envalid spec of the API's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
 export const apiSpec = {
@@ -16,6 +16,7 @@ export const apiSpec = {
   AUTH_FAILURE_LIMIT: num({ default: 100, desc: 'Requests with a missing or invalid token allowed per source address per window; beyond, 429 (valid tokens are never limited by it)' }),
   AUTH_FAILURE_WINDOW_SECONDS: num({ default: 60, desc: 'Window of AUTH_FAILURE_LIMIT, seconds' }),
   TRUST_PROXY: trustProxySpec(),
+  WEB_CONCURRENCY: webConcurrencySpec(),
 };
 
 /** The API's validated settings with derived defaults filled in. */

@@ -1,7 +1,7 @@
 /**
  * Settings of the issuer (services/auth), read and validated once at start.
  */
-import { commonSpec, loadConfig, num, port, str, trustProxySpec } from '@dms/config';
+import { commonSpec, loadConfig, num, port, str, trustProxySpec, webConcurrencySpec } from '@dms/config';
 
 /** envalid spec of the issuer's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
 export const authSpec = {
@@ -13,6 +13,7 @@ export const authSpec = {
   TOKEN_FAILURE_LIMIT: num({ default: 60, desc: 'Failed token requests allowed per source address per window; beyond, every token request of that address is 429 until the window ends' }),
   TOKEN_FAILURE_WINDOW_SECONDS: num({ default: 60, desc: 'Window of TOKEN_FAILURE_LIMIT, seconds' }),
   TRUST_PROXY: trustProxySpec(),
+  WEB_CONCURRENCY: webConcurrencySpec(),
   REDIS_URL: str({ default: '', desc: 'Redis for the token-failure budgets shared by several issuer instances (in-memory when unset)' }),
 };
 

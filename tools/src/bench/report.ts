@@ -97,7 +97,9 @@ export async function renderMarkdown(input: ReportInput): Promise<string> {
     `- ${machine.node}; ${machine.postgres} (server on ${new URL(settings.databaseUrl).host}); ${machine.pgbench}`,
     `- Data: 2 tenants × ${fmt(settings.debtsPerTenant)} debts; every load run: ${settings.warmupSec} s warm-up (discarded), then ${settings.durationSec} s measured, ` +
       `${settings.connections} connections (HTTP, autocannon in a separate process on loopback) or clients (pgbench)`,
-    '- Services: the built services as child processes, `NODE_ENV=production`, info-level request logs, default pool of 10 connections; ' +
+    `- Services: the built services as child processes, \`NODE_ENV=production\`, info-level request logs; the API and the issuer each run ` +
+      `${settings.webConcurrency} worker process${settings.webConcurrency === 1 ? '' : 'es'} (\`WEB_CONCURRENCY\`, node:cluster), as does the bare ceiling server; ` +
+      'default pool of 10 connections per process; ' +
       'the per-client rate limit is lifted (`RATE_LIMIT_PER_MINUTE`; its bookkeeping still runs on every request). ' +
       'The load generator, the services and PostgreSQL share the same cores, as do both sides of each ratio.',
     '- Data set: bulk-loaded with set-based SQL (tools/src/bench/dataset.ts): production-shaped ids, counter triggers off during the load ' +

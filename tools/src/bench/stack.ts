@@ -96,8 +96,11 @@ export class Stack {
     process.env.TEST_LOG_DIR ??= BENCH_LOG_DIR;
     if (settings.cpuProfileDir) mkdirSync(settings.cpuProfileDir, { recursive: true });
     const db = createDb(settings.databaseUrl, 4);
-    const auth = await startService('auth', env, authPort);
-    const api = await startService('api', env, apiPort);
+    // The HTTP services run one worker per core unless BENCH_WEB_CONCURRENCY says otherwise; the
+    // bare ceiling server runs the same number, so each ratio compares like with like.
+    const workers = { WEB_CONCURRENCY: String(settings.webConcurrency) };
+    const auth = await startService('auth', { ...env, ...workers }, authPort);
+    const api = await startService('api', { ...env, ...workers }, apiPort);
     return new Stack(db, env, auth, api);
   }
 

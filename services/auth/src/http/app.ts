@@ -8,6 +8,7 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 import { SCOPES } from '@dms/scopes';
 import { isReachable, type Knex } from '@dms/db';
 import type { Logger } from '@dms/logger';
+import { metricsText } from '@dms/metrics';
 import { withClientAuthMethod } from '../oauth/client-auth-method.js';
 import { ROUTES } from '../oauth/provider.js';
 import type { IssuerMetrics } from './metrics.js';
@@ -77,8 +78,11 @@ export function createIssuerApp(deps: IssuerAppDeps) {
       return sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable' });
     }
     if (req.method === 'GET' && path === '/metrics') {
+      // A worker of several asks the cluster primary; a missing answer is a 503, not a crash.
+      const body = await metricsText(metrics.registry).catch((err: Error) => err);
+      if (body instanceof Error) return sendJson(res, 503, { error: 'temporarily_unavailable', error_description: body.message });
       res.writeHead(200, { 'content-type': metrics.registry.contentType });
-      return void res.end(await metrics.registry.metrics());
+      return void res.end(body);
     }
     if (req.method === 'GET' && path === '/.well-known/oauth-authorization-server') {
       return sendJson(res, 200, metadata, { 'cache-control': 'public, max-age=300' });
