@@ -22,7 +22,8 @@ async function startWith(service: Service, env: Record<string, string>) {
   child.stderr.on('data', (d) => (stderr += d));
   // A service that wrongly starts is stopped after 40 s so the assertion below reports it.
   const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
-  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  // 'close', not 'exit': under load the last stderr chunk can arrive after the exit event.
+  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
   clearTimeout(timer);
   return { code, stdout, stderr };
 }

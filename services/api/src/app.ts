@@ -38,7 +38,10 @@ export function createApp(baseCtx: AppContext, opts: AppOptions): Express {
   const routeLabel = routeLabeler(ALL_OPERATIONS);
   const components = componentSchemas(ALL_OPERATIONS);
   const openapiJson = JSON.stringify(
-    buildOpenApiDocument({ serverUrl: baseCtx.cfg.PUBLIC_BASE_URL, tokenUrl: new URL('/oauth/token', baseCtx.cfg.AUTH_ISSUER).href }, ALL_OPERATIONS),
+    buildOpenApiDocument(
+      { serverUrl: baseCtx.cfg.PUBLIC_BASE_URL, tokenUrl: new URL('/oauth/token', baseCtx.cfg.AUTH_ISSUER).href, searchTotalCap: baseCtx.cfg.SEARCH_TOTAL_CAP },
+      ALL_OPERATIONS,
+    ),
   );
   const ctx: AppContext = {
     ...baseCtx,

@@ -1,7 +1,8 @@
 /**
  * Settings of the resource API (services/api), read and validated once at start.
  */
-import { bool, commonSpec, loadConfig, num, port, str, trustProxySpec, webConcurrencySpec } from '@dms/config';
+import { bool, commonSpec, ConfigError, loadConfig, num, port, str, trustProxySpec, webConcurrencySpec } from '@dms/config';
+import { DEFAULT_SEARCH_TOTAL_CAP } from './search/total.js';
 
 /** envalid spec of the API's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
 export const apiSpec = {
@@ -17,6 +18,10 @@ export const apiSpec = {
   AUTH_FAILURE_WINDOW_SECONDS: num({ default: 60, desc: 'Window of AUTH_FAILURE_LIMIT, seconds' }),
   TRUST_PROXY: trustProxySpec(),
   WEB_CONCURRENCY: webConcurrencySpec(),
+  SEARCH_TOTAL_CAP: num({
+    default: DEFAULT_SEARCH_TOTAL_CAP,
+    desc: 'Matches a search counts exactly; past it X-Total-Count is this number and X-Total-Count-Relation is `gte` (docs/api.md section 4). Whole number >= 1',
+  }),
 };
 
 /** The API's validated settings with derived defaults filled in. */
@@ -25,6 +30,13 @@ export type ApiConfig = ReturnType<typeof loadApiConfig>;
 /** Loads the API's settings from `env`; exits with one line naming a bad setting. */
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, exitOnError = true) {
   const cfg = loadConfig(apiSpec, env, exitOnError);
+  // envalid's num takes any number; the cap becomes a SQL LIMIT, so only whole numbers >= 1 make sense.
+  if (!(Number.isSafeInteger(cfg.SEARCH_TOTAL_CAP) && cfg.SEARCH_TOTAL_CAP >= 1)) {
+    const message = 'SEARCH_TOTAL_CAP: must be a whole number greater than 0';
+    if (!exitOnError) throw new ConfigError(`config error: ${message}`);
+    process.stderr.write(`config error: ${message}\n`);
+    process.exit(1);
+  }
   return {
     ...cfg,
     JWKS_URI: cfg.JWKS_URI || new URL('/.well-known/jwks.json', cfg.AUTH_ISSUER).href,

@@ -11,7 +11,8 @@
  * - POST/PATCH/PUT: `Idempotency-Key`, `Idempotent-Replayed`, and the body, media-type and
  *   idempotency errors;
  * - lists and searches: `limit`/`after`/`before`, the `X-Total-Count`, `X-Page-Items` and `Link`
- *   headers, and the paging errors; `{id}` paths: 404.
+ *   headers, and the paging errors; searches also `X-Total-Count-Relation` (their total is counted
+ *   up to a cap, docs/api.md section 4); `{id}` paths: 404.
  */
 import { ERROR_CODES, type ErrorCode } from '@dms/errors';
 import { ID_PREFIXES, type IdPrefix } from '@dms/ids';
@@ -20,6 +21,7 @@ import { API_VERSIONS, LATEST_API_VERSION } from '../middleware/api-version.js';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../middleware/idempotency.js';
 import type { AnyOperation as Operation } from '../operations/operation.js';
 import { DEFAULT_LIMIT, EXPAND_PARAM, MAX_LIMIT } from '../operations/query.js';
+import { DEFAULT_SEARCH_TOTAL_CAP, TOTAL_RELATION_HEADER } from '../search/total.js';
 import { componentSchemas } from './components.js';
 
 /** Where the document points clients. */
@@ -28,6 +30,8 @@ export interface DocumentOptions {
   serverUrl: string;
   /** Token endpoint of the issuer (`${AUTH_ISSUER}/oauth/token`). */
   tokenUrl: string;
+  /** Matches a search counts exactly (`SEARCH_TOTAL_CAP`); default `DEFAULT_SEARCH_TOTAL_CAP`. */
+  searchTotalCap?: number;
 }
 
 /** An OpenAPI 3.1 document (kept structural: it is data for JSON). */
@@ -47,6 +51,7 @@ stable \`code\`; every response carries \`Request-Id\`.
 
 **Pagination**: lists and searches take \`limit\` (1..${MAX_LIMIT}, default ${DEFAULT_LIMIT}), \`after\` or
 \`before\` (an object id of the list), newest first, with \`X-Total-Count\`, \`X-Page-Items\` and \`Link\`.
+A search counts its matches up to a cap and says whether its \`X-Total-Count\` is exact in \`${TOTAL_RELATION_HEADER}\`.
 
 **Idempotency**: send \`${IDEMPOTENCY_HEADER}\` on any POST, PATCH or PUT to retry safely for 24 hours.
 
@@ -64,8 +69,8 @@ function scopeDescriptions(): Record<string, string> {
   );
 }
 
-/** The response headers (components.headers). */
-function headerComponents(): Record<string, unknown> {
+/** The response headers (components.headers); `cap` is the server's search-total cap. */
+function headerComponents(cap: number): Record<string, unknown> {
   const int = { type: 'integer', minimum: 0 };
   const str = { type: 'string' };
   return {
@@ -75,7 +80,16 @@ function headerComponents(): Record<string, unknown> {
     'RateLimit-Policy': { description: 'The quota policy: requests `q` per window `w` seconds, e.g. `"client"; q=600; w=60`.', schema: str },
     'Retry-After': { description: 'Seconds to wait before retrying (RFC 9110 section 10.2.3).', schema: int },
     [REPLAYED_HEADER]: { description: `\`true\` when this is the stored response of an earlier request with the same \`${IDEMPOTENCY_HEADER}\`.`, schema: { type: 'string', enum: ['true'] } },
-    'X-Total-Count': { description: 'Number of objects in the whole list (or of matches of a search).', schema: int },
+    'X-Total-Count': {
+      description: `Number of objects in the whole list; for a search, the number of matches counted up to ${cap} (see \`${TOTAL_RELATION_HEADER}\`).`,
+      schema: int,
+    },
+    [TOTAL_RELATION_HEADER]: {
+      description:
+        `On every search response: \`eq\` when \`X-Total-Count\` is the exact number of matches, \`gte\` when more than ${cap} match ` +
+        `(\`X-Total-Count\` is then ${cap}, a lower bound; pages still reach every match). Like Elasticsearch's \`hits.total.relation\`.`,
+      schema: { type: 'string', enum: ['eq', 'gte'] },
+    },
     'X-Page-Items': { description: 'Number of objects in this page.', schema: int },
     Link: { description: 'RFC 8288 links with absolute URLs: `rel="first"`, and `rel="next"` / `rel="prev"` when such pages exist.', schema: str },
     'WWW-Authenticate': { description: 'RFC 6750 challenge, e.g. `Bearer error="invalid_token"`.', schema: str },
@@ -135,6 +149,9 @@ function plain(schema: Json): Json {
   return Object.fromEntries(Object.entries(schema).filter(([k]) => !k.startsWith('x-')));
 }
 
+/** A search operation (it takes `query`, docs/api.md section 4): its total is capped. */
+const isSearch = (op: Operation) => Boolean(queryProperties(op).query);
+
 const isWrite = (op: Operation) => op.method === 'post' || op.method === 'patch' || op.method === 'put';
 
 /** Error codes an operation can answer with, from its kind plus its own list. */
@@ -150,7 +167,7 @@ function errorCodesOf(op: Operation): ErrorCode[] {
   }
   const query = queryProperties(op);
   if (query.after) codes.add('parameter_invalid').add('parameters_exclusive').add('invalid_cursor');
-  if (query.query) codes.add('invalid_search_query');
+  if (isSearch(op)) codes.add('invalid_search_query');
   if (Object.keys(query).length) codes.add('parameter_invalid');
   if (op.pathParams) codes.add('resource_missing');
   for (const c of op.errors ?? []) codes.add(c);
@@ -186,6 +203,7 @@ function successResponse(op: Operation): Record<string, unknown> {
   if (isWrite(op)) headers[REPLAYED_HEADER] = ref('headers', REPLAYED_HEADER);
   if (op.response.list) {
     Object.assign(headers, { 'X-Total-Count': ref('headers', 'X-Total-Count'), 'X-Page-Items': ref('headers', 'X-Page-Items'), Link: ref('headers', 'Link') });
+    if (isSearch(op)) headers[TOTAL_RELATION_HEADER] = ref('headers', TOTAL_RELATION_HEADER);
   }
   const item = ref('schemas', op.response.name);
   const schema = op.response.list
@@ -265,7 +283,7 @@ export function buildOpenApiDocument(opts: DocumentOptions, operations: readonly
     components: {
       schemas: JSON.parse(JSON.stringify(componentSchemas(operations))) as Json,
       parameters: parameterComponents(operations),
-      headers: headerComponents(),
+      headers: headerComponents(opts.searchTotalCap ?? DEFAULT_SEARCH_TOTAL_CAP),
       securitySchemes: {
         [SECURITY_SCHEME]: {
           type: 'oauth2',

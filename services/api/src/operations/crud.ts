@@ -47,7 +47,7 @@ export function crud(c: CollectionNames) {
     }),
     search: head({
       method: 'get', path: `${c.path}/search`, operationId: `search${name}`, tag: c.tag, summary: `Search ${plural}`, access: read, pathParams: parent,
-      description: "Terms `field:value` (or `=`), `field>value`, `>=`, `<`, `<=` joined by `AND`, `OR` (any case) or spaces (= AND), not AND and OR in one query; values bare, double- or single-quoted. Paginated like lists; `X-Total-Count` counts the matches.",
+      description: "Terms `field:value` (or `=`), `field>value`, `>=`, `<`, `<=` joined by `AND`, `OR` (any case) or spaces (= AND), not AND and OR in one query; values bare, double- or single-quoted. Paginated like lists; `X-Total-Count` counts the matches up to a cap, and `X-Total-Count-Relation` says whether it is exact (`eq`) or a lower bound (`gte`).",
     }),
     create: head({ method: 'post', path: c.path, operationId: `create${Noun}`, tag: c.tag, summary: `Create ${aNoun}`, access: write, pathParams: parent }),
     retrieve: head({ method: 'get', path: item, operationId: `retrieve${Noun}`, tag: c.tag, summary: `Retrieve ${aNoun}`, access: read, pathParams: itemParams }),

@@ -7,6 +7,7 @@ import type { Knex } from '@dms/db';
 import { findOwned, tenantRows, type ScopedTable } from '../db/scoped.js';
 import { keysetPage, listTotal, type Page, type PageParams } from '../http/pagination.js';
 import { compileSearch, type SearchRegistry } from '../search/compiler.js';
+import { countMatches, TOTAL_RELATION_HEADER } from '../search/total.js';
 import type { OperationInput } from './operation.js';
 
 /** A page ready to be written: its objects, the list's total, and where it lies in the list. */
@@ -57,7 +58,8 @@ export async function listPage<Row, Out extends { id: string }>(input: Input, sp
 
 /**
  * `GET /<collection>/search`: the tenant's visible rows narrowed by the parsed `query`, paged by
- * the same keyset as lists; the total is the number of matches (`count(*)` of the narrowed rows).
+ * the same keyset as lists; the total is the number of matches counted up to `SEARCH_TOTAL_CAP`,
+ * with `X-Total-Count-Relation` (`eq`, or `gte` past the cap; search/total.ts, docs/api.md section 4).
  * @throws ApiError 400 `invalid_search_query` (with the position), `invalid_cursor`
  */
 export async function searchPage<Row, Out extends { id: string }>(input: Input, spec: SearchSpec<Row, Out>): Promise<PageResult<Out>> {
@@ -65,12 +67,13 @@ export async function searchPage<Row, Out extends { id: string }>(input: Input, 
   const list = tenantRows(input.ctx.db, spec.table, input.tenantId);
   spec.narrow?.(list, input);
   const matches = compileSearch(list.clone(), input.query.query!, spec.fields);
-  const [page, counted] = await Promise.all([
+  const [page, { total, relation }] = await Promise.all([
     keysetPage<Row>(list, matches, spec.table, params),
-    matches.clone().clearSelect().clearOrder().count({ n: '*' }).first(),
+    countMatches(input.ctx.db, matches, input.ctx.cfg.SEARCH_TOTAL_CAP),
   ]);
-  const total = Number((counted as { n: number | string } | undefined)?.n ?? 0);
-  return { data: await spec.serialize(page.rows, input), total, page, params };
+  const data = await spec.serialize(page.rows, input);
+  input.res.set(TOTAL_RELATION_HEADER, relation);
+  return { data, total, page, params };
 }
 
 /**
