@@ -110,34 +110,75 @@ export async function claimDue(db: Knex, opts: QueueOptions, limit: number): Pro
 
 /**
  * Records attempt `d.attempt` and moves the delivery to `r.to`: succeeded, pending again (retry at
- * `r.nextAttemptAt`), or failed (schedule exhausted).
- *
- * One statement, so one round trip and atomic without BEGIN/COMMIT: the UPDATE is conditional on
- * the lease, and the attempt row is inserted only for the row it moved. Nothing is written to the
- * endpoint row: every attempt to one endpoint would queue on its lock until COMMIT
- * (`disableIfFailing` reads successes from the deliveries instead).
+ * `r.nextAttemptAt`), or failed (schedule exhausted). `recordAttempts` with one entry.
  * @returns false when the lease was lost (nothing written)
  */
 export async function recordAttempt(db: Knex, d: ClaimedDelivery, r: AttemptRecord): Promise<boolean> {
-  const status = STORED_STATUS[r.to];
-  const attemptStatus = r.to === 'succeeded' ? 'succeeded' : 'failed';
-  const nextAttemptAt = r.to === 'retry_scheduled' ? r.nextAttemptAt : null;
-  const { rows } = await db.raw(
-    `WITH moved AS (
-       UPDATE webhook_deliveries
-          SET status = ?, next_attempt_at = ?, lease_token = NULL, last_response_status = ?, last_error = ?,
-              last_duration_ms = ?, last_attempt_at = ?, updated_at = now()
-        WHERE id = ? AND lease_token = ? AND status = 'pending'
-    RETURNING id, created_at)
-     INSERT INTO webhook_delivery_attempts (delivery_id, attempt, status, response_status, error, duration_ms, started_at, next_attempt_at, delivery_created_at)
-     SELECT id, ?::integer, ?::text, ?::integer, ?::text, ?::integer, ?::timestamptz, ?::timestamptz, created_at FROM moved
-     RETURNING delivery_id`,
-    [
-      status, nextAttemptAt, r.responseStatus, r.error, r.durationMs, r.startedAt, d.id, d.lease_token,
-      d.attempt, attemptStatus, r.responseStatus, r.error, r.durationMs, r.startedAt, nextAttemptAt,
-    ],
-  );
-  return rows.length > 0;
+  const [recorded] = await recordAttempts(db, [{ delivery: d, record: r }]);
+  return recorded!;
+}
+
+/** One finished attempt to record: the claimed delivery and its outcome. */
+export interface FinishedAttempt {
+  delivery: ClaimedDelivery;
+  record: AttemptRecord;
+}
+
+/**
+ * Records finished attempts, each moving its delivery to `record.to` (as `recordAttempt`), in one
+ * statement and one transaction for the whole batch.
+ *
+ * Each UPDATE is conditional on the delivery's lease, and an attempt row is inserted only for the
+ * rows it moved, so an attempt is recorded at most once. Nothing is written to the endpoint
+ * row: every attempt to one endpoint would queue on its lock until COMMIT (`disableIfFailing`
+ * reads successes from the deliveries instead).
+ *
+ * The commit does not wait for its WAL flush (`synchronous_commit = off`, local to this
+ * transaction). Delivery is at least once (docs/api.md section 7): a database crash can lose the
+ * last fraction of a second of recorded results; those deliveries are then still leased (their
+ * claim was committed durably before the send, and WAL is replayed in order, so a lost claim
+ * implies a lost result, never the reverse), and when the lease runs out another claim records
+ * the attempt as interrupted and sends them again with the same `webhook-id`. Nothing is marked
+ * succeeded without having been sent, as the result is written only after the send.
+ * @returns for each entry, in order, false when its lease was lost (nothing written for it)
+ */
+export async function recordAttempts(db: Knex, batch: readonly FinishedAttempt[]): Promise<boolean[]> {
+  if (!batch.length) return [];
+  // One JSON parameter carries the whole batch (Knex would expand an array binding into a list).
+  const entries = batch.map(({ delivery: d, record: r }) => ({
+    id: d.id,
+    lease_token: d.lease_token,
+    attempt: d.attempt,
+    status: STORED_STATUS[r.to],
+    attempt_status: r.to === 'succeeded' ? 'succeeded' : 'failed',
+    response_status: r.responseStatus,
+    error: r.error,
+    duration_ms: r.durationMs,
+    started_at: r.startedAt,
+    next_attempt_at: r.to === 'retry_scheduled' ? r.nextAttemptAt : null,
+  }));
+  const moved = await db.transaction(async (trx) => {
+    await trx.raw('SET LOCAL synchronous_commit = off');
+    const { rows } = await trx.raw(
+      `WITH r AS (
+         SELECT * FROM json_to_recordset(?::json) AS r(id text, lease_token uuid, attempt integer, status text, attempt_status text,
+           response_status integer, error text, duration_ms integer, started_at timestamptz, next_attempt_at timestamptz)),
+       moved AS (
+         UPDATE webhook_deliveries d
+            SET status = r.status, next_attempt_at = r.next_attempt_at, lease_token = NULL, last_response_status = r.response_status,
+                last_error = r.error, last_duration_ms = r.duration_ms, last_attempt_at = r.started_at, updated_at = now()
+           FROM r
+          WHERE d.id = r.id AND d.lease_token = r.lease_token AND d.status = 'pending'
+      RETURNING d.id, d.created_at)
+       INSERT INTO webhook_delivery_attempts (delivery_id, attempt, status, response_status, error, duration_ms, started_at, next_attempt_at, delivery_created_at)
+       SELECT r.id, r.attempt, r.attempt_status, r.response_status, r.error, r.duration_ms, r.started_at, r.next_attempt_at, moved.created_at
+         FROM r JOIN moved ON moved.id = r.id
+       RETURNING delivery_id`,
+      [JSON.stringify(entries)],
+    );
+    return new Set((rows as Array<{ delivery_id: string }>).map((row) => row.delivery_id));
+  });
+  return batch.map((a) => moved.has(a.delivery.id));
 }
 
 /** Ends a claimed delivery without an attempt (move `cancel`: endpoint deleted or disabled, event gone). */

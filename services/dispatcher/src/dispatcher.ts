@@ -17,6 +17,7 @@ import type { DispatcherConfig } from './config.js';
 import type { DispatcherMetrics } from './metrics.js';
 import type { AttemptDeps } from './delivery/attempt.js';
 import { processDelivery, type ProcessDeps } from './delivery/process.js';
+import { AttemptRecorder } from './delivery/recorder.js';
 import { loadBatchTargets } from './delivery/targets.js';
 
 /** Shortest wait between two queue checks, so rows held by another dispatcher do not cause a busy loop. */
@@ -65,6 +66,7 @@ export class Dispatcher {
       metrics: deps.metrics,
       policy: { schedule: deps.cfg.schedule, jitter: deps.cfg.DISPATCH_JITTER },
       attempt: deps.attempt,
+      recorder: new AttemptRecorder(deps.db, Math.max(deps.cfg.DISPATCH_CONCURRENCY, deps.cfg.DISPATCH_BATCH_SIZE)),
       isStopping: () => this.#stopping,
     };
   }

@@ -16,7 +16,6 @@ import {
   decideAfterAttempt,
   disableIfFailing,
   eventApiVersion,
-  recordAttempt,
   releaseDelivery,
   renderEvent,
   requireTransition,
@@ -27,6 +26,7 @@ import {
 } from '@dms/webhook-delivery';
 import type { DispatcherMetrics } from '../metrics.js';
 import { deliveryAttempt, type AttemptDeps, type AttemptResult } from './attempt.js';
+import type { AttemptRecorder } from './recorder.js';
 import type { BatchTargets, EndpointTarget } from './targets.js';
 
 /** What processing a delivery needs. */
@@ -36,6 +36,8 @@ export interface ProcessDeps {
   metrics: DispatcherMetrics;
   policy: RetryPolicy;
   attempt: AttemptDeps;
+  /** Writes attempt results, batched with those of other deliveries finishing at the same time. */
+  recorder: AttemptRecorder;
   /** True once the dispatcher is shutting down: an aborted attempt then goes back to the queue. */
   isStopping: () => boolean;
 }
@@ -141,7 +143,7 @@ async function record(deps: ProcessDeps, d: ClaimedDelivery, decision: Decision)
   }
   const { result, nextAttemptAt, startedAt } = decision;
   const end = to as AttemptEnd;
-  const recorded = await recordAttempt(db, d, { ...result, to: end, startedAt, nextAttemptAt });
+  const recorded = await deps.recorder.record(d, { ...result, to: end, startedAt, nextAttemptAt });
   const outcome = OUTCOME[end];
   metrics.attempts.inc({ outcome });
   metrics.attemptDuration.observe({ outcome }, result.durationMs / 1000);
