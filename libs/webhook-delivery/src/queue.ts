@@ -23,6 +23,11 @@ export interface ClaimedDelivery extends Pick<WebhookDeliveryRow, 'id' | 'tenant
   lease_token: string;
   /** Set when the previous claim's lease expired without a recorded result (move `reclaim`). */
   interrupted: boolean;
+  /**
+   * `created_at` as PostgreSQL's text, to the microsecond (a `Date` keeps milliseconds): with `id`
+   * the primary key, so writes about the attempt probe one index entry per partition.
+   */
+  created_at_exact: string;
 }
 
 /** What the queue needs to know about the process. */
@@ -67,7 +72,7 @@ function tenantFilter(q: Knex.QueryBuilder, opts: QueueOptions): void {
 export async function claimDue(db: Knex, opts: QueueOptions, limit: number): Promise<ClaimedDelivery[]> {
   return db.transaction(async (trx) => {
     const due = trx('webhook_deliveries')
-      .select('id', 'lease_token as stale_lease')
+      .select('id', 'created_at', 'lease_token as stale_lease')
       .where('status', 'pending')
       .where('next_attempt_at', '<=', trx.fn.now())
       .orderBy('next_attempt_at')
@@ -83,9 +88,10 @@ export async function claimDue(db: Knex, opts: QueueOptions, limit: number): Pro
               attempt_count = d.attempt_count + 1,
               updated_at = now()
          FROM due
-        WHERE d.id = due.id
+        -- The whole primary key: with the id alone the planner may hash the whole table instead.
+        WHERE d.id = due.id AND d.created_at = due.created_at
     RETURNING d.id, d.tenant_id, d.endpoint_id, d.event_id, d.attempt_count AS attempt, d.attempt_count - d.schedule_base AS step,
-              d.lease_token, d.created_at,
+              d.lease_token, d.created_at, d.created_at::text AS created_at_exact,
               due.stale_lease IS NOT NULL AS interrupted`,
       [due, opts.leaseSeconds],
     );
@@ -100,7 +106,7 @@ export async function claimDue(db: Knex, opts: QueueOptions, limit: number): Pro
           error: INTERRUPTED,
           started_at: trx.fn.now(),
           next_attempt_at: trx.fn.now(),
-          delivery_created_at: c.created_at,
+          delivery_created_at: c.created_at_exact,
         })),
       ).onConflict(['delivery_id', 'attempt', 'delivery_created_at']).ignore();
     }
@@ -129,7 +135,8 @@ export interface FinishedAttempt {
  * statement and one transaction for the whole batch.
  *
  * Each UPDATE is conditional on the delivery's lease, and an attempt row is inserted only for the
- * rows it moved, so an attempt is recorded at most once. Nothing is written to the endpoint
+ * rows it moved, so an attempt is recorded at most once. Rows are matched on the whole primary
+ * key (index probes, not a hash of the table). Nothing is written to the endpoint
  * row: every attempt to one endpoint would queue on its lock until COMMIT (`disableIfFailing`
  * reads successes from the deliveries instead).
  *
@@ -147,6 +154,7 @@ export async function recordAttempts(db: Knex, batch: readonly FinishedAttempt[]
   // One JSON parameter carries the whole batch (Knex would expand an array binding into a list).
   const entries = batch.map(({ delivery: d, record: r }) => ({
     id: d.id,
+    created_at: d.created_at_exact,
     lease_token: d.lease_token,
     attempt: d.attempt,
     status: STORED_STATUS[r.to],
@@ -161,14 +169,14 @@ export async function recordAttempts(db: Knex, batch: readonly FinishedAttempt[]
     await trx.raw('SET LOCAL synchronous_commit = off');
     const { rows } = await trx.raw(
       `WITH r AS (
-         SELECT * FROM json_to_recordset(?::json) AS r(id text, lease_token uuid, attempt integer, status text, attempt_status text,
+         SELECT * FROM json_to_recordset(?::json) AS r(id text, created_at timestamptz, lease_token uuid, attempt integer, status text, attempt_status text,
            response_status integer, error text, duration_ms integer, started_at timestamptz, next_attempt_at timestamptz)),
        moved AS (
          UPDATE webhook_deliveries d
             SET status = r.status, next_attempt_at = r.next_attempt_at, lease_token = NULL, last_response_status = r.response_status,
                 last_error = r.error, last_duration_ms = r.duration_ms, last_attempt_at = r.started_at, updated_at = now()
            FROM r
-          WHERE d.id = r.id AND d.lease_token = r.lease_token AND d.status = 'pending'
+          WHERE d.id = r.id AND d.created_at = r.created_at AND d.lease_token = r.lease_token AND d.status = 'pending'
       RETURNING d.id, d.created_at)
        INSERT INTO webhook_delivery_attempts (delivery_id, attempt, status, response_status, error, duration_ms, started_at, next_attempt_at, delivery_created_at)
        SELECT r.id, r.attempt, r.attempt_status, r.response_status, r.error, r.duration_ms, r.started_at, r.next_attempt_at, moved.created_at
