@@ -166,7 +166,9 @@ export async function recordAttempts(db: Knex, batch: readonly FinishedAttempt[]
     next_attempt_at: r.to === 'retry_scheduled' ? r.nextAttemptAt : null,
   }));
   const moved = await db.transaction(async (trx) => {
-    await trx.raw('SET LOCAL synchronous_commit = off');
+    // Probe each row by its primary key: with the batch's size unknown (json_to_recordset is
+    // estimated at 100 rows) the planner otherwise hashes every pending row, the whole backlog.
+    await trx.raw('SET LOCAL synchronous_commit = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off');
     const { rows } = await trx.raw(
       `WITH r AS (
          SELECT * FROM json_to_recordset(?::json) AS r(id text, created_at timestamptz, lease_token uuid, attempt integer, status text, attempt_status text,
