@@ -66,22 +66,24 @@ function tenantFilter(q: Knex.QueryBuilder, opts: QueueOptions): void {
 
 /**
  * Claims up to `limit` due deliveries for this process (moves `claim` and `reclaim`).
- * An interrupted previous attempt (its lease expired) is recorded as failed first, so every
- * attempt that may have reached the receiver appears in the history.
+ * An interrupted previous attempt (its lease expired) is recorded as failed in the same
+ * statement, so every attempt that may have reached the receiver appears in the history.
  */
 export async function claimDue(db: Knex, opts: QueueOptions, limit: number): Promise<ClaimedDelivery[]> {
-  return db.transaction(async (trx) => {
-    const due = trx('webhook_deliveries')
-      .select('id', 'created_at', 'lease_token as stale_lease')
-      .where('status', 'pending')
-      .where('next_attempt_at', '<=', trx.fn.now())
-      .orderBy('next_attempt_at')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked();
-    tenantFilter(due, opts);
-    const { rows } = await trx.raw(
-      `WITH due AS ?
+  const due = db('webhook_deliveries')
+    .select('id', 'created_at', 'lease_token as stale_lease')
+    .where('status', 'pending')
+    .where('next_attempt_at', '<=', db.fn.now())
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
+  tenantFilter(due, opts);
+  // One statement (one round trip, atomic without BEGIN/COMMIT). Its commit waits for the WAL
+  // flush: a claim must survive a database crash, so that every send follows a durable claim.
+  const { rows } = await db.raw(
+    `WITH due AS ?,
+     claimed AS (
        UPDATE webhook_deliveries d
           SET next_attempt_at = now() + make_interval(secs => ?),
               lease_token = gen_random_uuid(),
@@ -92,26 +94,15 @@ export async function claimDue(db: Knex, opts: QueueOptions, limit: number): Pro
         WHERE d.id = due.id AND d.created_at = due.created_at
     RETURNING d.id, d.tenant_id, d.endpoint_id, d.event_id, d.attempt_count AS attempt, d.attempt_count - d.schedule_base AS step,
               d.lease_token, d.created_at, d.created_at::text AS created_at_exact,
-              due.stale_lease IS NOT NULL AS interrupted`,
-      [due, opts.leaseSeconds],
-    );
-    const claimed = rows as ClaimedDelivery[];
-    const interrupted = claimed.filter((c) => c.interrupted);
-    if (interrupted.length) {
-      await trx('webhook_delivery_attempts').insert(
-        interrupted.map((c) => ({
-          delivery_id: c.id,
-          attempt: c.attempt - 1,
-          status: 'failed',
-          error: INTERRUPTED,
-          started_at: trx.fn.now(),
-          next_attempt_at: trx.fn.now(),
-          delivery_created_at: c.created_at_exact,
-        })),
-      ).onConflict(['delivery_id', 'attempt', 'delivery_created_at']).ignore();
-    }
-    return claimed;
-  });
+              due.stale_lease IS NOT NULL AS interrupted),
+     recorded AS (
+       INSERT INTO webhook_delivery_attempts (delivery_id, attempt, status, error, started_at, next_attempt_at, delivery_created_at)
+       SELECT id, attempt - 1, 'failed', ?, now(), now(), created_at FROM claimed WHERE interrupted
+       ON CONFLICT (delivery_id, attempt, delivery_created_at) DO NOTHING)
+     SELECT * FROM claimed`,
+    [due, opts.leaseSeconds, INTERRUPTED],
+  );
+  return rows as ClaimedDelivery[];
 }
 
 /**

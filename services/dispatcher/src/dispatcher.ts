@@ -51,7 +51,14 @@ export class Dispatcher {
   readonly #deps: DispatcherDeps;
   readonly #queue: QueueOptions;
   readonly #process: ProcessDeps;
+  /** Claimed deliveries until their result is recorded (shutdown waits for these). */
   readonly #inFlight = new Map<string, InFlight>();
+  /**
+   * Of those, the ones sending: `DISPATCH_CONCURRENCY` bounds these. A finished attempt frees its
+   * slot before its result is written, so claiming and sending go on while results are recorded
+   * in batches (delivery/recorder.ts).
+   */
+  #sending = 0;
   #stopping = false;
   #woken = false;
   #wake: (() => void) | undefined;
@@ -66,7 +73,7 @@ export class Dispatcher {
       metrics: deps.metrics,
       policy: { schedule: deps.cfg.schedule, jitter: deps.cfg.DISPATCH_JITTER },
       attempt: deps.attempt,
-      recorder: new AttemptRecorder(deps.db, Math.max(deps.cfg.DISPATCH_CONCURRENCY, deps.cfg.DISPATCH_BATCH_SIZE)),
+      recorder: new AttemptRecorder(deps.db, 2 * deps.cfg.DISPATCH_CONCURRENCY),
       isStopping: () => this.#stopping,
     };
   }
@@ -110,7 +117,9 @@ export class Dispatcher {
     let partialSince: number | undefined;
     while (!this.#stopping) {
       this.#woken = false;
-      const free = cfg.DISPATCH_CONCURRENCY - this.#inFlight.size;
+      // Results awaiting their write count too (up to as many again), so a slow database
+      // slows claiming instead of piling up unrecorded attempts.
+      const free = Math.min(cfg.DISPATCH_CONCURRENCY - this.#sending, 2 * cfg.DISPATCH_CONCURRENCY - this.#inFlight.size);
       const want = Math.min(free, cfg.DISPATCH_BATCH_SIZE);
       if (want > 0 && want < halfBatch) {
         partialSince ??= Date.now();
@@ -159,9 +168,18 @@ export class Dispatcher {
       if (delivery.interrupted) this.#deps.metrics.attempts.inc({ outcome: 'interrupted' });
       const abort = new AbortController();
       const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(Math.max(1000, leaseEnds - Date.now()))]);
-      const done = processDelivery(this.#process, delivery, targets, signal)
+      let sending = true;
+      const sent = () => {
+        if (!sending) return;
+        sending = false;
+        this.#sending--;
+        this.wake();
+      };
+      this.#sending++;
+      const done = processDelivery(this.#process, delivery, targets, signal, sent)
         .catch((err) => this.#deps.log.error({ err, delivery_id: delivery.id }, 'delivery processing failed'))
         .finally(() => {
+          sent();
           this.#inFlight.delete(delivery.id);
           this.wake();
         });

@@ -61,15 +61,27 @@ const OUTCOME: Readonly<Record<AttemptEnd, string>> = { succeeded: 'succeeded', 
  * Processes claimed delivery `d` to its next state: target, render, send, decide, record.
  * @param batch the endpoints and events of `d`'s batch (loading may still be under way)
  * @param signal aborts the attempt (lease running out, shutdown)
+ * @param sent called once the attempt no longer needs its sending slot: after the send (or when
+ *   there is nothing to send), before its result is recorded
  * @throws what loading the batch or a database write throws; the delivery stays leased and is
  *   claimed again when its lease runs out
  */
-export async function processDelivery(deps: ProcessDeps, d: ClaimedDelivery, batch: Promise<BatchTargets>, signal: AbortSignal): Promise<void> {
+export async function processDelivery(
+  deps: ProcessDeps,
+  d: ClaimedDelivery,
+  batch: Promise<BatchTargets>,
+  signal: AbortSignal,
+  sent: () => void = () => {},
+): Promise<void> {
   const targets = await batch;
   const startedAt = new Date();
   const aim = target(d, targets, deps.policy.schedule.length);
-  if (aim.kind === 'cancel') return record(deps, d, { move: 'cancel', reason: aim.reason, endpointGone: aim.endpointGone });
+  if (aim.kind === 'cancel') {
+    sent();
+    return record(deps, d, { move: 'cancel', reason: aim.reason, endpointGone: aim.endpointGone });
+  }
   const result = aim.kind === 'send' ? await send(deps.attempt, d, aim.endpoint, render(aim.event, aim.endpoint), signal) : aim.result;
+  sent();
   return record(deps, d, decide(deps, d, result, startedAt, signal));
 }
 

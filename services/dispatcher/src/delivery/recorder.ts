@@ -24,9 +24,10 @@ export class AttemptRecorder {
 
   /**
    * @param maxBatch most attempts per statement
-   * @param maxWrites statements in flight at once; two let one batch fill while the other is written
+   * @param maxWrites statements in flight at once; with one, attempts finishing during a write
+   *   form the next batch (group commit)
    */
-  constructor(db: Knex, maxBatch: number, maxWrites = 2) {
+  constructor(db: Knex, maxBatch: number, maxWrites = 1) {
     this.#db = db;
     this.#maxBatch = maxBatch;
     this.#maxWrites = maxWrites;
