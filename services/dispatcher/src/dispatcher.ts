@@ -164,10 +164,11 @@ export class Dispatcher {
   #startBatch(claimed: ClaimedDelivery[]): void {
     const leaseEnds = Date.now() + this.#deps.cfg.leaseSeconds * 1000 - LEASE_SAFETY_MS;
     const targets = loadBatchTargets(this.#deps.db, this.#deps.box, claimed);
+    // One lease, so one signal for the batch: shutdown aborts every attempt in flight anyway.
+    const abort = new AbortController();
+    const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(Math.max(1000, leaseEnds - Date.now()))]);
     for (const delivery of claimed) {
       if (delivery.interrupted) this.#deps.metrics.attempts.inc({ outcome: 'interrupted' });
-      const abort = new AbortController();
-      const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(Math.max(1000, leaseEnds - Date.now()))]);
       let sending = true;
       const sent = () => {
         if (!sending) return;
