@@ -157,8 +157,12 @@ export async function recordAttempts(db: Knex, batch: readonly FinishedAttempt[]
     next_attempt_at: r.to === 'retry_scheduled' ? r.nextAttemptAt : null,
   }));
   const moved = await db.transaction(async (trx) => {
-    // Probe each row by its primary key: with the batch's size unknown (json_to_recordset is
-    // estimated at 100 rows) the planner otherwise hashes every pending row, the whole backlog.
+    // Probe each row by its primary key. With the batch's size unknown (json_to_recordset is
+    // estimated at 100 rows) and stale statistics on a young partition, the planner otherwise
+    // reads every pending row (the whole backlog) through the queue's partial index and hashes
+    // or loops over them. For the same reason the row is required not to be final, rather than
+    // `status = 'pending'` (the same rows, CHECK webhook_deliveries_status), which would offer
+    // that index again.
     await trx.raw('SET LOCAL synchronous_commit = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off');
     const { rows } = await trx.raw(
       `WITH r AS (
@@ -169,7 +173,7 @@ export async function recordAttempts(db: Knex, batch: readonly FinishedAttempt[]
             SET status = r.status, next_attempt_at = r.next_attempt_at, lease_token = NULL, last_response_status = r.response_status,
                 last_error = r.error, last_duration_ms = r.duration_ms, last_attempt_at = r.started_at, updated_at = now()
            FROM r
-          WHERE d.id = r.id AND d.created_at = r.created_at AND d.lease_token = r.lease_token AND d.status = 'pending'
+          WHERE d.id = r.id AND d.created_at = r.created_at AND d.lease_token = r.lease_token AND d.status NOT IN ('succeeded', 'failed', 'canceled')
       RETURNING d.id, d.created_at)
        INSERT INTO webhook_delivery_attempts (delivery_id, attempt, status, response_status, error, duration_ms, started_at, next_attempt_at, delivery_created_at)
        SELECT r.id, r.attempt, r.attempt_status, r.response_status, r.error, r.duration_ms, r.started_at, r.next_attempt_at, moved.created_at
