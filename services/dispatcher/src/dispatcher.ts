@@ -16,7 +16,7 @@ import { claimDue, secondsUntilNextDue, type ClaimedDelivery, type QueueOptions 
 import type { DispatcherConfig } from './config.js';
 import type { DispatcherMetrics } from './metrics.js';
 import type { AttemptDeps } from './delivery/attempt.js';
-import { processDelivery, type ProcessDeps } from './delivery/process.js';
+import { processDelivery, type ProcessDeps, type SendSlot } from './delivery/process.js';
 import { AttemptRecorder } from './delivery/recorder.js';
 import { loadBatchTargets } from './delivery/targets.js';
 
@@ -59,6 +59,13 @@ export class Dispatcher {
    * in batches (delivery/recorder.ts).
    */
   #sending = 0;
+  /** Deliveries waiting for a sending slot, first claimed first. */
+  readonly #slotQueue: Array<() => void> = [];
+  /**
+   * Claimed and not yet sent. Up to a batch more than there are slots: the next batch is claimed
+   * while the current one sends, so slots never wait for a claim's round trip and WAL flush.
+   */
+  #unsent = 0;
   #stopping = false;
   #woken = false;
   #wake: (() => void) | undefined;
@@ -117,9 +124,10 @@ export class Dispatcher {
     let partialSince: number | undefined;
     while (!this.#stopping) {
       this.#woken = false;
-      // Results awaiting their write count too (up to as many again), so a slow database
-      // slows claiming instead of piling up unrecorded attempts.
-      const free = Math.min(cfg.DISPATCH_CONCURRENCY - this.#sending, 2 * cfg.DISPATCH_CONCURRENCY - this.#inFlight.size);
+      // Results awaiting their write count too (up to DISPATCH_CONCURRENCY of them), so a slow
+      // database slows claiming instead of piling up unrecorded attempts.
+      const ahead = cfg.DISPATCH_CONCURRENCY + cfg.DISPATCH_BATCH_SIZE;
+      const free = Math.min(ahead - this.#unsent, ahead + cfg.DISPATCH_CONCURRENCY - this.#inFlight.size);
       const want = Math.min(free, cfg.DISPATCH_BATCH_SIZE);
       if (want > 0 && want < halfBatch) {
         partialSince ??= Date.now();
@@ -161,6 +169,35 @@ export class Dispatcher {
     });
   }
 
+  /** A sending slot for one claimed delivery (counted as unsent until freed). */
+  #slot(): SendSlot {
+    this.#unsent++;
+    let taken = false;
+    let freed = false;
+    return {
+      take: () => {
+        taken = true;
+        if (this.#sending < this.#deps.cfg.DISPATCH_CONCURRENCY) {
+          this.#sending++;
+          return Promise.resolve();
+        }
+        return new Promise((resolve) => this.#slotQueue.push(resolve));
+      },
+      free: () => {
+        if (freed) return;
+        freed = true;
+        this.#unsent--;
+        if (taken) {
+          // The slot passes straight to the next waiting delivery, if any.
+          const next = this.#slotQueue.shift();
+          if (next) next();
+          else this.#sending--;
+        }
+        this.wake();
+      },
+    };
+  }
+
   #startBatch(claimed: ClaimedDelivery[]): void {
     const leaseEnds = Date.now() + this.#deps.cfg.leaseSeconds * 1000 - LEASE_SAFETY_MS;
     const targets = loadBatchTargets(this.#deps.db, this.#deps.box, claimed);
@@ -169,18 +206,11 @@ export class Dispatcher {
     const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(Math.max(1000, leaseEnds - Date.now()))]);
     for (const delivery of claimed) {
       if (delivery.interrupted) this.#deps.metrics.attempts.inc({ outcome: 'interrupted' });
-      let sending = true;
-      const sent = () => {
-        if (!sending) return;
-        sending = false;
-        this.#sending--;
-        this.wake();
-      };
-      this.#sending++;
-      const done = processDelivery(this.#process, delivery, targets, signal, sent)
+      const slot = this.#slot();
+      const done = processDelivery(this.#process, delivery, targets, signal, slot)
         .catch((err) => this.#deps.log.error({ err, delivery_id: delivery.id }, 'delivery processing failed'))
         .finally(() => {
-          sent();
+          slot.free();
           this.#inFlight.delete(delivery.id);
           this.wake();
         });

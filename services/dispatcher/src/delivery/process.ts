@@ -42,6 +42,14 @@ export interface ProcessDeps {
   isStopping: () => boolean;
 }
 
+/** One of the dispatcher's `DISPATCH_CONCURRENCY` sending slots, for one delivery. */
+export interface SendSlot {
+  /** Resolves once the delivery may send. */
+  take(): Promise<void>;
+  /** The delivery no longer needs to send (done, or nothing to send); idempotent. */
+  free(): void;
+}
+
 /** Step 1's answer: send, end without sending (`cancel`), or count a failed attempt without sending. */
 type Target =
   | { kind: 'send'; endpoint: EndpointTarget; event: StoredEvent }
@@ -61,8 +69,8 @@ const OUTCOME: Readonly<Record<AttemptEnd, string>> = { succeeded: 'succeeded', 
  * Processes claimed delivery `d` to its next state: target, render, send, decide, record.
  * @param batch the endpoints and events of `d`'s batch (loading may still be under way)
  * @param signal aborts the attempt (lease running out, shutdown)
- * @param sent called once the attempt no longer needs its sending slot: after the send (or when
- *   there is nothing to send), before its result is recorded
+ * @param slot taken before the send, freed after it (or at once when there is nothing to send),
+ *   before the result is recorded
  * @throws what loading the batch or a database write throws; the delivery stays leased and is
  *   claimed again when its lease runs out
  */
@@ -71,17 +79,25 @@ export async function processDelivery(
   d: ClaimedDelivery,
   batch: Promise<BatchTargets>,
   signal: AbortSignal,
-  sent: () => void = () => {},
+  slot: SendSlot = { take: async () => {}, free: () => {} },
 ): Promise<void> {
   const targets = await batch;
-  const startedAt = new Date();
   const aim = target(d, targets, deps.policy.schedule.length);
   if (aim.kind === 'cancel') {
-    sent();
+    slot.free();
     return record(deps, d, { move: 'cancel', reason: aim.reason, endpointGone: aim.endpointGone });
   }
-  const result = aim.kind === 'send' ? await send(deps.attempt, d, aim.endpoint, render(aim.event, aim.endpoint), signal) : aim.result;
-  sent();
+  let result: AttemptResult;
+  let startedAt: Date;
+  if (aim.kind === 'send') {
+    await slot.take();
+    startedAt = new Date();
+    result = await send(deps.attempt, d, aim.endpoint, render(aim.event, aim.endpoint), signal);
+  } else {
+    startedAt = new Date();
+    result = aim.result;
+  }
+  slot.free();
   return record(deps, d, decide(deps, d, result, startedAt, signal));
 }
 
