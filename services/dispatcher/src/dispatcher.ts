@@ -1,7 +1,10 @@
 /**
  * The delivery engine: claims due deliveries (several dispatcher processes may run at once) and
  * runs each through the steps of delivery/process.ts (target, render, send, decide, record) with
- * bounded concurrency.
+ * at most `DISPATCH_CONCURRENCY` sending at once. The next batch is claimed while the current one
+ * sends, and results are written in batches behind the sends (delivery/recorder.ts), so neither
+ * the claim's nor the recording's round trips hold a sending slot (docs/api.md section 7,
+ * "Several dispatchers" and "Durability of results").
  *
  * It wakes on LISTEN/NOTIFY when an event commits, when an attempt finishes (a slot frees up) and
  * when the earliest scheduled retry comes due, with polling as a fallback.

@@ -87,16 +87,9 @@ export async function processDelivery(
     slot.free();
     return record(deps, d, { move: 'cancel', reason: aim.reason, endpointGone: aim.endpointGone });
   }
-  let result: AttemptResult;
-  let startedAt: Date;
-  if (aim.kind === 'send') {
-    await slot.take();
-    startedAt = new Date();
-    result = await send(deps.attempt, d, aim.endpoint, render(aim.event, aim.endpoint), signal);
-  } else {
-    startedAt = new Date();
-    result = aim.result;
-  }
+  if (aim.kind === 'send') await slot.take();
+  const startedAt = new Date();
+  const result = aim.kind === 'send' ? await send(deps.attempt, d, aim.endpoint, render(aim.event, aim.endpoint), signal) : aim.result;
   slot.free();
   return record(deps, d, decide(deps, d, result, startedAt, signal));
 }
