@@ -23,6 +23,11 @@ export interface ClaimedDelivery extends Pick<WebhookDeliveryRow, 'id' | 'tenant
   lease_token: string;
   /** Set when the previous claim's lease expired without a recorded result (move `reclaim`). */
   interrupted: boolean;
+  /**
+   * `created_at` as PostgreSQL's text, to the microsecond (a `Date` keeps milliseconds): with `id`
+   * the primary key, so writes about the attempt probe one index entry per partition.
+   */
+  created_at_exact: string;
 }
 
 /** What the queue needs to know about the process. */
@@ -61,83 +66,124 @@ function tenantFilter(q: Knex.QueryBuilder, opts: QueueOptions): void {
 
 /**
  * Claims up to `limit` due deliveries for this process (moves `claim` and `reclaim`).
- * An interrupted previous attempt (its lease expired) is recorded as failed first, so every
- * attempt that may have reached the receiver appears in the history.
+ * An interrupted previous attempt (its lease expired) is recorded as failed in the same
+ * statement, so every attempt that may have reached the receiver appears in the history.
  */
 export async function claimDue(db: Knex, opts: QueueOptions, limit: number): Promise<ClaimedDelivery[]> {
-  return db.transaction(async (trx) => {
-    const due = trx('webhook_deliveries')
-      .select('id', 'lease_token as stale_lease')
-      .where('status', 'pending')
-      .where('next_attempt_at', '<=', trx.fn.now())
-      .orderBy('next_attempt_at')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked();
-    tenantFilter(due, opts);
-    const { rows } = await trx.raw(
-      `WITH due AS ?
+  const due = db('webhook_deliveries')
+    .select('id', 'created_at', 'lease_token as stale_lease')
+    .where('status', 'pending')
+    .where('next_attempt_at', '<=', db.fn.now())
+    .orderBy('next_attempt_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
+  tenantFilter(due, opts);
+  // One statement (one round trip, atomic without BEGIN/COMMIT). Its commit waits for the WAL
+  // flush: a claim must survive a database crash, so that every send follows a durable claim.
+  const { rows } = await db.raw(
+    `WITH due AS ?,
+     claimed AS (
        UPDATE webhook_deliveries d
           SET next_attempt_at = now() + make_interval(secs => ?),
               lease_token = gen_random_uuid(),
               attempt_count = d.attempt_count + 1,
               updated_at = now()
          FROM due
-        WHERE d.id = due.id
+        -- The whole primary key: with the id alone the planner may hash the whole table instead.
+        WHERE d.id = due.id AND d.created_at = due.created_at
     RETURNING d.id, d.tenant_id, d.endpoint_id, d.event_id, d.attempt_count AS attempt, d.attempt_count - d.schedule_base AS step,
-              d.lease_token, d.created_at,
-              due.stale_lease IS NOT NULL AS interrupted`,
-      [due, opts.leaseSeconds],
-    );
-    const claimed = rows as ClaimedDelivery[];
-    const interrupted = claimed.filter((c) => c.interrupted);
-    if (interrupted.length) {
-      await trx('webhook_delivery_attempts').insert(
-        interrupted.map((c) => ({
-          delivery_id: c.id,
-          attempt: c.attempt - 1,
-          status: 'failed',
-          error: INTERRUPTED,
-          started_at: trx.fn.now(),
-          next_attempt_at: trx.fn.now(),
-          delivery_created_at: c.created_at,
-        })),
-      ).onConflict(['delivery_id', 'attempt', 'delivery_created_at']).ignore();
-    }
-    return claimed;
-  });
+              d.lease_token, d.created_at, d.created_at::text AS created_at_exact,
+              due.stale_lease IS NOT NULL AS interrupted),
+     recorded AS (
+       INSERT INTO webhook_delivery_attempts (delivery_id, attempt, status, error, started_at, next_attempt_at, delivery_created_at)
+       SELECT id, attempt - 1, 'failed', ?, now(), now(), created_at FROM claimed WHERE interrupted
+       ON CONFLICT (delivery_id, attempt, delivery_created_at) DO NOTHING)
+     SELECT * FROM claimed`,
+    [due, opts.leaseSeconds, INTERRUPTED],
+  );
+  return rows as ClaimedDelivery[];
 }
 
 /**
  * Records attempt `d.attempt` and moves the delivery to `r.to`: succeeded, pending again (retry at
- * `r.nextAttemptAt`), or failed (schedule exhausted).
- *
- * One statement, so one round trip and atomic without BEGIN/COMMIT: the UPDATE is conditional on
- * the lease, and the attempt row is inserted only for the row it moved. Nothing is written to the
- * endpoint row: every attempt to one endpoint would queue on its lock until COMMIT
- * (`disableIfFailing` reads successes from the deliveries instead).
+ * `r.nextAttemptAt`), or failed (schedule exhausted). `recordAttempts` with one entry.
  * @returns false when the lease was lost (nothing written)
  */
 export async function recordAttempt(db: Knex, d: ClaimedDelivery, r: AttemptRecord): Promise<boolean> {
-  const status = STORED_STATUS[r.to];
-  const attemptStatus = r.to === 'succeeded' ? 'succeeded' : 'failed';
-  const nextAttemptAt = r.to === 'retry_scheduled' ? r.nextAttemptAt : null;
-  const { rows } = await db.raw(
-    `WITH moved AS (
-       UPDATE webhook_deliveries
-          SET status = ?, next_attempt_at = ?, lease_token = NULL, last_response_status = ?, last_error = ?,
-              last_duration_ms = ?, last_attempt_at = ?, updated_at = now()
-        WHERE id = ? AND lease_token = ? AND status = 'pending'
-    RETURNING id, created_at)
-     INSERT INTO webhook_delivery_attempts (delivery_id, attempt, status, response_status, error, duration_ms, started_at, next_attempt_at, delivery_created_at)
-     SELECT id, ?::integer, ?::text, ?::integer, ?::text, ?::integer, ?::timestamptz, ?::timestamptz, created_at FROM moved
-     RETURNING delivery_id`,
-    [
-      status, nextAttemptAt, r.responseStatus, r.error, r.durationMs, r.startedAt, d.id, d.lease_token,
-      d.attempt, attemptStatus, r.responseStatus, r.error, r.durationMs, r.startedAt, nextAttemptAt,
-    ],
-  );
-  return rows.length > 0;
+  const [recorded] = await recordAttempts(db, [{ delivery: d, record: r }]);
+  return recorded!;
+}
+
+/** One finished attempt to record: the claimed delivery and its outcome. */
+export interface FinishedAttempt {
+  delivery: ClaimedDelivery;
+  record: AttemptRecord;
+}
+
+/**
+ * Records finished attempts, each moving its delivery to `record.to` (as `recordAttempt`), in one
+ * statement and one transaction for the whole batch.
+ *
+ * Each UPDATE is conditional on the delivery's lease, and an attempt row is inserted only for the
+ * rows it moved, so an attempt is recorded at most once. Rows are matched on the whole primary
+ * key (index probes, not a hash of the table). Nothing is written to the endpoint
+ * row: every attempt to one endpoint would queue on its lock until COMMIT (`disableIfFailing`
+ * reads successes from the deliveries instead).
+ *
+ * The commit does not wait for its WAL flush (`synchronous_commit = off`, local to this
+ * transaction). Delivery is at least once (docs/api.md section 7): a database crash can lose the
+ * last fraction of a second of recorded results; those deliveries are then still leased (their
+ * claim was committed durably before the send, and WAL is replayed in order, so a lost claim
+ * implies a lost result, never the reverse), and when the lease runs out another claim records
+ * the attempt as interrupted and sends them again with the same `webhook-id`. Nothing is marked
+ * succeeded without having been sent, as the result is written only after the send.
+ * @returns for each entry, in order, false when its lease was lost (nothing written for it)
+ */
+export async function recordAttempts(db: Knex, batch: readonly FinishedAttempt[]): Promise<boolean[]> {
+  if (!batch.length) return [];
+  // One JSON parameter carries the whole batch (Knex would expand an array binding into a list).
+  const entries = batch.map(({ delivery: d, record: r }) => ({
+    id: d.id,
+    created_at: d.created_at_exact,
+    lease_token: d.lease_token,
+    attempt: d.attempt,
+    status: STORED_STATUS[r.to],
+    attempt_status: r.to === 'succeeded' ? 'succeeded' : 'failed',
+    response_status: r.responseStatus,
+    error: r.error,
+    duration_ms: r.durationMs,
+    started_at: r.startedAt,
+    next_attempt_at: r.to === 'retry_scheduled' ? r.nextAttemptAt : null,
+  }));
+  const moved = await db.transaction(async (trx) => {
+    // Probe each row by its primary key. With the batch's size unknown (json_to_recordset is
+    // estimated at 100 rows) and stale statistics on a young partition, the planner otherwise
+    // reads every pending row (the whole backlog) through the queue's partial index and hashes
+    // or loops over them. For the same reason the row is required not to be final, rather than
+    // `status = 'pending'` (the same rows, CHECK webhook_deliveries_status), which would offer
+    // that index again.
+    await trx.raw('SET LOCAL synchronous_commit = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off');
+    const { rows } = await trx.raw(
+      `WITH r AS (
+         SELECT * FROM json_to_recordset(?::json) AS r(id text, created_at timestamptz, lease_token uuid, attempt integer, status text, attempt_status text,
+           response_status integer, error text, duration_ms integer, started_at timestamptz, next_attempt_at timestamptz)),
+       moved AS (
+         UPDATE webhook_deliveries d
+            SET status = r.status, next_attempt_at = r.next_attempt_at, lease_token = NULL, last_response_status = r.response_status,
+                last_error = r.error, last_duration_ms = r.duration_ms, last_attempt_at = r.started_at, updated_at = now()
+           FROM r
+          WHERE d.id = r.id AND d.created_at = r.created_at AND d.lease_token = r.lease_token AND d.status NOT IN ('succeeded', 'failed', 'canceled')
+      RETURNING d.id, d.created_at)
+       INSERT INTO webhook_delivery_attempts (delivery_id, attempt, status, response_status, error, duration_ms, started_at, next_attempt_at, delivery_created_at)
+       SELECT r.id, r.attempt, r.attempt_status, r.response_status, r.error, r.duration_ms, r.started_at, r.next_attempt_at, moved.created_at
+         FROM r JOIN moved ON moved.id = r.id
+       RETURNING delivery_id`,
+      [JSON.stringify(entries)],
+    );
+    return new Set((rows as Array<{ delivery_id: string }>).map((row) => row.delivery_id));
+  });
+  return batch.map((a) => moved.has(a.delivery.id));
 }
 
 /** Ends a claimed delivery without an attempt (move `cancel`: endpoint deleted or disabled, event gone). */

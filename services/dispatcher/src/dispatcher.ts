@@ -1,7 +1,10 @@
 /**
  * The delivery engine: claims due deliveries (several dispatcher processes may run at once) and
  * runs each through the steps of delivery/process.ts (target, render, send, decide, record) with
- * bounded concurrency.
+ * at most `DISPATCH_CONCURRENCY` sending at once. The next batch is claimed while the current one
+ * sends, and results are written in batches behind the sends (delivery/recorder.ts), so neither
+ * the claim's nor the recording's round trips hold a sending slot (docs/api.md section 7,
+ * "Several dispatchers" and "Durability of results").
  *
  * It wakes on LISTEN/NOTIFY when an event commits, when an attempt finishes (a slot frees up) and
  * when the earliest scheduled retry comes due, with polling as a fallback.
@@ -16,7 +19,8 @@ import { claimDue, secondsUntilNextDue, type ClaimedDelivery, type QueueOptions 
 import type { DispatcherConfig } from './config.js';
 import type { DispatcherMetrics } from './metrics.js';
 import type { AttemptDeps } from './delivery/attempt.js';
-import { processDelivery, type ProcessDeps } from './delivery/process.js';
+import { processDelivery, type ProcessDeps, type SendSlot } from './delivery/process.js';
+import { AttemptRecorder } from './delivery/recorder.js';
 import { loadBatchTargets } from './delivery/targets.js';
 
 /** Shortest wait between two queue checks, so rows held by another dispatcher do not cause a busy loop. */
@@ -50,7 +54,21 @@ export class Dispatcher {
   readonly #deps: DispatcherDeps;
   readonly #queue: QueueOptions;
   readonly #process: ProcessDeps;
+  /** Claimed deliveries until their result is recorded (shutdown waits for these). */
   readonly #inFlight = new Map<string, InFlight>();
+  /**
+   * Of those, the ones sending: `DISPATCH_CONCURRENCY` bounds these. A finished attempt frees its
+   * slot before its result is written, so claiming and sending go on while results are recorded
+   * in batches (delivery/recorder.ts).
+   */
+  #sending = 0;
+  /** Deliveries waiting for a sending slot, first claimed first. */
+  readonly #slotQueue: Array<() => void> = [];
+  /**
+   * Claimed and not yet sent. Up to a batch more than there are slots: the next batch is claimed
+   * while the current one sends, so slots never wait for a claim's round trip and WAL flush.
+   */
+  #unsent = 0;
   #stopping = false;
   #woken = false;
   #wake: (() => void) | undefined;
@@ -65,6 +83,7 @@ export class Dispatcher {
       metrics: deps.metrics,
       policy: { schedule: deps.cfg.schedule, jitter: deps.cfg.DISPATCH_JITTER },
       attempt: deps.attempt,
+      recorder: new AttemptRecorder(deps.db, 2 * deps.cfg.DISPATCH_CONCURRENCY),
       isStopping: () => this.#stopping,
     };
   }
@@ -108,7 +127,10 @@ export class Dispatcher {
     let partialSince: number | undefined;
     while (!this.#stopping) {
       this.#woken = false;
-      const free = cfg.DISPATCH_CONCURRENCY - this.#inFlight.size;
+      // Results awaiting their write count too (up to DISPATCH_CONCURRENCY of them), so a slow
+      // database slows claiming instead of piling up unrecorded attempts.
+      const ahead = cfg.DISPATCH_CONCURRENCY + cfg.DISPATCH_BATCH_SIZE;
+      const free = Math.min(ahead - this.#unsent, ahead + cfg.DISPATCH_CONCURRENCY - this.#inFlight.size);
       const want = Math.min(free, cfg.DISPATCH_BATCH_SIZE);
       if (want > 0 && want < halfBatch) {
         partialSince ??= Date.now();
@@ -150,16 +172,48 @@ export class Dispatcher {
     });
   }
 
+  /** A sending slot for one claimed delivery (counted as unsent until freed). */
+  #slot(): SendSlot {
+    this.#unsent++;
+    let taken = false;
+    let freed = false;
+    return {
+      take: () => {
+        taken = true;
+        if (this.#sending < this.#deps.cfg.DISPATCH_CONCURRENCY) {
+          this.#sending++;
+          return Promise.resolve();
+        }
+        return new Promise((resolve) => this.#slotQueue.push(resolve));
+      },
+      free: () => {
+        if (freed) return;
+        freed = true;
+        this.#unsent--;
+        if (taken) {
+          // The slot passes straight to the next waiting delivery, if any.
+          const next = this.#slotQueue.shift();
+          if (next) next();
+          else this.#sending--;
+        }
+        this.wake();
+      },
+    };
+  }
+
   #startBatch(claimed: ClaimedDelivery[]): void {
     const leaseEnds = Date.now() + this.#deps.cfg.leaseSeconds * 1000 - LEASE_SAFETY_MS;
     const targets = loadBatchTargets(this.#deps.db, this.#deps.box, claimed);
+    // One lease, so one signal for the batch: shutdown aborts every attempt in flight anyway.
+    const abort = new AbortController();
+    const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(Math.max(1000, leaseEnds - Date.now()))]);
     for (const delivery of claimed) {
       if (delivery.interrupted) this.#deps.metrics.attempts.inc({ outcome: 'interrupted' });
-      const abort = new AbortController();
-      const signal = AbortSignal.any([abort.signal, AbortSignal.timeout(Math.max(1000, leaseEnds - Date.now()))]);
-      const done = processDelivery(this.#process, delivery, targets, signal)
+      const slot = this.#slot();
+      const done = processDelivery(this.#process, delivery, targets, signal, slot)
         .catch((err) => this.#deps.log.error({ err, delivery_id: delivery.id }, 'delivery processing failed'))
         .finally(() => {
+          slot.free();
           this.#inFlight.delete(delivery.id);
           this.wake();
         });

@@ -10,6 +10,8 @@ const RECEIVER = fileURLToPath(new URL('./webhook-receiver.js', import.meta.url)
 /** A running receiver: its URL, how many deliveries it has received so far, and `stop()`. */
 export interface Receiver {
   url: string;
+  /** Process id of the receiver (for its CPU time). */
+  pid: number;
   count(): Promise<number>;
   stop(): void;
 }
@@ -22,6 +24,7 @@ export function startReceiver(): Promise<Receiver> {
     child.once('message', (msg: { port: number }) => {
       resolve({
         url: `http://127.0.0.1:${msg.port}/hooks`,
+        pid: child.pid!,
         count: () =>
           new Promise((res) => {
             child.once('message', (m: { count: number }) => res(m.count));

@@ -35,6 +35,15 @@ export interface AttemptDeps {
 
 const USER_AGENT = 'dms-webhooks/1.0 (+https://www.standardwebhooks.com)';
 
+/** Signers by secrets list: a batch's deliveries to one endpoint share its list, so its keys are decoded once. */
+const signerCache = new WeakMap<readonly string[], Webhook[]>();
+
+function signersOf(secrets: readonly string[]): Webhook[] {
+  let signers = signerCache.get(secrets);
+  if (!signers) signerCache.set(secrets, (signers = secrets.map((secret) => new Webhook(secret))));
+  return signers;
+}
+
 /**
  * Sends `body` (the rendered event JSON) as message `messageId` (the event id: the same on every
  * retry, so receivers can de-duplicate).
@@ -43,7 +52,7 @@ const USER_AGENT = 'dms-webhooks/1.0 (+https://www.standardwebhooks.com)';
 export async function deliveryAttempt(deps: AttemptDeps, target: AttemptTarget, messageId: string, body: string, signal?: AbortSignal): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const signers = target.signingSecrets.map((secret) => new Webhook(secret));
+  const signers = signersOf(target.signingSecrets);
 
   const send = async (token: string | undefined) => {
     const now = new Date();

@@ -16,7 +16,6 @@ import {
   decideAfterAttempt,
   disableIfFailing,
   eventApiVersion,
-  recordAttempt,
   releaseDelivery,
   renderEvent,
   requireTransition,
@@ -27,6 +26,7 @@ import {
 } from '@dms/webhook-delivery';
 import type { DispatcherMetrics } from '../metrics.js';
 import { deliveryAttempt, type AttemptDeps, type AttemptResult } from './attempt.js';
+import type { AttemptRecorder } from './recorder.js';
 import type { BatchTargets, EndpointTarget } from './targets.js';
 
 /** What processing a delivery needs. */
@@ -36,8 +36,18 @@ export interface ProcessDeps {
   metrics: DispatcherMetrics;
   policy: RetryPolicy;
   attempt: AttemptDeps;
+  /** Writes attempt results, batched with those of other deliveries finishing at the same time. */
+  recorder: AttemptRecorder;
   /** True once the dispatcher is shutting down: an aborted attempt then goes back to the queue. */
   isStopping: () => boolean;
+}
+
+/** One of the dispatcher's `DISPATCH_CONCURRENCY` sending slots, for one delivery. */
+export interface SendSlot {
+  /** Resolves once the delivery may send. */
+  take(): Promise<void>;
+  /** The delivery no longer needs to send (done, or nothing to send); idempotent. */
+  free(): void;
 }
 
 /** Step 1's answer: send, end without sending (`cancel`), or count a failed attempt without sending. */
@@ -59,15 +69,28 @@ const OUTCOME: Readonly<Record<AttemptEnd, string>> = { succeeded: 'succeeded', 
  * Processes claimed delivery `d` to its next state: target, render, send, decide, record.
  * @param batch the endpoints and events of `d`'s batch (loading may still be under way)
  * @param signal aborts the attempt (lease running out, shutdown)
+ * @param slot taken before the send, freed after it (or at once when there is nothing to send),
+ *   before the result is recorded
  * @throws what loading the batch or a database write throws; the delivery stays leased and is
  *   claimed again when its lease runs out
  */
-export async function processDelivery(deps: ProcessDeps, d: ClaimedDelivery, batch: Promise<BatchTargets>, signal: AbortSignal): Promise<void> {
+export async function processDelivery(
+  deps: ProcessDeps,
+  d: ClaimedDelivery,
+  batch: Promise<BatchTargets>,
+  signal: AbortSignal,
+  slot: SendSlot = { take: async () => {}, free: () => {} },
+): Promise<void> {
   const targets = await batch;
-  const startedAt = new Date();
   const aim = target(d, targets, deps.policy.schedule.length);
-  if (aim.kind === 'cancel') return record(deps, d, { move: 'cancel', reason: aim.reason, endpointGone: aim.endpointGone });
+  if (aim.kind === 'cancel') {
+    slot.free();
+    return record(deps, d, { move: 'cancel', reason: aim.reason, endpointGone: aim.endpointGone });
+  }
+  if (aim.kind === 'send') await slot.take();
+  const startedAt = new Date();
   const result = aim.kind === 'send' ? await send(deps.attempt, d, aim.endpoint, render(aim.event, aim.endpoint), signal) : aim.result;
+  slot.free();
   return record(deps, d, decide(deps, d, result, startedAt, signal));
 }
 
@@ -141,7 +164,7 @@ async function record(deps: ProcessDeps, d: ClaimedDelivery, decision: Decision)
   }
   const { result, nextAttemptAt, startedAt } = decision;
   const end = to as AttemptEnd;
-  const recorded = await recordAttempt(db, d, { ...result, to: end, startedAt, nextAttemptAt });
+  const recorded = await deps.recorder.record(d, { ...result, to: end, startedAt, nextAttemptAt });
   const outcome = OUTCOME[end];
   metrics.attempts.inc({ outcome });
   metrics.attemptDuration.observe({ outcome }, result.durationMs / 1000);

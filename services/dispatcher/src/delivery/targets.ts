@@ -49,35 +49,52 @@ export async function loadBatchTargets(db: Knex, box: SecretBox, claimed: readon
 
 /**
  * Endpoints by id. A secret that cannot be decrypted (wrong `SECRETS_KEY`) throws
- * `SecretDecryptionError` when the target is read, failing only that delivery's attempt.
+ * `SecretDecryptionError` when the target is read, failing only the attempts to that endpoint.
+ * Each endpoint's secrets are decrypted once per batch, not once per delivery.
  */
 async function loadEndpoints(db: Knex, box: SecretBox, ids: string[]): Promise<Map<string, () => EndpointTarget>> {
   const rows: EndpointRow[] = await db('webhook_endpoints')
     .whereIn('id', [...new Set(ids)])
     // The database clock decides the 24 h of double signatures, as it stamped their start.
     .select('*', db.raw(`CASE WHEN previous_signing_secret_expires_at > now() THEN previous_signing_secret_ciphertext END AS previous_signing_secret`));
-  return new Map(
-    rows.map((row) => [
-      row.id,
-      () => ({
-        id: row.id,
-        url: row.url,
-        version: row.version,
-        active: row.enabled && row.deleted_at === null,
-        signingSecrets: [row.signing_secret_ciphertext, row.previous_signing_secret].flatMap((sealed) => (sealed ? [box.open(sealed)] : [])),
-        credentials:
-          row.oauth2_token_url && row.oauth2_client_id && row.oauth2_client_secret_ciphertext
-            ? {
-                endpointId: row.id,
-                version: row.credentials_version,
-                tokenUrl: row.oauth2_token_url,
-                clientId: row.oauth2_client_id,
-                clientSecret: box.open(row.oauth2_client_secret_ciphertext),
-              }
-            : undefined,
-      }),
-    ]),
-  );
+  return new Map(rows.map((row) => [row.id, once(() => endpointTarget(box, row))]));
+}
+
+/** `f`, called at most once: its result (or error) is kept for the batch's other deliveries. */
+function once<T>(f: () => T): () => T {
+  let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
+  return () => {
+    if (!outcome) {
+      try {
+        outcome = { ok: true, value: f() };
+      } catch (error) {
+        outcome = { ok: false, error };
+      }
+    }
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  };
+}
+
+/** The endpoint as the dispatcher needs it, its secrets decrypted (throws `SecretDecryptionError`). */
+function endpointTarget(box: SecretBox, row: EndpointRow): EndpointTarget {
+  return {
+    id: row.id,
+    url: row.url,
+    version: row.version,
+    active: row.enabled && row.deleted_at === null,
+    signingSecrets: [row.signing_secret_ciphertext, row.previous_signing_secret].flatMap((sealed) => (sealed ? [box.open(sealed)] : [])),
+    credentials:
+      row.oauth2_token_url && row.oauth2_client_id && row.oauth2_client_secret_ciphertext
+        ? {
+            endpointId: row.id,
+            version: row.credentials_version,
+            tokenUrl: row.oauth2_token_url,
+            clientId: row.oauth2_client_id,
+            clientSecret: box.open(row.oauth2_client_secret_ciphertext),
+          }
+        : undefined,
+  };
 }
 
 /** Events by id. */
