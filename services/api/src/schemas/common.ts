@@ -110,9 +110,23 @@ export function deletedObject<T extends string>(object: T, id: string): DeletedO
   return { id, object, deleted: true };
 }
 
-/** Converts a database timestamp to RFC 3339 UTC (`null` stays `null`). */
+// PostgreSQL's text of a timestamptz in a UTC session (DateStyle ISO): `2026-01-31 12:00:00.123456+00`,
+// fraction optional (1 to 6 digits). Years 1000-9999 only: anything else takes the Date path.
+const PG_UTC_TEXT = /^([1-9]\d{3}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
+
+/**
+ * Converts a database timestamp to RFC 3339 UTC with milliseconds, `YYYY-MM-DDTHH:MM:SS.mmmZ`, as
+ * `Date.prototype.toISOString` writes it (`null` stays `null`). Accepts a `Date`, or the text
+ * PostgreSQL sends for a timestamptz (lists read it as text, http/pagination.ts): in a UTC session
+ * that text is rewritten without a Date (microseconds truncated to milliseconds, as node-postgres's
+ * parsing does), any other text goes through `Date`.
+ */
 export function iso(value: Date | string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
+  if (typeof value === 'string') {
+    const m = PG_UTC_TEXT.exec(value);
+    if (m) return `${m[1]}T${m[2]}.${(m[3] ?? '').padEnd(3, '0').slice(0, 3)}Z`;
+  }
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 

@@ -87,7 +87,7 @@ async function serve(pool: pg.Pool, keys: Map<string, KeyObject>, req: IncomingM
   if (!tenantId) return send(res, 401, '{"error":{"code":"invalid_token"}}\n');
   const limit = Number(url.searchParams.get('limit') ?? 10);
   const after = url.searchParams.get('after') ?? undefined;
-  const run = async (s: Statement) => (await pool.query({ name: s.name, text: s.text, values: s.values })).rows;
+  const run = async (s: Statement) => (await pool.query({ ...(s.name ? { name: s.name } : {}), text: s.text, values: s.values })).rows;
 
   let page: Statement;
   let total: Statement;

@@ -8,8 +8,11 @@
 
 /** One statement: SQL text with `$n` placeholders and the values to bind. */
 export interface Statement {
-  /** Name of the prepared statement (pg's `name`): the bare server prepares each text once per connection. */
-  name: string;
+  /**
+   * Name of the prepared statement (pg's `name`): prepared once per connection, as the API
+   * prepares its list statements; none for a search, which the API sends unnamed (planned for its values).
+   */
+  name?: string;
   text: string;
   values: unknown[];
 }
@@ -72,7 +75,7 @@ export function debtSearch(tenantId: string, query: string, limit: number): { pa
   const where = `${VISIBLE.debts.where} and "debts"."status" = $3 and "debts"."amount_remaining" > $4`;
   const values = [tenantId, 'deleted', m[1], Number(m[2])];
   return {
-    page: { name: 'bare_debts_search', text: `select * from "debts" where ${where} order by "debts"."seq" desc limit $5`, values: [...values, limit + EXTRA] },
-    total: { name: 'bare_debts_search_total', text: `select count(*) as "n" from "debts" where ${where} limit $5`, values: [...values, 1] },
+    page: { text: `select * from "debts" where ${where} order by "debts"."seq" desc limit $5`, values: [...values, limit + EXTRA] },
+    total: { text: `select count(*) as "n" from "debts" where ${where} limit $5`, values: [...values, 1] },
   };
 }

@@ -207,7 +207,7 @@ async function pagesBesideBare(
   }
   const note =
     `The bare server (tools/src/bench/ceiling/) runs ${settings.webConcurrency} worker(s) (node:cluster above one), as many as the API, with node:http and pg alone: ` +
-    `the API's statements (named, so prepared once per connection), pg's default row parsing (timestamps to \`Date\`), \`JSON.stringify\`, the API's pagination headers, ` +
+    `the API's statements (named, so prepared once per connection, as the API sends its list statements; the search unnamed, as the API sends it), pg's default row parsing (timestamps to \`Date\`), \`JSON.stringify\`, the API's pagination headers, ` +
     `and a minimal check of the bearer token (RS256 signature with the issuer's JWKS key, \`iss\`, \`aud\`, \`exp\`; no cache), where the API adds its framework, ` +
     `validation, rate limiting, metrics and request log. Before loading, each page's body from both servers was compared byte for byte ` +
     `(identical: ${sizes.join(', ')}) with the same \`X-Total-Count\`. Each API run is followed by the bare run of the same page.`;
