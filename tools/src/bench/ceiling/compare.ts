@@ -7,11 +7,12 @@
 
 /**
  * Fetches `path` from both servers and compares them.
+ * @param items the number of objects the page must hold (a run over an empty page would measure nothing)
  * @returns the body length, bytes
- * @throws when either answers other than 200, or the bodies or totals differ (the message shows
- *   where the bodies first differ)
+ * @throws when either answers other than 200, the page holds another number of objects, or the
+ *   bodies or totals differ (the message shows where the bodies first differ)
  */
-export async function assertSamePage(apiUrl: string, bareUrl: string, path: string, headers: Record<string, string>): Promise<number> {
+export async function assertSamePage(apiUrl: string, bareUrl: string, path: string, headers: Record<string, string>, items: number): Promise<number> {
   const [api, bare] = await Promise.all([fetch(`${apiUrl}${path}`, { headers }), fetch(`${bareUrl}${path}`, { headers })]);
   const [a, b] = await Promise.all([api.text(), bare.text()]);
   if (api.status !== 200 || bare.status !== 200) throw new Error(`GET ${path}: API ${api.status}, bare ${bare.status}: ${b.slice(0, 200)}`);
@@ -20,6 +21,8 @@ export async function assertSamePage(apiUrl: string, bareUrl: string, path: stri
     while (i < a.length && a[i] === b[i]) i++;
     throw new Error(`GET ${path}: the bare server's body differs from the API's at byte ${i}:\nAPI:  …${a.slice(Math.max(0, i - 80), i + 80)}\nbare: …${b.slice(Math.max(0, i - 80), i + 80)}`);
   }
+  const count = (JSON.parse(a) as { data?: unknown[] }).data?.length;
+  if (count !== items) throw new Error(`GET ${path}: ${count} objects, ${items} expected`);
   const [ta, tb] = [api.headers.get('x-total-count'), bare.headers.get('x-total-count')];
   if (ta !== tb) throw new Error(`GET ${path}: X-Total-Count ${ta} (API) vs ${tb} (bare)`);
   return Buffer.byteLength(a);

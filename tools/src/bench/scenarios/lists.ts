@@ -186,7 +186,7 @@ async function pagesBesideBare(
   try {
     const http = { method: 'GET' as const, connections: settings.connections, headers, ...ctx.timing() };
     for (const page of pages) {
-      sizes.push(`${page.key} ${fmt((await assertSamePage(stack.api.url, server.url, page.path, headers)) / 1024, 1)} KiB`);
+      sizes.push(`${page.key} ${fmt((await assertSamePage(stack.api.url, server.url, page.path, headers, LIMIT)) / 1024, 1)} KiB`);
       log(`lists: API ${page.label}`);
       const a = await measureHttp(`api.list.${page.key}`, `API ${page.label}`, 'service', { ...http, url: stack.api.url, variants: [{ path: page.path }] }, stack.api.child.pid);
       log(`lists: bare server ${page.label}`);
