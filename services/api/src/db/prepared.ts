@@ -6,8 +6,7 @@
  * few; beyond the cap, a statement runs unnamed as before rather than growing every connection's
  * prepared statements without bound).
  */
-import type { Knex } from '@dms/db';
-import type { CustomTypesConfig } from '@dms/db';
+import type { CustomTypesConfig, Knex } from '@dms/db';
 
 /** Distinct statement texts that get a name. */
 const MAX_NAMED = 200;

@@ -14,8 +14,7 @@ import type { Principal } from '../http/types.js';
 import { requireScope } from '../middleware/require-scope.js';
 import type { AnyOperation, ListOutcome } from './operation.js';
 import { runWrite } from './request-transaction.js';
-import { querySchema, queryParser } from './query.js';
-import { EXPAND_PARAM } from './query.js';
+import { EXPAND_PARAM, querySchema, queryParser } from './query.js';
 import { compileInlined, inlineRefs, listSchema, withRelationIds, type ComponentSchemas } from './serializer.js';
 
 /** `/debts/{id}` → `/debts/:id` (Express 5 / path-to-regexp syntax). */
