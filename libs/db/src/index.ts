@@ -8,6 +8,7 @@ import { loadConfig, poolTimeoutSpec } from '@dms/config';
 import { MIGRATIONS } from './migrations/index.js';
 
 export type { Knex };
+export type { CustomTypesConfig } from 'pg';
 export { startLocalPostgres, resolveDatabase, type LocalPostgres } from './embedded.js';
 export * from './partitions/index.js';
 export { listenWithReconnect, type Listener, type ListenOptions, type ListenLog } from './listen.js';
@@ -17,6 +18,17 @@ export { listenWithReconnect, type Listener, type ListenOptions, type ListenLog 
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 // `date` columns (date_of_birth) stay ISO strings: converting to Date would shift them by time zone.
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
+
+/**
+ * node-postgres `types` for one query (its `types` option) that leave `timestamptz` columns as the
+ * text PostgreSQL sent, e.g. `2026-01-31 12:00:00.123456+00` in the UTC sessions of `createDb`,
+ * instead of parsing each into a `Date`; other types parse as usual. For hot reads whose timestamps
+ * are only written back out as text (the API's list pages: its `iso` rewrites this text to RFC 3339).
+ */
+export const TEXT_TIMESTAMPS: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.TIMESTAMPTZ ? (v: string) => v : pg.types.getTypeParser(oid, format ?? 'text')) as pg.CustomTypesConfig['getTypeParser'],
+};
 
 /**
  * LISTEN/NOTIFY channel on which the outbox announces committed events (payload: tenant id) and
@@ -50,7 +62,9 @@ export function poolTimeoutsFromEnv(env: NodeJS.ProcessEnv = process.env): PoolT
 
 /**
  * Creates a Knex instance for `url`. Every connection carries `statement_timeout` and
- * `lock_timeout` (sent as start-up parameters, so no extra round trip), and waiting for a free
+ * `lock_timeout` and runs in UTC (`TimeZone`; all sent as start-up parameters, so no extra round
+ * trip): timestamps come as UTC text (TEXT_TIMESTAMPS), and `current_date` is the UTC date, the
+ * day the worker's clock counts in whatever the server's own zone. Waiting for a free
  * connection is bounded: a blocked table or an exhausted pool fails fast with PostgreSQL error
  * 57014 / 55P03 or `KnexTimeoutError` instead of hanging the caller (the API answers 503).
  * @param url PostgreSQL connection string
@@ -66,6 +80,7 @@ export function createDb(url: string, poolMax = 10, timeouts: PoolTimeouts = poo
       // pg sends only non-zero values; 0 leaves the server's setting (normally off).
       statement_timeout: timeouts.statementTimeoutMs,
       lock_timeout: timeouts.lockTimeoutMs,
+      options: '-c TimeZone=UTC',
     } as Knex.PgConnectionConfig,
     pool: { min: 0, max: poolMax, acquireTimeoutMillis: timeouts.acquireTimeoutMs },
   });

@@ -14,6 +14,8 @@
  *   benchmark connects as a superuser, the per-row foreign-key triggers are skipped too
  *   (`session_replication_role = replica`) and every reference is checked afterwards in one query.
  * - Two connections insert chunks at once (one per core).
+ * - Payments: one succeeded payment of the paid amount for about one debt in ten (`loadPayments`),
+ *   inserted in one set-based statement with their counter triggers off, counters set afterwards.
  * - The tables are VACUUM ANALYZEd, as autovacuum would do after such a load.
  */
 import type { Knex } from '@dms/db';
@@ -38,6 +40,8 @@ export interface Dataset {
   debtsPerTenant: number;
   organisationsPerTenant: number;
   customersPerTenant: number;
+  /** Payments of tenant A (`GET /payments`). */
+  paymentsPerTenant: number;
   /** Wall time of the bulk load (debts, rebuilt indexes, counters), seconds. */
   loadSeconds: number;
   /** Size of the debts table with its indexes, MiB. */
@@ -160,6 +164,40 @@ async function checkReferences(db: Knex): Promise<void> {
   if (Number(rows[0].n) !== 0) throw new Error(`${rows[0].n} debts reference a missing tenant, customer or organisation`);
 }
 
+/** Counter triggers of payments: a debt's payments list, and the tenant's (`payments_all`). */
+const PAYMENT_COUNTERS = ['payments_count', 'payments_count_payments_all'];
+
+/**
+ * One succeeded payment of the debt's whole paid amount for every fourth debt of each tenant (by its
+ * account number, which counts the tenant's debts) that has
+ * `amount_paid > 0` (about one debt in ten), in debt order, so payments of both tenants interleave
+ * on the heap as debts do. The list counters are set from the rows afterwards (as for debts).
+ * @returns tenant id → payments inserted
+ */
+async function loadPayments(db: Knex): Promise<Map<string, number>> {
+  await db.transaction(async (trx) => {
+    for (const trigger of PAYMENT_COUNTERS) await trx.raw('ALTER TABLE payments DISABLE TRIGGER ??', [trigger]);
+    await trx.raw(`SELECT set_config('session_replication_role', 'replica', true) WHERE (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)`);
+    await trx.raw(
+      `INSERT INTO payments (id, tenant_id, debt_id, amount, currency, status, payment_provider, transaction_at, transaction_ref, metadata, created_at, updated_at)
+       SELECT ${idExpr('pay', `'bench-pay-' || d.id`)}, d.tenant_id, d.id, d.amount_paid, d.currency, 'succeeded', 'bench',
+              d.created_at + interval '1 day', 'ref-' || d.account_number, jsonb_build_object('batch', d.tags[1]),
+              d.created_at + interval '1 day', d.created_at + interval '1 day'
+       FROM debts d WHERE d.amount_paid > 0 AND right(d.account_number, 2)::int % 4 = 0 ORDER BY d.seq`,
+    );
+    for (const trigger of PAYMENT_COUNTERS) await trx.raw('ALTER TABLE payments ENABLE TRIGGER ??', [trigger]);
+    await trx.raw(
+      `INSERT INTO list_counters (tenant_id, list, parent_id, shard, count)
+       SELECT tenant_id, 'payments_all', '', 0, count(*) FROM payments GROUP BY tenant_id
+       UNION ALL
+       SELECT tenant_id, 'payments', debt_id, 0, count(*) FROM payments GROUP BY tenant_id, debt_id
+       ON CONFLICT (tenant_id, list, parent_id, shard) DO UPDATE SET count = list_counters.count + EXCLUDED.count`,
+    );
+  });
+  const { rows } = await db.raw(`SELECT tenant_id, count(*) AS n FROM payments GROUP BY tenant_id`);
+  return new Map((rows as Array<{ tenant_id: string; n: string }>).map((r) => [r.tenant_id, Number(r.n)]));
+}
+
 /**
  * Loads the data set into the stack's database.
  * @param debtsPerTenant debts for each of the two tenants
@@ -215,7 +253,9 @@ export async function loadDataset(stack: Stack, debtsPerTenant: number): Promise
     }
   });
   await checkReferences(db);
-  await db.raw('VACUUM (ANALYZE) organisations, customers, debts, list_counters');
+  log('data set: payments');
+  const payments = await loadPayments(db);
+  await db.raw('VACUUM (ANALYZE) organisations, customers, debts, payments, list_counters');
   const loadSeconds = (Date.now() - started) / 1000;
   const { rows } = await db.raw(`SELECT pg_total_relation_size('debts') AS bytes`);
   return {
@@ -223,6 +263,7 @@ export async function loadDataset(stack: Stack, debtsPerTenant: number): Promise
     debtsPerTenant,
     organisationsPerTenant: orgs,
     customersPerTenant: customers,
+    paymentsPerTenant: payments.get(ids[0]) ?? 0,
     loadSeconds,
     debtsMiB: Number(rows[0].bytes) / 2 ** 20,
   };

@@ -10,9 +10,17 @@
  * - `before=X`:  seq > seq(X), ASC, then reversed -> the `limit` objects just newer than X
  */
 import type { Request, Response } from 'express';
-import type { Knex } from '@dms/db';
+import { TEXT_TIMESTAMPS, type Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
 import { PAGE_PARAM_NAMES } from '../operations/query.js';
+import { preparedQuery } from '../db/prepared.js';
+
+/**
+ * Tables whose rows a page hands to a mapper that writes every timestamp with `iso` (schemas/common.ts):
+ * their timestamps are read as text (TEXT_TIMESTAMPS), never parsed into a `Date` only to be
+ * written back out. Other tables' mappers may compute with a `Date`; they get one.
+ */
+const TEXT_TIMESTAMP_TABLES: ReadonlySet<string> = new Set(['debts', 'payments', 'organisations', 'customers']);
 
 /** Validated pagination parameters of a request. */
 export interface PageParams {
@@ -33,9 +41,10 @@ export interface Page<Row> {
 const PAGE_PARAMS: readonly string[] = PAGE_PARAM_NAMES;
 
 /**
- * Fetches one page.
+ * Fetches one page; its statements are prepared (db/prepared.ts).
  * @param list the whole list (tenant-, parent- and visibility-scoped); cursors must name one of its rows
- * @param rows the rows to page through: `list` itself, or `list` narrowed by a search
+ * @param rows the rows to page through: `list` itself (a plain list, whose page statement is
+ *   prepared), or `list` narrowed by a search (sent unnamed: planned for its values each time)
  * @param table table name qualifying `seq` and `id`
  * @throws ApiError 400 `invalid_cursor` when the cursor is not an object of `list`
  */
@@ -44,18 +53,20 @@ export async function keysetPage<Row>(list: Knex.QueryBuilder, rows: Knex.QueryB
   const param = page.after !== undefined ? 'after' : 'before';
   let cursorSeq: number | undefined;
   if (cursorId !== undefined) {
-    const found = await list.clone().clearSelect().clearOrder().where(`${table}.id`, cursorId).first(`${table}.seq`);
+    const [found] = await preparedQuery<{ seq: number }>(list.clone().clearSelect().clearOrder().where(`${table}.id`, cursorId).select(`${table}.seq`).limit(1));
     if (!found) throw new ApiError('invalid_cursor', `${param} does not name an object of this list.`, { param });
     cursorSeq = Number(found.seq);
   }
   const q = rows.clone().limit(page.limit + 1);
+  const types = TEXT_TIMESTAMP_TABLES.has(table) ? TEXT_TIMESTAMPS : undefined;
+  const named = rows === list;
   if (page.before !== undefined) {
-    const fetched: Row[] = await q.where(`${table}.seq`, '>', cursorSeq!).orderBy(`${table}.seq`, 'asc');
+    const fetched = await preparedQuery<Row>(q.where(`${table}.seq`, '>', cursorSeq!).orderBy(`${table}.seq`, 'asc'), types, named);
     const hasNewer = fetched.length > page.limit;
     return { rows: fetched.slice(0, page.limit).reverse(), hasNewer, hasOlder: true };
   }
   if (page.after !== undefined) q.where(`${table}.seq`, '<', cursorSeq!);
-  const fetched: Row[] = await q.orderBy(`${table}.seq`, 'desc');
+  const fetched = await preparedQuery<Row>(q.orderBy(`${table}.seq`, 'desc'), types, named);
   return { rows: fetched.slice(0, page.limit), hasNewer: page.after !== undefined, hasOlder: fetched.length > page.limit };
 }
 
@@ -65,7 +76,7 @@ export async function keysetPage<Row>(list: Knex.QueryBuilder, rows: Knex.QueryB
  * @param parentId the parent object of a nested list (a debt's payments), '' for top-level lists
  */
 export async function listTotal(db: Knex, tenantId: string, list: string, parentId = ''): Promise<number> {
-  const [row] = await db('list_counters').where({ tenant_id: tenantId, list, parent_id: parentId }).sum({ total: 'count' });
+  const [row] = await preparedQuery<{ total: unknown }>(db('list_counters').where({ tenant_id: tenantId, list, parent_id: parentId }).sum({ total: 'count' }));
   return Number(row?.total ?? 0);
 }
 

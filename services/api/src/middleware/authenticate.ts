@@ -5,6 +5,12 @@
  * `alg`, a `kid`); the signature with the issuer's key for that `kid` (jwks-rsa caches keys and
  * refetches on an unknown `kid`, rate-limited); `iss`, `aud`, `exp`/`nbf`; and the `tenant_id` and
  * `client_id` claims. Any failure is 401 `invalid_token` with `WWW-Authenticate`.
+ *
+ * A client sends the same token with every request until it expires (RFC 6749 section 1.4), so
+ * the outcome of a successful verification is remembered per token (VerifiedTokens): a token
+ * seen again skips the signature and JSON work, yet is refused exactly when it would be refused
+ * if verified again: once `exp` (with the same clock tolerance) has passed, or once jwks-rsa no
+ * longer hands out the key object that verified it (its key left the JWKS and the cache expired).
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { RequestHandler } from 'express';
@@ -23,6 +29,34 @@ export interface TokenVerifierOptions {
   audience: string;
   /** Allowed clock skew, seconds. */
   clockToleranceSeconds?: number;
+}
+
+/** Tokens remembered at most (the oldest is forgotten first): about 1 KiB each. */
+const VERIFIED_TOKENS_MAX = 1000;
+
+/** A verified token's caller, its expiry (seconds since the epoch) and the key object that verified it. */
+interface Verified {
+  principal: NonNullable<Express.Request['principal']>;
+  exp: number;
+  key: jwksRsa.SigningKey;
+}
+
+/** Insertion-ordered map used as a bounded cache of verified tokens. */
+class VerifiedTokens {
+  readonly #map = new Map<string, Verified>();
+
+  get(token: string): Verified | undefined {
+    return this.#map.get(token);
+  }
+
+  set(token: string, v: Verified): void {
+    if (this.#map.size >= VERIFIED_TOKENS_MAX) this.#map.delete(this.#map.keys().next().value!);
+    this.#map.set(token, v);
+  }
+
+  delete(token: string): void {
+    this.#map.delete(token);
+  }
 }
 
 function invalidToken(description: string): ApiError {
@@ -57,19 +91,54 @@ export function authenticate(opts: TokenVerifierOptions): RequestHandler {
     return parsed;
   };
 
-  const getKey = (header: JwtHeader, callback: jwt.SigningKeyCallback) => {
-    if (!header.kid) return callback(new Error('token has no kid'));
-    keys.getSigningKey(header.kid).then(publicKey).then(
-      (key) => callback(null, key),
-      () => callback(new Error('no key for kid')),
-    );
-  };
+  const tolerance = opts.clockToleranceSeconds ?? 5;
+  const verified = new VerifiedTokens();
 
   return (req, _res, next) => {
     const header = req.headers.authorization;
     const match = header ? /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header) : null;
     if (!match) return next(invalidToken(header ? 'malformed Authorization header' : 'no bearer token'));
     const token = match[1]!;
+
+    const known = verified.get(token);
+    if (known) {
+      // jsonwebtoken's rule: expired once now >= exp + tolerance.
+      if (Math.floor(Date.now() / 1000) >= known.exp + tolerance) {
+        verified.delete(token);
+        return next(invalidToken('token expired'));
+      }
+      // The key it was verified with must still be the one the JWKS cache gives for its kid.
+      return void keys.getSigningKey(known.key.kid).then(
+        (key) => {
+          if (key !== known.key) {
+            verified.delete(token);
+            return verifyToken(req, token, next);
+          }
+          req.principal = known.principal;
+          next();
+        },
+        () => {
+          verified.delete(token);
+          verifyToken(req, token, next);
+        },
+      );
+    }
+    verifyToken(req, token, next);
+  };
+
+  /** Full verification of `token`; on success sets `req.principal` and remembers the outcome. */
+  function verifyToken(req: Parameters<RequestHandler>[0], token: string, next: (err?: unknown) => void): void {
+    let signingKey: jwksRsa.SigningKey | undefined;
+    const getKey = (header: JwtHeader, callback: jwt.SigningKeyCallback) => {
+      if (!header.kid) return callback(new Error('token has no kid'));
+      keys.getSigningKey(header.kid).then(
+        (key) => {
+          signingKey = key;
+          callback(null, publicKey(key));
+        },
+        () => callback(new Error('no key for kid')),
+      );
+    };
 
     const decoded = jwt.decode(token, { complete: true });
     if (!decoded || typeof decoded.payload === 'string') return next(invalidToken('malformed token'));
@@ -84,7 +153,7 @@ export function authenticate(opts: TokenVerifierOptions): RequestHandler {
         algorithms: ALLOWED_ALGORITHMS,
         issuer: opts.issuer,
         audience: opts.audience,
-        clockTolerance: opts.clockToleranceSeconds ?? 5,
+        clockTolerance: tolerance,
       },
       (err, payload) => {
         if (err || !payload || typeof payload === 'string') {
@@ -103,8 +172,9 @@ export function authenticate(opts: TokenVerifierOptions): RequestHandler {
           clientId: claims.client_id,
           scopes: new Set(parseScope(typeof claims.scope === 'string' ? claims.scope : '')),
         };
+        if (signingKey) verified.set(token, { principal: req.principal, exp: claims.exp, key: signingKey });
         next();
       },
     );
-  };
+  }
 }

@@ -20,10 +20,12 @@ export function requestLog(log: Logger): RequestHandler {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
-    customProps: (req) => {
-      const principal = (req as { principal?: { tenantId: string; clientId: string } }).principal;
-      return principal ? { tenant_id: principal.tenantId, client_id: principal.clientId } : {};
-    },
+    // Called when the request starts (before authentication: nothing to add, and no child logger is
+    // made for nothing) and when it ends.
+    customProps: ((req: { principal?: { tenantId: string; clientId: string } }) => {
+      const principal = req.principal;
+      return principal ? { tenant_id: principal.tenantId, client_id: principal.clientId } : undefined;
+    }) as unknown as (req: unknown) => object,
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
   }) as unknown as RequestHandler;
 }

@@ -14,8 +14,8 @@ import type { Principal } from '../http/types.js';
 import { requireScope } from '../middleware/require-scope.js';
 import type { AnyOperation, ListOutcome } from './operation.js';
 import { runWrite } from './request-transaction.js';
-import { querySchema, queryParser } from './query.js';
-import { compileSerializer, listSchema, type ComponentSchemas } from './serializer.js';
+import { EXPAND_PARAM, querySchema, queryParser } from './query.js';
+import { compileInlined, inlineRefs, listSchema, withRelationIds, type ComponentSchemas } from './serializer.js';
 
 /** `/debts/{id}` → `/debts/:id` (Express 5 / path-to-regexp syntax). */
 export function expressPath(template: string): string {
@@ -46,9 +46,15 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
   const parseQuery = queryParser<Record<string, unknown>>(op.query ?? querySchema({}));
   const parseBody = op.body ? validator<unknown>(op.body.schema as Record<string, unknown>) : undefined;
   const item = op.response.schema;
-  const serialize = op.response.produces ? undefined : compileSerializer(op.response.list ? listSchema(item) : item, components);
+  const schema = op.response.produces ? undefined : inlineRefs(op.response.list ? listSchema(item) : item, components);
+  const full = schema === undefined ? undefined : compileInlined(schema);
+  // Without `expand[]` every relation is an id (or null): a serializer of that narrower schema skips
+  // fast-json-stringify's run-time choice of a `oneOf` branch.
+  const relations = ((op.query as { properties?: Record<string, { items?: { enum?: string[] } }> } | undefined)?.properties?.[EXPAND_PARAM]?.items?.enum ?? []) as string[];
+  const idsOnly = schema === undefined || !relations.length ? full : compileInlined(withRelationIds(schema, relations, op.response.list === true));
   return async (req: Request, res: Response) => {
     const query = parseQuery(req.query as Record<string, unknown>);
+    const serialize = (query[EXPAND_PARAM] as unknown[] | undefined)?.length ? full : idsOnly;
     const body = parseBody ? parseBody(req.body ?? {}) : undefined;
     const principal = req.principal as Principal;
     const produce = async (c: AppContext): Promise<string | undefined> => {

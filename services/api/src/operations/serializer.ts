@@ -41,6 +41,34 @@ export function listSchema(item: unknown): Json {
  * @returns a function from a value matching the schema to its JSON text plus a trailing newline
  */
 export function compileSerializer(schema: unknown, components: ComponentSchemas): (value: unknown) => string {
-  const stringify = fastJson(inlineRefs(schema, components) as Parameters<typeof fastJson>[0]);
+  return compileInlined(inlineRefs(schema, components));
+}
+
+/** Compiles a serializer for a schema without references. */
+export function compileInlined(schema: unknown): (value: unknown) => string {
+  const stringify = fastJson(schema as Parameters<typeof fastJson>[0]);
   return (value) => `${stringify(value)}\n`;
+}
+
+/**
+ * The object schema of `schema` (an object, or a list of them) with the `oneOf` of each relation in
+ * `relations` (`expand[]` names, docs/api.md section 10) narrowed to its scalar branches (an id
+ * string, or null): what a response without `expand[]` holds there. fast-json-stringify picks a
+ * `oneOf` branch by validating the value against each branch at run time (Ajv, per object and
+ * relation); a serializer compiled from this schema writes the same bytes without that.
+ * @param schema a schema whose references are inlined already (`inlineRefs`)
+ */
+export function withRelationIds(schema: unknown, relations: readonly string[], list: boolean): unknown {
+  const item = (list ? (schema as { properties: { data: { items: Json } } }).properties.data.items : schema) as Json;
+  const props = item.properties as Record<string, Json> | undefined;
+  if (!props) return schema;
+  const narrowed: Record<string, Json> = { ...props };
+  for (const name of relations) {
+    const branches = props[name]?.oneOf as Json[] | undefined;
+    if (!branches) continue;
+    const scalar = branches.filter((b) => (b.type === 'string' || b.type === 'null') && !b.properties);
+    if (scalar.length) narrowed[name] = { type: scalar.length === 1 ? scalar[0]!.type : scalar.map((b) => b.type) };
+  }
+  const narrowedItem = { ...item, properties: narrowed };
+  return list ? listSchema(narrowedItem) : narrowedItem;
 }

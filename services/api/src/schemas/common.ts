@@ -110,9 +110,37 @@ export function deletedObject<T extends string>(object: T, id: string): DeletedO
   return { id, object, deleted: true };
 }
 
-/** Converts a database timestamp to RFC 3339 UTC (`null` stays `null`). */
+/**
+ * `2026-01-31T12:00:00.123Z` from PostgreSQL's text of a timestamptz in a UTC session with
+ * DateStyle ISO, `2026-01-31 12:00:00.123456+00` (fraction of 0 to 6 digits, year 1000-9999), or
+ * undefined for any other text. Plain slicing rather than a regular expression: this runs for
+ * every timestamp of every page, and a match array per call was a tenth of a page's garbage.
+ */
+function fromUtcText(v: string): string | undefined {
+  const n = v.length;
+  // 19 characters of date and time, then `+00` (no fraction) or `.` + 1 to 6 digits + `+00`.
+  if (n < 22 || n > 29 || n === 23 || v.charCodeAt(10) !== 32 || v.charCodeAt(0) === 48 || !v.endsWith('+00')) return undefined;
+  const day = v.slice(0, 10);
+  const time = v.slice(11, 19);
+  if (n === 22) return `${day}T${time}.000Z`;
+  if (v.charCodeAt(19) !== 46) return undefined;
+  const fraction = v.slice(20, n - 3);
+  return `${day}T${time}.${fraction.length >= 3 ? fraction.slice(0, 3) : fraction.padEnd(3, '0')}Z`;
+}
+
+/**
+ * Converts a database timestamp to RFC 3339 UTC with milliseconds, `YYYY-MM-DDTHH:MM:SS.mmmZ`, as
+ * `Date.prototype.toISOString` writes it (`null` stays `null`). Accepts a `Date`, or the text
+ * PostgreSQL sends for a timestamptz (lists read it as text, http/pagination.ts): in a UTC session
+ * that text is rewritten without a Date (microseconds truncated to milliseconds, as node-postgres's
+ * parsing does), any other text goes through `Date`.
+ */
 export function iso(value: Date | string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
+  if (typeof value === 'string') {
+    const text = fromUtcText(value);
+    if (text !== undefined) return text;
+  }
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
