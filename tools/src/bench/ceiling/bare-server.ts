@@ -26,6 +26,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 const env = process.env;
 const workers = Math.max(1, Number(env.WEB_CONCURRENCY ?? 1));
 const PAGE_PARAMS = new Set(['limit', 'after', 'before']);
+/** Matches a search counts exactly, as the API's SEARCH_TOTAL_CAP (same default). */
+const SEARCH_TOTAL_CAP = Number(env.SEARCH_TOTAL_CAP ?? 10_000);
 
 /** The verification keys of the issuer by `kid`. */
 async function loadKeys(jwksUri: string): Promise<Map<string, KeyObject>> {
@@ -93,7 +95,7 @@ async function serve(pool: pg.Pool, keys: Map<string, KeyObject>, req: IncomingM
   let total: Statement;
   let object: Lister['object'];
   if (searching) {
-    const search = debtSearch(tenantId, url.searchParams.get('query') ?? '', limit);
+    const search = debtSearch(tenantId, url.searchParams.get('query') ?? '', limit, SEARCH_TOTAL_CAP);
     if (!search) return send(res, 400, '{"error":{"code":"invalid_search_query"}}\n');
     ({ page, total } = search);
     object = debtObject;
@@ -110,8 +112,13 @@ async function serve(pool: pg.Pool, keys: Map<string, KeyObject>, req: IncomingM
   }
   const [rows, [sum]] = await Promise.all([run(page), run(total)]);
   const data = rows.slice(0, limit);
+  const counted = Number(sum?.total ?? sum?.n ?? 0);
+  // A search's total is capped and says so (docs/api.md section 4); a list's is exact.
+  const totals = searching
+    ? { 'x-total-count': String(Math.min(counted, SEARCH_TOTAL_CAP)), 'x-total-count-relation': counted > SEARCH_TOTAL_CAP ? 'gte' : 'eq' }
+    : { 'x-total-count': String(counted) };
   send(res, 200, listBody(data.map(object)), {
-    'x-total-count': String(Number(sum?.total ?? sum?.n ?? 0)),
+    ...totals,
     'x-page-items': String(data.length),
     link: links(url, data.map((r) => r.id as string), limit, rows.length > limit, after !== undefined),
   });

@@ -27,5 +27,7 @@ export async function assertSamePage(apiUrl: string, bareUrl: string, path: stri
   const expected = Math.min(items, Number(ta));
   if (!count || count !== expected) throw new Error(`GET ${path}: ${count} objects, ${expected} expected`);
   if (ta !== tb) throw new Error(`GET ${path}: X-Total-Count ${ta} (API) vs ${tb} (bare)`);
+  const [ra, rb] = [api.headers.get('x-total-count-relation'), bare.headers.get('x-total-count-relation')];
+  if (ra !== rb) throw new Error(`GET ${path}: X-Total-Count-Relation ${ra} (API) vs ${rb} (bare)`);
   return Buffer.byteLength(a);
 }

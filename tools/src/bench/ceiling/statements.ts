@@ -66,16 +66,17 @@ export function listTotal(tenantId: string, list: string): Statement {
 
 /**
  * The one search the benchmark sends, `status:<s> AND amount_remaining><n>` on debts: its keyset
- * page and its total (today `count(*)` of the matches, as lists.ts of the API counts them). Other
- * queries return undefined (the bare server answers 400): the ceiling has no search compiler.
+ * page and its total, counted as the API counts it (search/total.ts: the matches up to `cap + 1`,
+ * docs/api.md section 4, "Search totals"). Other queries return undefined (the bare server answers
+ * 400): the ceiling has no search compiler.
  */
-export function debtSearch(tenantId: string, query: string, limit: number): { page: Statement; total: Statement } | undefined {
+export function debtSearch(tenantId: string, query: string, limit: number, cap: number): { page: Statement; total: Statement } | undefined {
   const m = /^status:([a-z_]+) AND amount_remaining>(\d+)$/.exec(query);
   if (!m) return undefined;
   const where = `${VISIBLE.debts.where} and "debts"."status" = $3 and "debts"."amount_remaining" > $4`;
   const values = [tenantId, 'deleted', m[1], Number(m[2])];
   return {
     page: { text: `select * from "debts" where ${where} order by "debts"."seq" desc limit $5`, values: [...values, limit + EXTRA] },
-    total: { text: `select count(*) as "n" from "debts" where ${where} limit $5`, values: [...values, 1] },
+    total: { text: `select count(*) as "n" from (select 1 from "debts" where ${where} limit $5) as "matches"`, values: [...values, cap + 1] },
   };
 }
