@@ -114,7 +114,7 @@ async function serve(pool: pg.Pool, keys: Map<string, KeyObject>, req: IncomingM
   const data = rows.slice(0, limit);
   const counted = Number(sum?.total ?? sum?.n ?? 0);
   // A search's total is capped and says so (docs/api.md section 4); a list's is exact.
-  const totals = searching
+  const totals: Record<string, string> = searching
     ? { 'x-total-count': String(Math.min(counted, SEARCH_TOTAL_CAP)), 'x-total-count-relation': counted > SEARCH_TOTAL_CAP ? 'gte' : 'eq' }
     : { 'x-total-count': String(counted) };
   send(res, 200, listBody(data.map(object)), {
