@@ -12,6 +12,7 @@ import { findActiveClient } from './domain/clients.js';
 import { ensureSigningKey, loadSigningKeys, type SigningAlg } from './domain/signing-keys.js';
 import { createAdapter } from './oauth/adapter.js';
 import { createClientCache } from './oauth/client-cache.js';
+import { findClientsThrough } from './oauth/client-lookup.js';
 import { createProvider } from './oauth/provider.js';
 import { watchIssuerChanges, type ChangeWatcher } from './oauth/change-watcher.js';
 import { createIssuerApp, wwwAuthenticateOnInvalidClient, type ProviderHandler } from './http/app.js';
@@ -66,6 +67,8 @@ export async function buildIssuer(cfg: AuthConfig): Promise<Issuer> {
       keys,
       adapter,
     });
+    // Without the cache oidc-provider's own lookup (adapter, then its small LRU of Clients) is as good.
+    if (clients.enabled) findClientsThrough(provider, clients);
     provider.use(wwwAuthenticateOnInvalidClient);
     provider.on('grant.success', (ctx) => metrics.tokensIssued.inc({ grant_type: String(ctx.oidc.params?.grant_type ?? 'unknown') }));
     provider.on('grant.error', (_ctx, err) => metrics.tokenErrors.inc({ error: String((err as { error?: string }).error ?? 'server_error') }));

@@ -3,10 +3,11 @@
  * self-contained JWTs (RFC 9068), so oidc-provider never stores them, and no other grant is
  * enabled. Clients come from PostgreSQL through the client cache, which every client change
  * invalidates on all instances as it commits, so a revoked client or a rotated secret takes effect
- * at once (client-cache.ts).
+ * at once (client-cache.ts). The token endpoint finds clients through client-lookup.ts, which reads
+ * the same cache; this adapter answers any other `Client.find` of oidc-provider alike.
  */
 import type { ClientCache } from './client-cache.js';
-import { clientAuthMethodOfRequest } from './client-auth-method.js';
+import { clientMetadata } from './client-lookup.js';
 
 /** Dependencies the adapter factory closes over. */
 export interface AdapterDeps {
@@ -29,17 +30,7 @@ export function createAdapter({ clients }: AdapterDeps) {
     async find(id: string) {
       if (this.model !== 'Client') return undefined;
       const client = await clients.find(id);
-      if (!client) return undefined;
-      return {
-        client_id: client.client_id,
-        client_secret: client.client_secret,
-        grant_types: ['client_credentials'],
-        response_types: [],
-        redirect_uris: [],
-        scope: client.scope,
-        tenant_id: client.tenant_id,
-        token_endpoint_auth_method: clientAuthMethodOfRequest(),
-      };
+      return client && clientMetadata(client);
     }
 
     async upsert(): Promise<void> {

@@ -30,6 +30,8 @@ export interface ClientCacheOptions {
 
 /** A client lookup that may answer from memory; see the module comment for when it does. */
 export interface ClientCache {
+  /** False when the settings turned the cache off: every `find` reads the database. */
+  readonly enabled: boolean;
   /** The active client `clientId`, or undefined. @throws what `load` throws */
   find(clientId: string): Promise<StoredClient | undefined>;
   /** Drops one client (a change notification), or every client when `clientId` is undefined. */
@@ -42,7 +44,7 @@ export interface ClientCache {
 
 /** Builds a cache, suspended until the first `resume()`. */
 export function createClientCache({ load, max, ttlSeconds }: ClientCacheOptions): ClientCache {
-  if (ttlSeconds <= 0 || max < 1) return { find: load, invalidate() {}, suspend() {}, resume() {} };
+  if (ttlSeconds <= 0 || max < 1) return { enabled: false, find: load, invalidate() {}, suspend() {}, resume() {} };
   const entries = new LRUCache<string, StoredClient>({ max, ttl: ttlSeconds * 1000 });
   let listening = false;
   // Bumped by every invalidation, suspend and resume; a lookup stores its result only if the
@@ -56,6 +58,7 @@ export function createClientCache({ load, max, ttlSeconds }: ClientCacheOptions)
   };
 
   return {
+    enabled: true,
     async find(clientId) {
       if (!listening) return load(clientId);
       const hit = entries.get(clientId);
