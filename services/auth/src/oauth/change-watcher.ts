@@ -1,5 +1,6 @@
 /**
- * Keeps the issuer's view of the database current over one LISTEN connection:
+ * Keeps the issuer's view of the database current over one LISTEN connection (docs/api.md
+ * section 2: key rotation without downtime, client changes at once):
  * - signing keys: an immediate reload after `keys rotate` (SIGNING_KEYS_CHANNEL), with a periodic
  *   reload as the fallback when a notification is missed (connection drop, failover);
  * - clients: each client change (OAUTH_CLIENTS_CHANNEL, payload the client_id) drops that client
