@@ -1,8 +1,9 @@
 /**
- * PostgreSQL LISTEN on one channel over a dedicated connection that reconnects after errors.
- * NOTIFY is fire-and-forget (PostgreSQL docs, "NOTIFY"): a notification sent while no connection
- * listens is lost, so callers poll as well and treat the call after each (re)connect as "anything
- * may have changed".
+ * PostgreSQL LISTEN on one or more channels over a dedicated connection that reconnects after
+ * errors. NOTIFY is fire-and-forget (PostgreSQL docs, "NOTIFY"): a notification sent while no
+ * connection listens is lost, so callers poll as well and treat the call after each (re)connect as
+ * "anything may have changed"; callers that cache must also stop trusting the cache from `onLost`
+ * until that call.
  */
 import pg from 'pg';
 
@@ -15,14 +16,19 @@ export interface ListenLog {
 export interface ListenOptions {
   /** PostgreSQL connection string. */
   databaseUrl: string;
-  /** Channel name; must be a plain SQL identifier (it is interpolated into `LISTEN`). */
-  channel: string;
+  /** Channel name(s); each must be a plain SQL identifier (it is interpolated into `LISTEN`). */
+  channel: string | readonly string[];
   log: ListenLog;
   /**
-   * Called with the notification's payload, or with no argument once the LISTEN is in place after
-   * each (re)connect. Must not throw: catch inside.
+   * Called with the notification's payload and channel, or with no argument once the LISTEN on
+   * every channel is in place after each (re)connect. Must not throw: catch inside.
    */
-  onNotify: (payload?: string) => void;
+  onNotify: (payload?: string, channel?: string) => void;
+  /**
+   * Called once each time the connection is lost or could not be set up: from then until the next
+   * `onNotify()` without arguments, notifications may be missed. Must not throw.
+   */
+  onLost?: () => void;
   /** Delay before reconnecting after a lost or failed connection, in milliseconds (default 1000). */
   retryMs?: number;
   /** `application_name` of the connection, shown in `pg_stat_activity`. */
@@ -38,14 +44,16 @@ export interface Listener {
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
 /**
- * Opens a connection, runs `LISTEN channel` and keeps it up: on an error or end of the connection
- * it logs a warning (message only: the error may carry connection details) and reconnects after
- * `retryMs`. Never throws after returning.
- * @throws Error synchronously when `channel` is not a plain lower-case identifier
+ * Opens a connection, runs `LISTEN` on each channel and keeps it up: on an error or end of the
+ * connection it logs a warning (message only: the error may carry connection details), calls
+ * `onLost` and reconnects after `retryMs`. Never throws after returning.
+ * @throws Error synchronously when a channel is not a plain lower-case identifier
  */
 export function listenWithReconnect(opts: ListenOptions): Listener {
-  const { databaseUrl, channel, log, onNotify, retryMs = 1000, applicationName } = opts;
-  if (!IDENTIFIER.test(channel)) throw new Error(`invalid LISTEN channel name: ${channel}`);
+  const { databaseUrl, log, onNotify, onLost, retryMs = 1000, applicationName } = opts;
+  const channels = typeof opts.channel === 'string' ? [opts.channel] : [...opts.channel];
+  const channel = channels.join(',');
+  for (const c of channels) if (!IDENTIFIER.test(c)) throw new Error(`invalid LISTEN channel name: ${c}`);
   let client: pg.Client | undefined;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
@@ -54,7 +62,7 @@ export function listenWithReconnect(opts: ListenOptions): Listener {
     if (closed) return;
     const c = new pg.Client({ connectionString: databaseUrl, application_name: applicationName });
     client = c;
-    c.on('notification', (n) => onNotify(n.payload));
+    c.on('notification', (n) => onNotify(n.payload, n.channel));
     c.on('error', (err) => {
       log.warn({ err: { message: err.message }, channel }, 'listener connection lost');
       lost(c);
@@ -62,7 +70,7 @@ export function listenWithReconnect(opts: ListenOptions): Listener {
     c.on('end', () => lost(c));
     try {
       await c.connect();
-      await c.query(`LISTEN ${channel}`);
+      for (const name of channels) await c.query(`LISTEN ${name}`);
       onNotify();
     } catch (err) {
       log.warn({ err: { message: (err as Error).message }, channel }, 'listener could not connect');
@@ -75,6 +83,7 @@ export function listenWithReconnect(opts: ListenOptions): Listener {
     client = undefined;
     c.removeAllListeners('end');
     c.end().catch(() => {});
+    onLost?.();
     if (!closed) timer = setTimeout(() => void connect(), retryMs).unref();
   };
   void connect();

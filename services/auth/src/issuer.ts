@@ -8,10 +8,13 @@ import { resolveSecretsKey } from '@dms/config';
 import { createLogger, type Logger } from '@dms/logger';
 import { SecretBox } from '@dms/secrets';
 import type { AuthConfig } from './config.js';
+import { findActiveClient } from './domain/clients.js';
 import { ensureSigningKey, loadSigningKeys, type SigningAlg } from './domain/signing-keys.js';
 import { createAdapter } from './oauth/adapter.js';
+import { createClientCache } from './oauth/client-cache.js';
+import { findClientsThrough } from './oauth/client-lookup.js';
 import { createProvider } from './oauth/provider.js';
-import { watchSigningKeys, type KeyWatcher } from './oauth/key-watcher.js';
+import { watchIssuerChanges, type ChangeWatcher } from './oauth/change-watcher.js';
 import { createIssuerApp, wwwAuthenticateOnInvalidClient, type ProviderHandler } from './http/app.js';
 import { createIssuerMetrics } from './http/metrics.js';
 import { tokenRateLimit } from './http/token-rate-limit.js';
@@ -39,7 +42,12 @@ export async function buildIssuer(cfg: AuthConfig): Promise<Issuer> {
   const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
   const box = new SecretBox(resolveSecretsKey(cfg));
   const metrics = createIssuerMetrics();
-  const adapter = createAdapter({ db, box });
+  const clients = createClientCache({
+    load: (id) => findActiveClient(db, box, id),
+    max: cfg.CLIENT_CACHE_MAX,
+    ttlSeconds: cfg.CLIENT_CACHE_TTL_SECONDS,
+  });
+  const adapter = createAdapter({ clients });
   const alg = cfg.SIGNING_ALG as SigningAlg;
 
   await ensureSigningKey(db, box, alg);
@@ -59,6 +67,8 @@ export async function buildIssuer(cfg: AuthConfig): Promise<Issuer> {
       keys,
       adapter,
     });
+    // Without the cache oidc-provider's own lookup (adapter, then its small LRU of Clients) is as good.
+    if (clients.enabled) findClientsThrough(provider, clients);
     provider.use(wwwAuthenticateOnInvalidClient);
     provider.on('grant.success', (ctx) => metrics.tokensIssued.inc({ grant_type: String(ctx.oidc.params?.grant_type ?? 'unknown') }));
     provider.on('grant.error', (_ctx, err) => metrics.tokenErrors.inc({ error: String((err as { error?: string }).error ?? 'server_error') }));
@@ -69,7 +79,7 @@ export async function buildIssuer(cfg: AuthConfig): Promise<Issuer> {
   }
 
   await reloadKeys();
-  const watcher: KeyWatcher = watchSigningKeys(cfg.DATABASE_URL, cfg.KEY_RELOAD_SECONDS, reloadKeys, log);
+  const watcher: ChangeWatcher = watchIssuerChanges({ databaseUrl: cfg.DATABASE_URL, pollSeconds: cfg.KEY_RELOAD_SECONDS, reloadKeys, clients, log });
   const redis = cfg.REDIS_URL ? await connectRedis(cfg.REDIS_URL, log) : undefined;
   const tokenGate = tokenRateLimit({ limit: cfg.TOKEN_FAILURE_LIMIT, windowSeconds: cfg.TOKEN_FAILURE_WINDOW_SECONDS, trustProxy: cfg.TRUST_PROXY, redis, log });
   const server = createServer(

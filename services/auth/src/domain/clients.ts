@@ -36,6 +36,18 @@ interface ClientRow {
   updated_at: Date | Knex.Raw;
 }
 
+/**
+ * LISTEN/NOTIFY channel announcing a change of one client (payload: its client_id). Every write to
+ * `oauth_clients` notifies in its own transaction, so the issuers' client caches drop the entry as
+ * the change commits (PostgreSQL delivers a notification only on commit).
+ */
+export const OAUTH_CLIENTS_CHANNEL = 'oauth_clients_changed';
+
+/** Queues the change notification of `clientId` in the transaction `trx` (sent when it commits). */
+async function notifyClientChanged(trx: Knex.Transaction, clientId: string): Promise<void> {
+  await trx.raw('SELECT pg_notify(?, ?)', [OAUTH_CLIENTS_CHANNEL, clientId]);
+}
+
 /** Raised for operator mistakes (unknown tenant, unknown scope, unknown client). */
 export class ClientAdminError extends Error {}
 
@@ -79,41 +91,54 @@ export async function createClient(
   if (!tenant) throw new ClientAdminError(`no tenant ${opts.tenantId}`);
   const clientId = `cli_${randomBase62(24)}`;
   const secret = randomSecret('cs_');
-  await db<ClientRow>('oauth_clients').insert({
-    client_id: clientId,
-    tenant_id: opts.tenantId,
-    name: opts.name,
-    secret_ciphertext: box.seal(secret),
-    scope,
+  await db.transaction(async (trx) => {
+    await trx<ClientRow>('oauth_clients').insert({
+      client_id: clientId,
+      tenant_id: opts.tenantId,
+      name: opts.name,
+      secret_ciphertext: box.seal(secret),
+      scope,
+    });
+    await notifyClientChanged(trx, clientId);
   });
   return { client_id: clientId, client_secret: secret, audience: issuer.audience, token_url: tokenUrl(issuer.issuer), tenant_id: opts.tenantId, scope };
 }
 
 /**
- * Replaces a client's secret; the old secret stops working at once.
+ * Replaces a client's secret; the old secret stops working at once (the issuers' caches drop the
+ * client on the commit's NOTIFY).
  * @throws ClientAdminError when the client does not exist or is revoked
  */
 export async function rotateClientSecret(db: Knex, box: SecretBox, issuer: IssuerInfo, clientId: string): Promise<IssuedClient> {
   const secret = randomSecret('cs_');
-  const [row] = await db<ClientRow>('oauth_clients')
-    .where({ client_id: clientId })
-    .whereNull('revoked_at')
-    .update({ secret_ciphertext: box.seal(secret), updated_at: db.fn.now() })
-    .returning('*');
+  const row = await db.transaction(async (trx) => {
+    const [updated] = await trx<ClientRow>('oauth_clients')
+      .where({ client_id: clientId })
+      .whereNull('revoked_at')
+      .update({ secret_ciphertext: box.seal(secret), updated_at: trx.fn.now() })
+      .returning('*');
+    if (updated) await notifyClientChanged(trx, clientId);
+    return updated;
+  });
   if (!row) throw new ClientAdminError(`no active client ${clientId}`);
   return { client_id: row.client_id, client_secret: secret, audience: issuer.audience, token_url: tokenUrl(issuer.issuer), tenant_id: row.tenant_id, scope: row.scope };
 }
 
 /**
  * Revokes a client: it can no longer obtain tokens. Tokens already issued stay valid until they
- * expire (at most the access-token lifetime), as with any self-contained JWT.
+ * expire (at most the access-token lifetime), as with any self-contained JWT. Like every client
+ * change it notifies `OAUTH_CLIENTS_CHANNEL` in the same transaction.
  * @throws ClientAdminError when the client does not exist
  */
 export async function revokeClient(db: Knex, clientId: string): Promise<{ client_id: string; revoked_at: string }> {
-  const [row] = await db<ClientRow>('oauth_clients')
-    .where({ client_id: clientId })
-    .update({ revoked_at: db.raw('coalesce(revoked_at, now())'), updated_at: db.fn.now() })
-    .returning(['client_id', 'revoked_at']);
+  const row = await db.transaction(async (trx) => {
+    const [updated] = await trx<ClientRow>('oauth_clients')
+      .where({ client_id: clientId })
+      .update({ revoked_at: trx.raw('coalesce(revoked_at, now())'), updated_at: trx.fn.now() })
+      .returning(['client_id', 'revoked_at']);
+    if (updated) await notifyClientChanged(trx, clientId);
+    return updated;
+  });
   if (!row) throw new ClientAdminError(`no client ${clientId}`);
   return { client_id: row.client_id, revoked_at: (row.revoked_at as Date).toISOString() };
 }

@@ -9,7 +9,6 @@ import { SCOPES } from '@dms/scopes';
 import { isReachable, type Knex } from '@dms/db';
 import type { Logger } from '@dms/logger';
 import { metricsText } from '@dms/metrics';
-import { withClientAuthMethod } from '../oauth/client-auth-method.js';
 import { ROUTES } from '../oauth/provider.js';
 import type { IssuerMetrics } from './metrics.js';
 import type { TokenGate } from './token-rate-limit.js';
@@ -90,7 +89,7 @@ export function createIssuerApp(deps: IssuerAppDeps) {
     if (path === ROUTES.token || path === ROUTES.jwks) {
       const handler = deps.provider();
       if (!handler) return sendJson(res, 503, { error: 'temporarily_unavailable', error_description: 'signing keys not loaded' });
-      const serve = () => void withClientAuthMethod(req.headers.authorization, () => handler(req, res));
+      const serve = () => void handler(req, res);
       return path === ROUTES.token && deps.tokenGate ? deps.tokenGate(req, res, serve) : serve();
     }
     return sendJson(res, 404, { error: 'not_found', error_description: 'no such endpoint' });

@@ -1,25 +1,24 @@
 /**
  * oidc-provider storage adapter. The issuer is stateless apart from clients: access tokens are
  * self-contained JWTs (RFC 9068), so oidc-provider never stores them, and no other grant is
- * enabled. Clients are read from PostgreSQL on each token request, so a revoked client or a rotated
- * secret takes effect at once.
+ * enabled. Clients come from PostgreSQL through the client cache, which every client change
+ * invalidates on all instances as it commits, so a revoked client or a rotated secret takes effect
+ * at once (client-cache.ts). The token endpoint finds clients through client-lookup.ts, which reads
+ * the same cache; this adapter answers any other `Client.find` of oidc-provider alike.
  */
-import type { Knex } from '@dms/db';
-import type { SecretBox } from '@dms/secrets';
-import { findActiveClient } from '../domain/clients.js';
-import { clientAuthMethodOfRequest } from './client-auth-method.js';
+import type { ClientCache } from './client-cache.js';
+import { clientMetadata } from './client-lookup.js';
 
 /** Dependencies the adapter factory closes over. */
 export interface AdapterDeps {
-  db: Knex;
-  box: SecretBox;
+  clients: Pick<ClientCache, 'find'>;
 }
 
 /**
  * Builds the adapter class oidc-provider instantiates once per model name.
  * Client lookups return RFC 7591 client metadata; any other model is a programming error here.
  */
-export function createAdapter({ db, box }: AdapterDeps) {
+export function createAdapter({ clients }: AdapterDeps) {
   return class PostgresClientAdapter {
     readonly model: string;
 
@@ -30,18 +29,8 @@ export function createAdapter({ db, box }: AdapterDeps) {
     /** @returns client metadata for an active client, else undefined (oidc-provider: invalid_client) */
     async find(id: string) {
       if (this.model !== 'Client') return undefined;
-      const client = await findActiveClient(db, box, id);
-      if (!client) return undefined;
-      return {
-        client_id: client.client_id,
-        client_secret: client.client_secret,
-        grant_types: ['client_credentials'],
-        response_types: [],
-        redirect_uris: [],
-        scope: client.scope,
-        tenant_id: client.tenant_id,
-        token_endpoint_auth_method: clientAuthMethodOfRequest(),
-      };
+      const client = await clients.find(id);
+      return client && clientMetadata(client);
     }
 
     async upsert(): Promise<void> {

@@ -3,8 +3,10 @@
  * of the issuer's own key in Node on every core (the cryptographic ceiling: a token can not be
  * issued faster than it can be signed).
  *
- * The requests rotate through `BENCH_TOKEN_CLIENTS` distinct clients, as a real issuer serves many
- * clients that each ask for a token about once an hour, so no per-client caching flatters the figure.
+ * The requests rotate through `BENCH_TOKEN_CLIENTS` distinct clients (more than oidc-provider's own
+ * LRU of 100 `Client` objects holds). The issuer caches client lookups for CLIENT_CACHE_TTL_SECONDS
+ * (invalidated on every change by LISTEN/NOTIFY), and every client here asks again well within that,
+ * so the run measures the cached path: a client asking once an hour would cost one lookup more.
  */
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -86,14 +88,15 @@ export async function tokensScenario(ctx: BenchContext): Promise<ScenarioResult>
         value: `${fmt(endpoint.rps)} tokens/s`,
         reference: `${fmt(ceiling.rps)} signatures/s`,
         ratio: fmtRatio(ratio),
-        target: '≥ 0.30×',
-        met: ratio >= 0.3,
+        target: '≥ 0.50×',
+        met: ratio >= 0.5,
       },
     ],
     notes: [
       `The ceiling signs the signing input of a real access token (${header!.length + payload!.length + 1} bytes) with the issuer's active ${jwk.alg} key ` +
         `on ${workers} worker threads (one per core) for the same warm-up and duration, with nothing else running. ` +
-        `The endpoint run rotates through ${fmt(clients.length)} clients with HTTP Basic authentication over ${settings.connections} connections.`,
+        `The endpoint run rotates through ${fmt(clients.length)} clients with HTTP Basic authentication over ${settings.connections} connections, ` +
+        `against ${fmt(settings.webConcurrency)} issuer worker process(es) (WEB_CONCURRENCY), with the client cache on (every client asks again within its TTL).`,
     ],
   };
 }
