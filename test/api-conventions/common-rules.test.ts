@@ -4,6 +4,7 @@
  * over 1 MiB 413), each leaving nothing changed.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { createHash } from 'node:crypto';
 import request from 'supertest';
 import { API_URL, apiAs, closeHarness, signedInTenant } from '../support/harness.js';
 
@@ -173,5 +174,24 @@ describe('request bodies', () => {
   test('application/json with a charset parameter is accepted', async () => {
     const res = await post(JSON.stringify({ name: 'Charset Ltd' }), 'application/json; charset=utf-8');
     expect(res.status).toBe(201);
+  });
+});
+
+describe('JSON bodies and conditional requests', () => {
+  test('a JSON body has its exact length, a weak ETag of its bytes, and If-None-Match with that tag is 304 without a body', async () => {
+    await api.post('/organisations').send({ name: 'Tagged Ltd' }).expect(201);
+    const res = await api.get('/organisations?limit=5').expect(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text, 'utf8'));
+    const tag = createHash('sha1').update(res.text, 'utf8').digest('base64').slice(0, 27);
+    expect(res.headers.etag).toBe(`W/"${Buffer.byteLength(res.text, 'utf8').toString(16)}-${tag}"`);
+
+    const cached = await request(API_URL).get('/organisations?limit=5').set('Authorization', `Bearer ${token}`).set('If-None-Match', res.headers.etag!);
+    expect(cached.status).toBe(304);
+    expect(cached.text).toBe('');
+    expect(cached.headers['content-type']).toBeUndefined();
+    const stale = await request(API_URL).get('/organisations?limit=5').set('Authorization', `Bearer ${token}`).set('If-None-Match', 'W/"0-stale"');
+    expect(stale.status).toBe(200);
+    expect(stale.text).toBe(res.text);
   });
 });

@@ -15,6 +15,7 @@ import { requireScope } from '../middleware/require-scope.js';
 import type { AnyOperation, ListOutcome } from './operation.js';
 import { runWrite } from './request-transaction.js';
 import { EXPAND_PARAM, querySchema, queryParser } from './query.js';
+import { sendJsonText } from '../http/send-json.js';
 import { compileInlined, inlineRefs, listSchema, withRelationIds, type ComponentSchemas } from './serializer.js';
 
 /** `/debts/{id}` → `/debts/:id` (Express 5 / path-to-regexp syntax). */
@@ -71,7 +72,7 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
     };
     // With an Idempotency-Key claim, the handler's writes and the stored response share one transaction.
     const text = await runWrite(ctx, res, produce);
-    if (text !== undefined) res.type('application/json').send(text);
+    if (text !== undefined) sendJsonText(req, res, text);
   };
 }
 
