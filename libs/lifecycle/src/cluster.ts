@@ -66,7 +66,10 @@ export async function runWorkers(opts: WorkersOptions, start: () => Promise<unkn
       log.fatal({ deaths: deaths.length, window_seconds: CRASH_WINDOW_MS / 1000 }, 'workers keep dying, exiting');
       process.exit(1);
     }
-    fork().catch((err: Error) => log.error({ err }, 'replacement worker failed to start'));
+    fork().then(
+      (w) => log.info({ pid: w.process.pid }, 'replacement worker listening'),
+      (err: Error) => log.error({ err }, 'replacement worker failed to start'),
+    );
   });
 
   // Signals are handled from the start: a SIGTERM while workers still boot stops them too.
@@ -84,8 +87,9 @@ export async function runWorkers(opts: WorkersOptions, start: () => Promise<unkn
       let left = alive.length;
       if (!left) process.exit(0);
       for (const w of alive) {
-        w.once('exit', (code) => {
+        w.once('exit', (code, exitSignal) => {
           if (code !== 0) failures++;
+          (code === 0 ? log.info : log.error).call(log, { pid: w.process.pid, code, signal: exitSignal }, 'worker stopped');
           if (--left === 0) process.exit(failures ? 1 : 0);
         });
         w.process.kill(signal);
