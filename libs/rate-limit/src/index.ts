@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { ipKeyGenerator, type Store } from 'express-rate-limit';
+import { LRUCache } from 'lru-cache';
 import proxyaddr from 'proxy-addr';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { Logger } from '@dms/logger';
@@ -77,9 +78,8 @@ export function sourceAddress(trust: string): (req: IncomingMessage) => string {
   return (req) => proxyaddr(req, trusted);
 }
 
-/** Most addresses whose key `addressKey` remembers; the memory is emptied when it is full. */
-const ADDRESS_KEYS_MAX = 10_000;
-const addressKeys = new Map<string, string>();
+/** Keys of the most recently seen addresses (10,000 at most), so `addressKey` parses each once. */
+const addressKeys = new LRUCache<string, string>({ max: 10_000 });
 
 /**
  * The budget key of a source address: the address itself, or for IPv6 its /56 network (one
@@ -89,11 +89,7 @@ const addressKeys = new Map<string, string>();
  */
 export function addressKey(address: string): string {
   let key = addressKeys.get(address);
-  if (key === undefined) {
-    if (addressKeys.size >= ADDRESS_KEYS_MAX) addressKeys.clear();
-    key = ipKeyGenerator(address, 56);
-    addressKeys.set(address, key);
-  }
+  if (key === undefined) addressKeys.set(address, (key = ipKeyGenerator(address, 56)));
   return key;
 }
 

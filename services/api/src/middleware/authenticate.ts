@@ -7,13 +7,14 @@
  * `client_id` claims. Any failure is 401 `invalid_token` with `WWW-Authenticate`.
  *
  * A client sends the same token with every request until it expires (RFC 6749 section 1.4), so
- * the outcome of a successful verification is remembered per token (VerifiedTokens): a token
+ * the outcome of a successful verification is remembered per token (a bounded LRU cache): a token
  * seen again skips the signature and JSON work, yet is refused exactly when it would be refused
  * if verified again: once `exp` (with the same clock tolerance) has passed, or once jwks-rsa no
  * longer hands out the key object that verified it (its key left the JWKS and the cache expired).
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { RequestHandler } from 'express';
+import { LRUCache } from 'lru-cache';
 import jwt, { type JwtHeader, type JwtPayload } from 'jsonwebtoken';
 import jwksRsa from 'jwks-rsa';
 import { ApiError } from '@dms/errors';
@@ -31,7 +32,7 @@ export interface TokenVerifierOptions {
   clockToleranceSeconds?: number;
 }
 
-/** Tokens remembered at most (the oldest is forgotten first): about 1 KiB each. */
+/** Tokens remembered at most (the least recently used is forgotten first): about 1 KiB each. */
 const VERIFIED_TOKENS_MAX = 1000;
 
 /** A verified token's caller, its expiry (seconds since the epoch) and the key object that verified it. */
@@ -39,24 +40,6 @@ interface Verified {
   principal: NonNullable<Express.Request['principal']>;
   exp: number;
   key: jwksRsa.SigningKey;
-}
-
-/** Insertion-ordered map used as a bounded cache of verified tokens. */
-class VerifiedTokens {
-  readonly #map = new Map<string, Verified>();
-
-  get(token: string): Verified | undefined {
-    return this.#map.get(token);
-  }
-
-  set(token: string, v: Verified): void {
-    if (this.#map.size >= VERIFIED_TOKENS_MAX) this.#map.delete(this.#map.keys().next().value!);
-    this.#map.set(token, v);
-  }
-
-  delete(token: string): void {
-    this.#map.delete(token);
-  }
 }
 
 function invalidToken(description: string): ApiError {
@@ -92,7 +75,8 @@ export function authenticate(opts: TokenVerifierOptions): RequestHandler {
   };
 
   const tolerance = opts.clockToleranceSeconds ?? 5;
-  const verified = new VerifiedTokens();
+  // Least recently used tokens are forgotten first once VERIFIED_TOKENS_MAX are remembered.
+  const verified = new LRUCache<string, Verified>({ max: VERIFIED_TOKENS_MAX });
 
   return (req, _res, next) => {
     const header = req.headers.authorization;
