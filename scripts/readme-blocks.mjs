@@ -47,7 +47,13 @@ function startCommand(code) {
   if (commands.length !== 1) return undefined;
   const m = /^((?:[A-Z_][A-Z0-9_]*=\S+\s+)*)npm start$/.exec(commands[0]);
   if (!m) return undefined;
-  return Object.fromEntries(m[1].trim().split(/\s+/).filter(Boolean).map((a) => a.split(/=(.*)/s).slice(0, 2)));
+  return Object.fromEntries(
+    m[1]
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((a) => a.split(/=(.*)/s).slice(0, 2)),
+  );
 }
 
 function classify(block, skipReason) {

@@ -46,10 +46,15 @@ const files = ['-f', 'docker-compose.yml', ...(standin ? ['-f', 'deploy/compose.
  */
 function compose(args) {
   return new Promise((resolve, reject) => {
-    execFile('podman-compose', ['-p', project, ...files, ...args], { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 16 << 20, timeout: 300_000 }, (err) => {
-      if (err) reject(new Error(`podman-compose ${args.join(' ')} failed (exit ${err.code})`));
-      else resolve();
-    });
+    execFile(
+      'podman-compose',
+      ['-p', project, ...files, ...args],
+      { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 16 << 20, timeout: 300_000 },
+      (err) => {
+        if (err) reject(new Error(`podman-compose ${args.join(' ')} failed (exit ${err.code})`));
+        else resolve();
+      },
+    );
   });
 }
 
@@ -67,7 +72,9 @@ async function healthy(service, ms) {
 async function main() {
   const composeFile = YAML.parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true });
   const audience = composeFile.services.api.environment.API_AUDIENCE;
-  out(`project ${project}: ${files.filter((f) => f !== '-f').join(' + ')}; host ports auth ${ports.auth}, api ${ports.api}, dispatcher ${ports.dispatcher}, worker ${ports.worker}`);
+  out(
+    `project ${project}: ${files.filter((f) => f !== '-f').join(' + ')}; host ports auth ${ports.auth}, api ${ports.api}, dispatcher ${ports.dispatcher}, worker ${ports.worker}`,
+  );
 
   await compose(['up', '-d', '--no-build', '--no-deps', 'postgres', 'redis']);
   await healthy('postgres', 90_000);

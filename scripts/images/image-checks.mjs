@@ -44,7 +44,9 @@ const FIND_PG_BINARIES = `find /app -type f \\( -name postgres -o -name initdb -
 export async function productionClosure(root, workspace) {
   const { stdout } = await exec('npm', ['ls', '--all', '--omit=dev', '--parseable', '-w', workspace], { cwd: root, maxBuffer: 16 << 20 }).catch((e) => e);
   const names = new Set();
-  for (const dir of String(stdout).split('\n').filter((l) => l.includes('node_modules'))) {
+  for (const dir of String(stdout)
+    .split('\n')
+    .filter((l) => l.includes('node_modules'))) {
     try {
       names.add(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name);
     } catch {
@@ -74,7 +76,8 @@ export async function checkImage({ target, image, closure, secrets }) {
   const uid = (await runOnce(image, {}, ['id', '-u'])).stdout.trim();
   if (uid === '0' || uid === '') failures.push(`${target}: uid in the container is "${uid}"`);
   if (target !== 'migrate' && !service) failures.push(`${target}: no HEALTHCHECK`);
-  if (service && info.healthcheck.join(' ') !== 'CMD node /app/healthcheck.mjs') failures.push(`${target}: unexpected HEALTHCHECK ${info.healthcheck.join(' ')}`);
+  if (service && info.healthcheck.join(' ') !== 'CMD node /app/healthcheck.mjs')
+    failures.push(`${target}: unexpected HEALTHCHECK ${info.healthcheck.join(' ')}`);
 
   const listed = await runOnce(image, {}, ['node', '-e', LIST_PACKAGES]);
   const packages = listed.code === 0 ? JSON.parse(listed.stdout) : [];
@@ -89,7 +92,8 @@ export async function checkImage({ target, image, closure, secrets }) {
   if (pgFiles) failures.push(`${target}: PostgreSQL binaries in the image: ${pgFiles.split('\n').join(', ')}`);
 
   for (const line of info.history) {
-    if (secrets.some((s) => line.includes(s)) || /\b(SECRETS_KEY|PASSWORD)=\S/.test(line)) failures.push(`${target}: a secret in the image history: ${line.slice(0, 60)}…`);
+    if (secrets.some((s) => line.includes(s)) || /\b(SECRETS_KEY|PASSWORD)=\S/.test(line))
+      failures.push(`${target}: a secret in the image history: ${line.slice(0, 60)}…`);
   }
   failures.push(...(await scanFilesystem(target, image, secrets)));
   return { report: { size: info.size, layers: info.layers, user: info.user, service, packages: packages.length }, failures, notes };
@@ -101,7 +105,10 @@ async function scanFilesystem(target, image, secrets) {
   try {
     const args = ['-r', '-l', '-F', ...secrets.flatMap((s) => ['-e', s]), dir];
     const { stdout } = await exec('grep', args, { maxBuffer: 16 << 20 }).catch((e) => (e.code === 1 ? { stdout: '' } : Promise.reject(e)));
-    return stdout.split('\n').filter(Boolean).map((f) => `${target}: a test secret in ${f.slice(dir.length)}`);
+    return stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((f) => `${target}: a test secret in ${f.slice(dir.length)}`);
   } finally {
     await podmanOk(['image', 'unmount', image]);
   }

@@ -37,10 +37,18 @@ export async function podmanOk(args, opts) {
 /** The `podman run` options shared by every container: host network and the Compose lockdown. */
 function runOptions(env) {
   return [
-    '--network', 'host', '--read-only', '--tmpfs', '/tmp', '--cap-drop', 'ALL',
-    '--security-opt', 'no-new-privileges',
+    '--network',
+    'host',
+    '--read-only',
+    '--tmpfs',
+    '/tmp',
+    '--cap-drop',
+    'ALL',
+    '--security-opt',
+    'no-new-privileges',
     // Healthchecks are run on demand (`podman healthcheck run`): no systemd timers here.
-    '--health-interval', 'disable',
+    '--health-interval',
+    'disable',
     ...Object.keys(env).flatMap((k) => ['-e', k]),
   ];
 }

@@ -22,7 +22,10 @@ function must(cond, message) {
 async function waitFor(url, ms, what) {
   const deadline = Date.now() + ms;
   for (;;) {
-    const status = await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);
+    const status = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return;
     if (Date.now() > deadline) throw new Error(`${what}: ${url} not 200 after ${ms} ms (last ${status || 'no answer'})`);
     await pause(300);
@@ -87,7 +90,13 @@ async function startReceiver(bind) {
 async function admin(platform, args) {
   const r = await platform.admin(args);
   must(r.code === 0, `admin ${args.slice(0, 2).join(' ')} exited ${r.code}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
-  return JSON.parse(r.stdout.trim().split('\n').filter((l) => l.startsWith('{')).pop());
+  return JSON.parse(
+    r.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .pop(),
+  );
 }
 
 /**
@@ -118,7 +127,10 @@ export async function tenantPath(platform, step) {
   must(/^ten_/.test(tenant.id) && client.client_id && client.client_secret, 'admin CLI output lacks ids or the secret');
   step(`admin CLI (auth image): tenant ${tenant.id}, client ${client.client_id}`);
 
-  const { json: tok } = await call('POST', `${url('auth')}/oauth/token`, { basic: [client.client_id, client.client_secret], form: { grant_type: 'client_credentials', audience: platform.audience } });
+  const { json: tok } = await call('POST', `${url('auth')}/oauth/token`, {
+    basic: [client.client_id, client.client_secret],
+    form: { grant_type: 'client_credentials', audience: platform.audience },
+  });
   must(tok.token_type === 'Bearer' && tok.access_token.split('.').length === 3, 'token response is not a bearer JWT');
   step(`token: ${tok.token_type}, expires_in ${tok.expires_in} s, scope "${tok.scope}"`);
   const token = tok.access_token;
@@ -132,7 +144,10 @@ export async function tenantPath(platform, step) {
     receiver.setSecret(endpoint.signing_secret);
     const { json: org } = await api('POST', '/organisations', { body: { name: 'Northwind Utilities' }, expect: 201 });
     const { json: cus } = await api('POST', '/customers', { body: { kind: 'individual', first_name: 'Ada', last_name: 'Lovelace' }, expect: 201 });
-    const { json: debt } = await api('POST', '/debts', { body: { customer_id: cus.id, organisation_id: org.id, currency: 'GBP', breakdown: { principal: 1000 } }, expect: 201 });
+    const { json: debt } = await api('POST', '/debts', {
+      body: { customer_id: cus.id, organisation_id: org.id, currency: 'GBP', breakdown: { principal: 1000 } },
+      expect: 201,
+    });
     const { json: list, headers } = await api('GET', '/debts');
     must(list.data.length === 1 && list.data[0].id === debt.id && headers.get('x-total-count') === '1', `GET /debts: ${JSON.stringify(list).slice(0, 200)}`);
     step(`debts: created ${debt.id}, GET /debts lists it (x-total-count 1)`);
@@ -142,7 +157,10 @@ export async function tenantPath(platform, step) {
     const [delivery] = receiver.received;
     must(delivery, 'no webhook delivery within 30 s');
     must(delivery.verified, 'webhook signature did not verify');
-    must(delivery.body.type === 'debt.created' && delivery.body.data.object.id === debt.id, `unexpected webhook: ${JSON.stringify(delivery.body).slice(0, 200)}`);
+    must(
+      delivery.body.type === 'debt.created' && delivery.body.data.object.id === debt.id,
+      `unexpected webhook: ${JSON.stringify(delivery.body).slice(0, 200)}`,
+    );
     step(`webhook: ${delivery.body.type} for ${debt.id} delivered by the dispatcher to ${hookUrl}, signature verified`);
   } finally {
     receiver.close();
@@ -193,7 +211,9 @@ async function drainWithRequestInFlight(platform, container, port, token) {
   let raw = '';
   socket.on('data', (d) => (raw += d));
   socket.on('error', () => {});
-  socket.write(`POST /organisations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 5)}`);
+  socket.write(
+    `POST /organisations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 5)}`,
+  );
   await pause(300);
   const started = Date.now();
   const stopping = platform.terminate(container);

@@ -75,7 +75,9 @@ async function main() {
     const { report, failures: f, notes } = await checkImage({ target, image: `localhost/dms-${target}:local`, closure, secrets });
     reports[target] = report;
     failures.push(...f);
-    out(`image ${target}: ${mb(report.size)}, ${report.layers} layers, user ${report.user}, ${report.packages} packages, ${report.service ? 'HEALTHCHECK' : 'one-shot'}: ${f.length ? 'FAILED' : `only production dependencies of ${ws[target]}, no test secret in history or filesystem`}`);
+    out(
+      `image ${target}: ${mb(report.size)}, ${report.layers} layers, user ${report.user}, ${report.packages} packages, ${report.service ? 'HEALTHCHECK' : 'one-shot'}: ${f.length ? 'FAILED' : `only production dependencies of ${ws[target]}, no test secret in history or filesystem`}`,
+    );
     for (const note of notes) out(`  note: ${note}`);
   }
   if (failures.length) throw new Error(`image checks failed:\n  ${failures.join('\n  ')}`);
@@ -123,7 +125,9 @@ async function main() {
   out('');
   out('image            size  layers');
   for (const [t, r] of Object.entries(reports)) out(`${`dms-${t}`.padEnd(14)} ${mb(r.size).padStart(7)}  ${String(r.layers).padStart(6)}`);
-  const over = Object.entries(reports).filter(([, r]) => r.size > 250e6).map(([t]) => t);
+  const over = Object.entries(reports)
+    .filter(([, r]) => r.size > 250e6)
+    .map(([t]) => t);
   if (over.length) out(`note: over 250 MB: ${over.join(', ')}`);
 }
 

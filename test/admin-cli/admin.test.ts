@@ -23,11 +23,7 @@ interface Issued {
 }
 
 function token(clientId: string, secret: string) {
-  return request(AUTH_URL)
-    .post('/oauth/token')
-    .auth(clientId, secret)
-    .type('form')
-    .send({ grant_type: 'client_credentials', audience: AUDIENCE });
+  return request(AUTH_URL).post('/oauth/token').auth(clientId, secret).type('form').send({ grant_type: 'client_credentials', audience: AUDIENCE });
 }
 
 let tenantId: string;
@@ -60,7 +56,12 @@ describe('commands', () => {
   test('clients create prints the credentials once; they get a token with the scope given', async () => {
     const issued = scoped;
     expect(Object.keys(issued).sort()).toEqual(['audience', 'client_id', 'client_secret', 'scope', 'tenant_id', 'token_url']);
-    expect(issued).toMatchObject({ audience: AUDIENCE, token_url: `${SERVICE_ENV.AUTH_ISSUER}/oauth/token`, tenant_id: tenantId, scope: 'debts:read customers:read' });
+    expect(issued).toMatchObject({
+      audience: AUDIENCE,
+      token_url: `${SERVICE_ENV.AUTH_ISSUER}/oauth/token`,
+      tenant_id: tenantId,
+      scope: 'debts:read customers:read',
+    });
     const res = await token(issued.client_id, issued.client_secret).expect(200);
     expect(res.body.scope.split(' ').sort()).toEqual(['customers:read', 'debts:read']);
   });

@@ -36,7 +36,7 @@ describe('accepted', () => {
     await listDebts(`Bearer ${await tokenFor(tenant)}`).expect(200);
   });
 
-  test('a token built here with the issuer key and the issuer\'s claims (the forging baseline is sound)', async () => {
+  test("a token built here with the issuer key and the issuer's claims (the forging baseline is sound)", async () => {
     await listDebts(`Bearer ${signRs256(claimsFor(tenant), key.privateKey, key.kid)}`).expect(200);
   });
 });
@@ -91,7 +91,7 @@ describe('rejected with 401 invalid_token', () => {
     expectInvalidToken(await listDebts(`Bearer ${unsignedToken(claimsFor(tenant), key.kid)}`));
   });
 
-  test('HS256 signed with the issuer\'s public key as the HMAC secret', async () => {
+  test("HS256 signed with the issuer's public key as the HMAC secret", async () => {
     expectInvalidToken(await listDebts(`Bearer ${hs256WithPublicKey(claimsFor(tenant), key.kid, key.publicPem)}`));
   });
 
@@ -118,7 +118,7 @@ describe('rejected with 401 invalid_token', () => {
 });
 
 describe('scopes', () => {
-  test('a token without the route\'s scope is 403 insufficient_scope naming the scope', async () => {
+  test("a token without the route's scope is 403 insufficient_scope naming the scope", async () => {
     const t = await newTenant('debts:read');
     const api = apiAs(await tokenFor(t));
     await api.get('/debts').expect(200);

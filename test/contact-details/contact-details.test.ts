@@ -59,16 +59,28 @@ describe('create, retrieve, list', () => {
     });
     expect(cus.kind).toBe('individual');
     expect(cus.contact_details).toHaveLength(2);
-    expect(cus.contact_details[1]).toMatchObject({ object: 'contact_detail', type: 'fax_number', value: '+442079460018', source: 'customer', status: 'verified', primary: false });
+    expect(cus.contact_details[1]).toMatchObject({
+      object: 'contact_detail',
+      type: 'fax_number',
+      value: '+442079460018',
+      source: 'customer',
+      status: 'verified',
+      primary: false,
+    });
     for (const cd of cus.contact_details) expect((await me.api.get(`${base(cus.id)}/${cd.id}`).expect(200)).body).toEqual(cd);
-    expect((await me.api.get(base(cus.id)).expect(200)).body.data.map((c: { id: string }) => c.id)).toEqual([cus.contact_details[1].id, cus.contact_details[0].id]);
+    expect((await me.api.get(base(cus.id)).expect(200)).body.data.map((c: { id: string }) => c.id)).toEqual([
+      cus.contact_details[1].id,
+      cus.contact_details[0].id,
+    ]);
     expect(await eventTypesFor(me.tenant.tenantId, cus.id)).toEqual(['customer.created']);
     expect(await eventTypesFor(me.tenant.tenantId, cus.contact_details[0].id)).toEqual(['customer_contact_detail.created']);
   });
 
   test('a structured address: missing parts are null', async () => {
     const cus = await newCustomer();
-    const res = await me.api.post(base(cus.id), { type: 'address', value: { line_1: '1 High St', city: 'London', postal_code: 'N1 1AA', country: 'GB' }, usage: 'billing' }).expect(201);
+    const res = await me.api
+      .post(base(cus.id), { type: 'address', value: { line_1: '1 High St', city: 'London', postal_code: 'N1 1AA', country: 'GB' }, usage: 'billing' })
+      .expect(201);
     expect(res.body.value).toEqual({ line_1: '1 High St', line_2: null, city: 'London', county: null, postal_code: 'N1 1AA', country: 'GB' });
   });
 
@@ -107,7 +119,15 @@ describe('bad input is a 4xx naming the field, and changes nothing', () => {
   });
 
   test('a bad entry at customer create names it and creates nothing', async () => {
-    const res = await me.api.post('/customers', { full_name: 'X', contact_details: [{ type: 'email', value: 'a@b.co' }, { type: 'mobile_number', value: '123' }] }).expect(400);
+    const res = await me.api
+      .post('/customers', {
+        full_name: 'X',
+        contact_details: [
+          { type: 'email', value: 'a@b.co' },
+          { type: 'mobile_number', value: '123' },
+        ],
+      })
+      .expect(400);
     expect(res.body).toMatchObject({ code: 'validation_failed', param: 'contact_details[1].value' });
     expect((await me.api.get('/customers/search').query({ query: 'email:a@b.co' }).expect(200)).body.data).toEqual([]);
   });
@@ -147,7 +167,12 @@ describe('bad input is a 4xx naming the field, and changes nothing', () => {
 
 describe('primary, update and delete', () => {
   test('a new primary demotes the old one of its type (and records its update), not other types', async () => {
-    const cus = await newCustomer(me.api, { contact_details: [{ type: 'email', value: 'old@example.com', primary: true }, { type: 'mobile_number', value: '+447400000001', primary: true }] });
+    const cus = await newCustomer(me.api, {
+      contact_details: [
+        { type: 'email', value: 'old@example.com', primary: true },
+        { type: 'mobile_number', value: '+447400000001', primary: true },
+      ],
+    });
     const [oldEmail, mobile] = cus.contact_details;
     const fresh = (await me.api.post(base(cus.id), { type: 'email', value: 'new@example.com', primary: true }).expect(201)).body;
     const after = (await me.api.get(`/customers/${cus.id}`).expect(200)).body.contact_details;
@@ -176,11 +201,20 @@ describe('primary, update and delete', () => {
     expect(patched).toMatchObject({ usage: 'work', status: 'unverified', value: '+442079460001', metadata: { a: '1', b: '2' } });
     const put = (await me.api.put(`${base(cus.id)}/${cd.id}`, { value: '020 7946 0002', status: 'verified' }).expect(200)).body;
     expect(put).toMatchObject({ usage: 'work', status: 'verified', value: '+442079460002', metadata: { a: '1', b: '2' } });
-    expect(await eventTypesFor(me.tenant.tenantId, cd.id)).toEqual(['customer_contact_detail.created', 'customer_contact_detail.updated', 'customer_contact_detail.updated']);
+    expect(await eventTypesFor(me.tenant.tenantId, cd.id)).toEqual([
+      'customer_contact_detail.created',
+      'customer_contact_detail.updated',
+      'customer_contact_detail.updated',
+    ]);
   });
 
   test('DELETE is soft: status deleted, gone from list and customer, still retrievable; then 409 on change', async () => {
-    const cus = await newCustomer(me.api, { contact_details: [{ type: 'email', value: 'keep@example.com' }, { type: 'email', value: 'gone@example.com', primary: true }] });
+    const cus = await newCustomer(me.api, {
+      contact_details: [
+        { type: 'email', value: 'keep@example.com' },
+        { type: 'email', value: 'gone@example.com', primary: true },
+      ],
+    });
     const [keep, gone] = cus.contact_details;
     const res = await me.api.delete(`${base(cus.id)}/${gone.id}`).expect(200);
     expect(res.body).toMatchObject({ id: gone.id, object: 'contact_detail', status: 'deleted', primary: false });
@@ -196,9 +230,21 @@ describe('primary, update and delete', () => {
   });
 
   test('a customer update with contact_details keeps equal entries (same ids), deletes the rest, creates new ones', async () => {
-    const cus = await newCustomer(me.api, { contact_details: [{ type: 'email', value: 'a@example.com', primary: true }, { type: 'email', value: 'b@example.com' }] });
+    const cus = await newCustomer(me.api, {
+      contact_details: [
+        { type: 'email', value: 'a@example.com', primary: true },
+        { type: 'email', value: 'b@example.com' },
+      ],
+    });
     const [a, b] = cus.contact_details;
-    const res = await me.api.put(`/customers/${cus.id}`, { contact_details: [{ type: 'email', value: 'a@example.com', usage: 'work' }, { type: 'mobile_number', value: '07400 000002', primary: true }] }).expect(200);
+    const res = await me.api
+      .put(`/customers/${cus.id}`, {
+        contact_details: [
+          { type: 'email', value: 'a@example.com', usage: 'work' },
+          { type: 'mobile_number', value: '07400 000002', primary: true },
+        ],
+      })
+      .expect(200);
     expect(res.body.contact_details).toMatchObject([
       { id: a.id, value: 'a@example.com', primary: false, usage: 'work' },
       { type: 'mobile_number', value: '+447400000002', primary: true },

@@ -57,7 +57,15 @@ test('embedded contact details of the old schema become objects', async () => {
     ['email', 'a@example.com', null, true, 'permanent', 'client', 'unverified'],
     ['email', 'a2@example.com', null, false, 'permanent', 'client', 'unverified'],
     ['phone_number', '+441234567890', null, false, 'work', 'client', 'unverified'],
-    ['address', null, { line_1: '1 High St, London', line_2: null, city: null, county: null, postal_code: null, country: null }, true, 'billing', 'client', 'unverified'],
+    [
+      'address',
+      null,
+      { line_1: '1 High St, London', line_2: null, city: null, county: null, postal_code: null, country: null },
+      true,
+      'billing',
+      'client',
+      'unverified',
+    ],
     ['mobile_number', '07400 123456', null, false, null, 'client', 'unverified'],
   ]);
   for (const r of rows) expect(r.id).toMatch(/^cd_[0-9A-Za-z]{24}$/);
@@ -67,6 +75,8 @@ test('embedded contact details of the old schema become objects', async () => {
   expect(Number(total!.n)).toBe(5);
   expect(await db.schema.hasColumn('customers', 'contact_details')).toBe(false);
   // The e-mail index serves both e-mails, case-insensitively.
-  const { rows: found } = await db.raw(`SELECT customer_id FROM customer_contact_details WHERE type = 'email' AND status <> 'deleted' AND lower(value) = lower('A2@Example.com')`);
+  const { rows: found } = await db.raw(
+    `SELECT customer_id FROM customer_contact_details WHERE type = 'email' AND status <> 'deleted' AND lower(value) = lower('A2@Example.com')`,
+  );
   expect(found).toEqual([{ customer_id: 'cus_a' }]);
 });

@@ -71,7 +71,12 @@ describe('production overlay', () => {
       const pod = podSpec(o);
       expect(pod.securityContext?.runAsNonRoot).toBe(true);
       for (const c of pod.containers) {
-        expect(c.securityContext).toMatchObject({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+        expect(c.securityContext).toMatchObject({
+          runAsNonRoot: true,
+          readOnlyRootFilesystem: true,
+          allowPrivilegeEscalation: false,
+          capabilities: { drop: ['ALL'] },
+        });
         expect(Object.keys(c.resources?.requests ?? {}).sort()).toEqual(['cpu', 'memory']);
         expect(Object.keys(c.resources?.limits ?? {}).sort()).toEqual(['cpu', 'memory']);
         if (o.kind === 'Deployment') {
@@ -86,7 +91,8 @@ describe('production overlay', () => {
     const grace = Number((find(production, 'ConfigMap', 'dms-common').data as Record<string, string>).SHUTDOWN_GRACE_SECONDS);
     for (const { name } of SERVICES) {
       const spec = (find(production, 'Deployment', `dms-${name}`).spec as { template: { spec: { terminationGracePeriodSeconds: number } } }).template.spec;
-      const lifecycle = (podSpec(find(production, 'Deployment', `dms-${name}`)).containers[0] as { lifecycle?: { preStop?: { exec?: { command: string[] } } } }).lifecycle;
+      const lifecycle = (podSpec(find(production, 'Deployment', `dms-${name}`)).containers[0] as { lifecycle?: { preStop?: { exec?: { command: string[] } } } })
+        .lifecycle;
       const pause = Number(lifecycle?.preStop?.exec?.command[1] ?? 0);
       expect(spec.terminationGracePeriodSeconds).toBeGreaterThan(pause + grace + 5);
     }

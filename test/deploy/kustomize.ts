@@ -14,7 +14,10 @@ import { dirname, join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
 /** A Kubernetes object as parsed from YAML. */
-export type Manifest = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> } } & Record<string, unknown>;
+export type Manifest = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> } } & Record<
+  string,
+  unknown
+>;
 
 const SUPPORTED = new Set(['apiVersion', 'kind', 'resources', 'namespace', 'labels', 'images', 'patches']);
 

@@ -7,9 +7,7 @@
 import type { Manifest } from './kustomize.js';
 
 /** One end of a connection: a pod (labels, namespace labels, named ports) or an outside IPv4 address. */
-export type Peer =
-  | { pod: Record<string, string>; namespace: Record<string, string>; ports?: Record<string, number> }
-  | { ip: string };
+export type Peer = { pod: Record<string, string>; namespace: Record<string, string>; ports?: Record<string, number> } | { ip: string };
 
 type Selector = { matchLabels?: Record<string, string>; matchExpressions?: Array<{ key: string; operator: string; values?: string[] }> };
 type PolicyPeer = { podSelector?: Selector; namespaceSelector?: Selector; ipBlock?: { cidr: string; except?: string[] } };
@@ -38,7 +36,7 @@ function ipToInt(ip: string): number {
 function inCidr(ip: string, cidr: string): boolean {
   const [base, bits] = cidr.split('/') as [string, string];
   const mask = Number(bits) === 0 ? 0 : (~0 << (32 - Number(bits))) >>> 0;
-  return ((ipToInt(ip) & mask) >>> 0) === ((ipToInt(base) & mask) >>> 0);
+  return (ipToInt(ip) & mask) >>> 0 === (ipToInt(base) & mask) >>> 0;
 }
 
 function peerMatches(rulePeer: PolicyPeer, peer: Peer, policyNamespace: Record<string, string>): boolean {

@@ -65,7 +65,9 @@ afterAll(async () => {
 test("a debt's lifecycle: every event delivered once, signed, authorised, with one token request", async () => {
   const { t, receiver } = main;
   const { organisationId, customerId } = await seedParties(t.api);
-  const debt = (await t.api.post('/debts', { customer_id: customerId, organisation_id: organisationId, currency: 'GBP', breakdown: { principal: 5000 } }).expect(201)).body;
+  const debt = (
+    await t.api.post('/debts', { customer_id: customerId, organisation_id: organisationId, currency: 'GBP', breakdown: { principal: 5000 } }).expect(201)
+  ).body;
   await t.api.patch(`/debts/${debt.id}`, { account_number: 'ACC-42' }).expect(200);
   await t.api.post(`/debts/${debt.id}/ready`).expect(200);
   await t.api.post(`/debts/${debt.id}/pause`, { reason: 'customer on holiday' }).expect(200);
@@ -75,7 +77,18 @@ test("a debt's lifecycle: every event delivered once, signed, authorised, with o
   const events = await allEvents(t);
   expect(events.map((e) => e.type).sort()).toEqual(
     // docs/api.md section 8: a debt created with a breakdown also records its line item.
-    ['organisation.created', 'customer.created', 'debt.created', 'line_item.created', 'debt.updated', 'debt.prepared', 'debt.paused', 'debt.resumed', 'payment.created', 'debt.paid'].sort(),
+    [
+      'organisation.created',
+      'customer.created',
+      'debt.created',
+      'line_item.created',
+      'debt.updated',
+      'debt.prepared',
+      'debt.paused',
+      'debt.resumed',
+      'payment.created',
+      'debt.paid',
+    ].sort(),
   );
   await eventually(() => receiver.received.length >= events.length, 'all events delivered');
   // Nothing more arrives: each event exactly once.
@@ -101,7 +114,15 @@ test("a debt's lifecycle: every event delivered once, signed, authorised, with o
   const list = await deliveries(main);
   expect(list).toHaveLength(events.length);
   for (const d of list) {
-    expect(d).toMatchObject({ object: 'webhook_delivery', endpoint: main.endpoint.id, status: 'succeeded', attempt_count: 1, response_status: 204, error: null, next_attempt_at: null });
+    expect(d).toMatchObject({
+      object: 'webhook_delivery',
+      endpoint: main.endpoint.id,
+      status: 'succeeded',
+      attempt_count: 1,
+      response_status: 204,
+      error: null,
+      next_attempt_at: null,
+    });
     expect(d.attempts).toEqual([expect.objectContaining({ attempt: 1, status: 'succeeded', response_status: 204, error: null, next_attempt_at: null })]);
     expect(typeof d.duration_ms).toBe('number');
   }
@@ -183,7 +204,9 @@ test('changing the credentials drops the cached token', async () => {
   const tokensBefore = receiver.tokenRequests.length;
   receiver.setClient('rotated-client', 'rotated-secret-value-0123456789');
   await t.api
-    .patch(`/webhooks/${main.endpoint.id}`, { credentials: { oauth2: { token_url: receiver.tokenUrl, client_id: 'rotated-client', client_secret: 'rotated-secret-value-0123456789' } } })
+    .patch(`/webhooks/${main.endpoint.id}`, {
+      credentials: { oauth2: { token_url: receiver.tokenUrl, client_id: 'rotated-client', client_secret: 'rotated-secret-value-0123456789' } },
+    })
     .expect(200);
   const org = (await t.api.post('/organisations', { name: 'After rotation' }).expect(201)).body;
   await eventually(() => receiver.received.some((r) => r.event.data?.object?.id === org.id && r.authorised), 'delivery with the new client');

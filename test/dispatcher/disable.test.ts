@@ -37,10 +37,14 @@ async function scenario(): Promise<Scenario> {
 /** Waits until every delivery of the scenario has left `pending`; returns them by organisation name. */
 async function settled(s: Scenario, expected: number): Promise<Map<string, Record<string, any>>> {
   const all = async () => (await s.t.api.get(`/webhooks/${s.endpointId}/deliveries`).query({ limit: 100 }).expect(200)).body.data as Array<Record<string, any>>;
-  await eventually(async () => {
-    const ds = await all();
-    return ds.length === expected && ds.every((d) => d.status !== 'pending');
-  }, 'deliveries settled', 20_000);
+  await eventually(
+    async () => {
+      const ds = await all();
+      return ds.length === expected && ds.every((d) => d.status !== 'pending');
+    },
+    'deliveries settled',
+    20_000,
+  );
   const deliveries = await all();
   const byName = new Map<string, Record<string, any>>();
   for (const r of s.receiver.received) {
@@ -51,7 +55,9 @@ async function settled(s: Scenario, expected: number): Promise<Map<string, Recor
 }
 
 function disabledLogged(s: Scenario): boolean {
-  return readFileSync(dispatcher.logFile, 'utf8').split('\n').some((l) => l.includes('"webhook.disabled"') && l.includes(s.endpointId));
+  return readFileSync(dispatcher.logFile, 'utf8')
+    .split('\n')
+    .some((l) => l.includes('"webhook.disabled"') && l.includes(s.endpointId));
 }
 
 beforeAll(async () => {

@@ -30,7 +30,9 @@ async function scenario(opts: { oauth?: boolean; url?: (r: Receiver) => string; 
   receivers.push(receiver);
   const body: Record<string, unknown> = { url: opts.url?.(receiver) ?? receiver.hookUrl, enabled_events: ['*'] };
   if (opts.oauth) {
-    body.credentials = { oauth2: { token_url: opts.tokenUrl?.(receiver) ?? receiver.tokenUrl, client_id: receiver.clientId, client_secret: receiver.clientSecret } };
+    body.credentials = {
+      oauth2: { token_url: opts.tokenUrl?.(receiver) ?? receiver.tokenUrl, client_id: receiver.clientId, client_secret: receiver.clientSecret },
+    };
   }
   const res = await t.api.post('/webhooks', body).expect(201);
   receiver.setSigningSecret(res.body.signing_secret);
@@ -57,7 +59,14 @@ function expectBackoff(attempts: Array<{ started_at: string }>, minimumGaps: num
 async function expectDisabled(s: Scenario, dispatcher: RunningService): Promise<void> {
   const endpoint = (await s.t.api.get(`/webhooks/${s.endpointId}`).expect(200)).body;
   expect(endpoint.enabled).toBe(false);
-  await eventually(() => readFileSync(dispatcher.logFile, 'utf8').split('\n').some((l) => l.includes('"webhook.disabled"') && l.includes(s.endpointId)), 'webhook.disabled logged', 5000);
+  await eventually(
+    () =>
+      readFileSync(dispatcher.logFile, 'utf8')
+        .split('\n')
+        .some((l) => l.includes('"webhook.disabled"') && l.includes(s.endpointId)),
+    'webhook.disabled logged',
+    5000,
+  );
   // A disabled endpoint gets no new deliveries.
   const before = (await s.t.api.get(`/webhooks/${s.endpointId}/deliveries`).expect(200)).headers['x-total-count'];
   await s.t.api.post('/organisations', { name: 'After disable' }).expect(201);
@@ -75,11 +84,14 @@ beforeAll(async () => {
     scenario(),
   ]);
   dispatchers.push(
-    await startDispatcher([down, errors, slow, badToken, nullToken, redirecting].map((s) => s.t.tenant.tenantId), {
-      DISPATCH_SCHEDULE_SECONDS: SCHEDULE.join(','),
-      DISPATCH_JITTER: String(JITTER),
-      DELIVERY_TIMEOUT_SECONDS: '1',
-    }),
+    await startDispatcher(
+      [down, errors, slow, badToken, nullToken, redirecting].map((s) => s.t.tenant.tenantId),
+      {
+        DISPATCH_SCHEDULE_SECONDS: SCHEDULE.join(','),
+        DISPATCH_JITTER: String(JITTER),
+        DELIVERY_TIMEOUT_SECONDS: '1',
+      },
+    ),
   );
 });
 
@@ -94,7 +106,10 @@ test('receiver down, then back: delivered by a retry, nothing lost', async () =>
   const org = (await down.t.api.post('/organisations', { name: 'Down Ltd' }).expect(201)).body;
   // Bring the receiver back as soon as the first attempt is recorded (read straight from the table:
   // the retry is due a second later).
-  await eventually(async () => (await testDb()('webhook_deliveries').where({ endpoint_id: down.endpointId }).first())?.last_error === 'connection refused', 'first attempt failed');
+  await eventually(
+    async () => (await testDb()('webhook_deliveries').where({ endpoint_id: down.endpointId }).first())?.last_error === 'connection refused',
+    'first attempt failed',
+  );
   await down.receiver.up();
   const d = await settled(down);
   expect(d.status).toBe('succeeded');
@@ -141,7 +156,12 @@ test('a failing token endpoint fails the attempt with a clear error; nothing is 
   badToken.receiver.onToken(() => ({ status: 500, body: { error: 'server_error' } }));
   await badToken.t.api.post('/organisations', { name: 'Token trouble Ltd' }).expect(201);
   const d = await settled(badToken);
-  expect(d).toMatchObject({ status: 'failed', attempt_count: 3, response_status: null, error: 'token request failed: token endpoint answered 500 (server_error)' });
+  expect(d).toMatchObject({
+    status: 'failed',
+    attempt_count: 3,
+    response_status: null,
+    error: 'token request failed: token endpoint answered 500 (server_error)',
+  });
   expect(d.attempts).toHaveLength(3);
   expectBackoff(d.attempts, SCHEDULE.slice(1));
   expect(badToken.receiver.tokenRequests).toHaveLength(3);
@@ -176,17 +196,27 @@ test('redirects are not followed: a 3xx is a failed attempt', async () => {
 test('a dispatcher that forbids private targets never connects to them, whatever the URL was when registered', async () => {
   const byName = await scenario({ oauth: false, url: (r) => r.hookUrl.replace('127.0.0.1', 'localhost') });
   const byAddress = await scenario({ oauth: false });
-  const byTokenUrl = await scenario({ oauth: true, url: () => 'https://hooks.example.com/never', tokenUrl: (r) => r.tokenUrl.replace('127.0.0.1', 'localhost') });
-  const strict = await startDispatcher([byName, byAddress, byTokenUrl].map((s) => s.t.tenant.tenantId), {
-    ALLOW_PRIVATE_WEBHOOK_TARGETS: 'false',
-    DISPATCH_SCHEDULE_SECONDS: '0',
+  const byTokenUrl = await scenario({
+    oauth: true,
+    url: () => 'https://hooks.example.com/never',
+    tokenUrl: (r) => r.tokenUrl.replace('127.0.0.1', 'localhost'),
   });
+  const strict = await startDispatcher(
+    [byName, byAddress, byTokenUrl].map((s) => s.t.tenant.tenantId),
+    {
+      ALLOW_PRIVATE_WEBHOOK_TARGETS: 'false',
+      DISPATCH_SCHEDULE_SECONDS: '0',
+    },
+  );
   dispatchers.push(strict);
   for (const s of [byName, byAddress, byTokenUrl]) await s.t.api.post('/organisations', { name: 'Private target' }).expect(201);
   const [a, b, c] = await Promise.all([settled(byName), settled(byAddress), settled(byTokenUrl)]);
   expect(a).toMatchObject({ status: 'failed', error: expect.stringMatching(/^refused: localhost resolves to 127\.0\.0\.1 \(loopback\)/) });
   expect(b).toMatchObject({ status: 'failed', error: expect.stringMatching(/^refused: 127\.0\.0\.1 .*loopback/) });
-  expect(c).toMatchObject({ status: 'failed', error: expect.stringMatching(/^token request failed: refused: localhost resolves to 127\.0\.0\.1 \(loopback\)/) });
+  expect(c).toMatchObject({
+    status: 'failed',
+    error: expect.stringMatching(/^token request failed: refused: localhost resolves to 127\.0\.0\.1 \(loopback\)/),
+  });
   for (const s of [byName, byAddress, byTokenUrl]) {
     expect(s.receiver.received).toHaveLength(0);
     expect(s.receiver.tokenRequests).toHaveLength(0);

@@ -50,7 +50,15 @@ test('two dispatchers at once: every event delivered exactly once', async () => 
   const deliveries = await list();
   expect(deliveries.every((d: any) => d.status === 'succeeded' && d.attempt_count === 1 && d.attempts.length === 1)).toBe(true);
   // Between them the two processes made exactly N attempts.
-  const attemptLines = () => pair.map((d) => readFileSync(d.logFile, 'utf8').split('\n').filter((l) => l.includes('"webhook.attempt"')).length).reduce((a, b) => a + b);
+  const attemptLines = () =>
+    pair
+      .map(
+        (d) =>
+          readFileSync(d.logFile, 'utf8')
+            .split('\n')
+            .filter((l) => l.includes('"webhook.attempt"')).length,
+      )
+      .reduce((a, b) => a + b);
   await eventually(() => attemptLines() >= N, 'attempts logged', 5000);
   await new Promise((r) => setTimeout(r, 200));
   expect(attemptLines()).toBe(N);

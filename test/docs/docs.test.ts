@@ -37,7 +37,10 @@ describe('/docs', () => {
   });
 
   test('serves only the Swagger UI files the page needs', async () => {
-    await request(API_URL).get('/docs/assets/swagger-ui-bundle.js').expect(200).expect('content-type', /javascript/);
+    await request(API_URL)
+      .get('/docs/assets/swagger-ui-bundle.js')
+      .expect(200)
+      .expect('content-type', /javascript/);
     await request(API_URL).get('/docs/assets/swagger-ui.css').expect(200);
     const sample = await request(API_URL).get('/docs/assets/swagger-initializer.js').expect(404);
     expect(sample.body.code).toBe('route_not_found');
@@ -56,13 +59,27 @@ describe('/docs', () => {
     page.on('pageerror', (e) => problems.push(e.message));
 
     await page.goto(`${API_URL}/docs`);
-    await page.getByRole('heading', { name: /Debt Management Service API/ }).first().waitFor({ timeout: 20_000 });
+    await page
+      .getByRole('heading', { name: /Debt Management Service API/ })
+      .first()
+      .waitFor({ timeout: 20_000 });
     await page.locator('.opblock-tag', { hasText: 'Debts' }).first().waitFor();
 
-    const operations = await page.locator('.opblock-summary').evaluateAll((els) =>
-      els.map((el) => `${el.querySelector('.opblock-summary-method')?.textContent} ${el.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
-    );
-    for (const op of ['GET /debts', 'POST /debts', 'GET /debts/search', 'GET /debts/{id}', 'PATCH /debts/{id}', 'DELETE /debts/{id}', 'POST /debts/{id}/ready', 'POST /debts/{debtId}/payments']) {
+    const operations = await page
+      .locator('.opblock-summary')
+      .evaluateAll((els) =>
+        els.map((el) => `${el.querySelector('.opblock-summary-method')?.textContent} ${el.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+      );
+    for (const op of [
+      'GET /debts',
+      'POST /debts',
+      'GET /debts/search',
+      'GET /debts/{id}',
+      'PATCH /debts/{id}',
+      'DELETE /debts/{id}',
+      'POST /debts/{id}/ready',
+      'POST /debts/{debtId}/payments',
+    ]) {
       expect(operations).toContain(op);
     }
     await expect(page.locator('.opblock-tag', { hasText: 'Debt lifecycle' }).count()).resolves.toBe(1);

@@ -58,7 +58,8 @@ describe('list and search', () => {
     for (let i = 0; i < 3; i++) await createDebt(api, p);
     const res = await api.get('/debts?limit=2&expand[]=customer&expand[]=organisation').expect(200);
     expect(res.body.data).toHaveLength(2);
-    for (const d of res.body.data) expect(d).toMatchObject({ customer: { id: p.customerId, object: 'customer' }, organisation: { id: p.organisationId, object: 'organisation' } });
+    for (const d of res.body.data)
+      expect(d).toMatchObject({ customer: { id: p.customerId, object: 'customer' }, organisation: { id: p.organisationId, object: 'organisation' } });
     const next = /<([^>]+)>; rel="next"/.exec(res.headers.link!)![1]!;
     expect(new URL(next).searchParams.getAll('expand[]')).toEqual(['customer', 'organisation']);
     const url = new URL(next);

@@ -41,7 +41,11 @@ beforeAll(async () => {
 });
 
 /** Expands `objects` while counting the queries sent. */
-async function counted<Obj extends object>(objects: Obj[], expand: string[], registry: ExpansionRegistry<Obj>): Promise<{ expanded: Obj[]; queries: string[] }> {
+async function counted<Obj extends object>(
+  objects: Obj[],
+  expand: string[],
+  registry: ExpansionRegistry<Obj>,
+): Promise<{ expanded: Obj[]; queries: string[] }> {
   const queries: string[] = [];
   const count = (q: { sql: string }) => queries.push(q.sql);
   db.on('query', count);

@@ -42,7 +42,9 @@ describe('debts: line_items, invoices, payment_plans', () => {
       expect.objectContaining({ id: f.fee, kind: 'fee', amount: 500, invoice: null }),
     ]);
     expect(debt.line_items[2]).toMatchObject({ kind: 'debt', amount: 10000 });
-    expect(debt.invoices).toEqual([expect.objectContaining({ id: f.invoice, object: 'invoice', debt: f.debt, reference: 'INV-1', line_items: [f.invoiceItem] })]);
+    expect(debt.invoices).toEqual([
+      expect.objectContaining({ id: f.invoice, object: 'invoice', debt: f.debt, reference: 'INV-1', line_items: [f.invoiceItem] }),
+    ]);
     expect(debt.payment_plans).toEqual([expect.objectContaining({ id: f.plan, object: 'payment_plan', debt: f.debt, status: 'active', amount_paid: 1000 })]);
     expect(debt.payment_plans[0].schedule).toHaveLength(2);
     const plain = (await me.api.get(`/debts/${f.debt}`).expect(200)).body;
@@ -61,7 +63,12 @@ describe('debts: line_items, invoices, payment_plans', () => {
 
   test('create, update and the lifecycle actions take expand[] too', async () => {
     const created = await me.api
-      .post('/debts?expand[]=line_items&expand[]=payment_plans', { customer_id: parties.customerId, organisation_id: parties.organisationId, currency: 'GBP', line_items: [{ kind: 'debt', amount: 70 }] })
+      .post('/debts?expand[]=line_items&expand[]=payment_plans', {
+        customer_id: parties.customerId,
+        organisation_id: parties.organisationId,
+        currency: 'GBP',
+        line_items: [{ kind: 'debt', amount: 70 }],
+      })
       .expect(201);
     expect(created.body.line_items).toEqual([expect.objectContaining({ object: 'line_item', debt: created.body.id, amount: 70 })]);
     expect(created.body.payment_plans).toEqual([]);
@@ -86,7 +93,12 @@ describe('payments: payment_plan', () => {
     expect(page[0].debt).toMatchObject({ id: f.debt, object: 'debt' });
     const all = (await me.api.get('/payments?expand[]=payment_plan').expect(200)).body.data;
     expect(all.find((p: { id: string }) => p.id === f.toPlan).payment_plan.id).toBe(f.plan);
-    const found = (await me.api.get('/payments/search?expand[]=payment_plan').query({ query: `payment_plan_id:${f.plan}` }).expect(200)).body.data;
+    const found = (
+      await me.api
+        .get('/payments/search?expand[]=payment_plan')
+        .query({ query: `payment_plan_id:${f.plan}` })
+        .expect(200)
+    ).body.data;
     expect(found.map((p: { payment_plan: { id: string } }) => p.payment_plan.id)).toEqual([f.plan]);
   });
 
@@ -102,7 +114,17 @@ describe('payments: payment_plan', () => {
 
 describe('invoices: line_items, debt', () => {
   test('retrieve, list and search embed the line items (oldest first) and the debt', async () => {
-    const two = (await me.api.post(`/debts/${f.debt}/invoices`, { reference: 'INV-2', line_items: [{ kind: 'fee', amount: 20 }, { kind: 'vat', amount: 4 }] }).expect(201)).body;
+    const two = (
+      await me.api
+        .post(`/debts/${f.debt}/invoices`, {
+          reference: 'INV-2',
+          line_items: [
+            { kind: 'fee', amount: 20 },
+            { kind: 'vat', amount: 4 },
+          ],
+        })
+        .expect(201)
+    ).body;
     const one = (await me.api.get(`/debts/${f.debt}/invoices/${two.id}?expand[]=line_items&expand[]=debt`).expect(200)).body;
     expect(one.line_items).toEqual([
       expect.objectContaining({ id: two.line_items[0], object: 'line_item', invoice: two.id, kind: 'fee', amount: 20 }),
@@ -140,12 +162,18 @@ describe('payment plans: debt, payments', () => {
   test('create, delay, reschedule and cancel answer expanded', async () => {
     const debt = (await createDebt(me.api, parties, { breakdown: { principal: 900 } })).id;
     await me.api.post(`/debts/${debt}/ready`).expect(200);
-    const plan = (await me.api.post(`/debts/${debt}/payment_plans?expand[]=debt&expand[]=payments`, { frequency: 'monthly', start_on: inDays(2), instalment_count: 3 }).expect(201)).body;
+    const plan = (
+      await me.api
+        .post(`/debts/${debt}/payment_plans?expand[]=debt&expand[]=payments`, { frequency: 'monthly', start_on: inDays(2), instalment_count: 3 })
+        .expect(201)
+    ).body;
     expect(plan).toMatchObject({ debt: { id: debt, status: { value: 'paying' } }, payments: [] });
     await me.api.post(`/debts/${debt}/payments`, { amount: 300, currency: 'GBP' }).expect(201);
     const delayed = (await me.api.patch(`/payment_plans/${plan.id}/delay?expand[]=payments`, { days: 3 }).expect(200)).body;
     expect(delayed.payments).toEqual([expect.objectContaining({ amount: 300, payment_plan: plan.id })]);
-    const moved = (await me.api.patch(`/payment_plans/${plan.id}/reschedule?expand[]=debt`, { frequency: 'weekly', start_on: inDays(5), instalment_count: 2 }).expect(200)).body;
+    const moved = (
+      await me.api.patch(`/payment_plans/${plan.id}/reschedule?expand[]=debt`, { frequency: 'weekly', start_on: inDays(5), instalment_count: 2 }).expect(200)
+    ).body;
     expect(moved.debt.summary.amount_paid).toBe(300);
     const canceled = (await me.api.post(`/payment_plans/${plan.id}/cancel?expand[]=debt`).expect(200)).body;
     expect(canceled).toMatchObject({ status: 'canceled', debt: { id: debt, status: { value: 'resumed' } } });

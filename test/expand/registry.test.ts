@@ -42,7 +42,12 @@ describe('over HTTP', () => {
 
   test('debt create and update take expand[] too', async () => {
     const res = await me.api
-      .post('/debts?expand[]=organisation', { customer_id: parties.customerId, organisation_id: parties.organisationId, currency: 'GBP', breakdown: { principal: 10 } })
+      .post('/debts?expand[]=organisation', {
+        customer_id: parties.customerId,
+        organisation_id: parties.organisationId,
+        currency: 'GBP',
+        breakdown: { principal: 10 },
+      })
       .expect(201);
     expect(res.body.organisation).toMatchObject({ id: parties.organisationId, object: 'organisation' });
     const upd = await me.api.patch(`/debts/${res.body.id}?expand[]=customer`, { account_number: 'E-1' }).expect(200);
@@ -73,13 +78,12 @@ describe('over HTTP', () => {
     expect((await me.api.patch(`/customers/${parties.customerId}?expand[]=debts`, { first_name: 'Ada' }).expect(200)).body.debts.length).toBeGreaterThan(0);
   });
 
-  test.each([
-    ['/debts?expand[]=debt'],
-    ['/customers?expand[]=customer'],
-    ['/customers/cus_000000000000000000000000?expand[]=payments'],
-  ])('unknown value %s is 400 naming expand[]', async (path) => {
-    expect((await me.api.get(path).expect(400)).body).toMatchObject({ code: 'parameter_invalid', param: 'expand[]' });
-  });
+  test.each([['/debts?expand[]=debt'], ['/customers?expand[]=customer'], ['/customers/cus_000000000000000000000000?expand[]=payments']])(
+    'unknown value %s is 400 naming expand[]',
+    async (path) => {
+      expect((await me.api.get(path).expect(400)).body).toMatchObject({ code: 'parameter_invalid', param: 'expand[]' });
+    },
+  );
 
   test('an unknown expansion on a write is 400 and writes nothing', async () => {
     const before = (await me.api.get('/customers').expect(200)).headers['x-total-count'];

@@ -47,10 +47,15 @@ test('a crash between commit and response: the retry after the lock replays, the
   const key = `atomic-${randomUUID()}`;
   const body = { name: 'Crash Test Ltd', metadata: { run: key } };
 
-  const lost = await request(crashing.url).post('/organisations').set('Authorization', `Bearer ${token}`).set('Idempotency-Key', key).send(body).then(
-    () => 'answered',
-    (err: Error) => err.message,
-  );
+  const lost = await request(crashing.url)
+    .post('/organisations')
+    .set('Authorization', `Bearer ${token}`)
+    .set('Idempotency-Key', key)
+    .send(body)
+    .then(
+      () => 'answered',
+      (err: Error) => err.message,
+    );
   expect(lost).not.toBe('answered'); // socket hang up: no response ever left the process
   await exited(crashing);
   expect(crashing.child.signalCode).toBe('SIGKILL');
@@ -62,7 +67,9 @@ test('a crash between commit and response: the retry after the lock replays, the
   expect(stored).toMatchObject({ state: 'completed', response_status: 201 });
 
   // Long after any lock could have run out, the retry (to a healthy instance) replays.
-  await testDb()('idempotency_keys').where({ tenant_id: tenant.tenantId, key }).update({ locked_at: testDb().raw(`now() - interval '1 hour'`) });
+  await testDb()('idempotency_keys')
+    .where({ tenant_id: tenant.tenantId, key })
+    .update({ locked_at: testDb().raw(`now() - interval '1 hour'`) });
   const retry = await api.post('/organisations', body).set('Idempotency-Key', key).expect(201);
   expect(retry.headers['idempotent-replayed']).toBe('true');
   const [org] = await testDb()('organisations').where({ tenant_id: tenant.tenantId });
@@ -75,12 +82,28 @@ test('writes through owned.ts and the other stores share the request transaction
   const { tenant, api } = await signedInTenant();
   const key = `atomic-${randomUUID()}`;
   // A debt for a customer that does not exist: the store's check fails inside the transaction.
-  const res = await api.post('/debts', { customer_id: 'cus_000000000000000000000000', organisation_id: 'org_000000000000000000000000', currency: 'GBP', breakdown: { principal: 100 } }).set('Idempotency-Key', key).expect(404);
+  const res = await api
+    .post('/debts', {
+      customer_id: 'cus_000000000000000000000000',
+      organisation_id: 'org_000000000000000000000000',
+      currency: 'GBP',
+      breakdown: { principal: 100 },
+    })
+    .set('Idempotency-Key', key)
+    .expect(404);
   expect(res.body.code).toBe('resource_missing');
   expect(await count('debts', { tenant_id: tenant.tenantId })).toBe(0);
   expect(await count('events', { tenant_id: tenant.tenantId })).toBe(0);
   // The business error itself is stored and replayed as before.
-  const again = await api.post('/debts', { customer_id: 'cus_000000000000000000000000', organisation_id: 'org_000000000000000000000000', currency: 'GBP', breakdown: { principal: 100 } }).set('Idempotency-Key', key).expect(404);
+  const again = await api
+    .post('/debts', {
+      customer_id: 'cus_000000000000000000000000',
+      organisation_id: 'org_000000000000000000000000',
+      currency: 'GBP',
+      breakdown: { principal: 100 },
+    })
+    .set('Idempotency-Key', key)
+    .expect(404);
   expect(again.headers['idempotent-replayed']).toBe('true');
 });
 

@@ -35,10 +35,16 @@ describe('replay', () => {
   test('the same key and body return the stored response, byte for byte, without running again', async () => {
     const { tenant, api } = await signedInTenant();
     const k = key();
-    const first = await api.post('/organisations', { name: 'Acme Collections', metadata: { a: '1' } }).set('Idempotency-Key', k).expect(201);
+    const first = await api
+      .post('/organisations', { name: 'Acme Collections', metadata: { a: '1' } })
+      .set('Idempotency-Key', k)
+      .expect(201);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
 
-    const again = await api.post('/organisations', { name: 'Acme Collections', metadata: { a: '1' } }).set('Idempotency-Key', k).expect(201);
+    const again = await api
+      .post('/organisations', { name: 'Acme Collections', metadata: { a: '1' } })
+      .set('Idempotency-Key', k)
+      .expect(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.text).toBe(first.text);
     expect(again.headers['content-type']).toMatch(/^application\/json/);
@@ -103,9 +109,7 @@ describe('replay', () => {
   test('many concurrent requests with one key run the operation exactly once', async () => {
     const { tenant, api } = await signedInTenant();
     const k = key();
-    const results = await Promise.all(
-      Array.from({ length: 6 }, () => api.post('/organisations', { name: 'Concurrent Ltd' }).set('Idempotency-Key', k)),
-    );
+    const results = await Promise.all(Array.from({ length: 6 }, () => api.post('/organisations', { name: 'Concurrent Ltd' }).set('Idempotency-Key', k)));
     const executed = results.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined);
     expect(executed).toHaveLength(1);
     for (const r of results) {
@@ -143,7 +147,11 @@ describe('clients that hang up', () => {
     // it to the end (then the retry is its replay), the organisation exists exactly once.
     expect(retry!.status).toBe(201);
     expect(await organisationCount(tenant.tenantId)).toBe(1);
-    expect((await request(API_URL).post('/organisations').set('Authorization', `Bearer ${token}`).set('Idempotency-Key', k).send({ name: 'Impatient Ltd' })).headers['idempotent-replayed']).toBe('true');
+    expect(
+      (await request(API_URL).post('/organisations').set('Authorization', `Bearer ${token}`).set('Idempotency-Key', k).send({ name: 'Impatient Ltd' })).headers[
+        'idempotent-replayed'
+      ],
+    ).toBe('true');
   });
 });
 
@@ -163,7 +171,12 @@ describe('across API instances', () => {
     for (const r of results) expect([201, 409]).toContain(r.status);
     expect(await organisationCount(tenant.tenantId)).toBe(1);
     // Once finished, either instance replays it.
-    const replay = await request(second.url).post('/organisations').set('Authorization', `Bearer ${token}`).set('Idempotency-Key', k).send({ name: 'Two Instances Ltd' }).expect(201);
+    const replay = await request(second.url)
+      .post('/organisations')
+      .set('Authorization', `Bearer ${token}`)
+      .set('Idempotency-Key', k)
+      .send({ name: 'Two Instances Ltd' })
+      .expect(201);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body.id).toBe(executed[0]!.body.id);
   });
@@ -273,7 +286,9 @@ describe('scope and lifetime', () => {
     const [live, old] = [key(), key()];
     await api.post('/organisations', { name: 'Live' }).set('Idempotency-Key', live).expect(201);
     await api.post('/organisations', { name: 'Old' }).set('Idempotency-Key', old).expect(201);
-    await testDb()('idempotency_keys').where({ tenant_id: tenant.tenantId, key: old }).update({ expires_at: testDb().raw("now() - interval '1 second'") });
+    await testDb()('idempotency_keys')
+      .where({ tenant_id: tenant.tenantId, key: old })
+      .update({ expires_at: testDb().raw("now() - interval '1 second'") });
     expect(await createIdempotencyStore(testDb(), new SecretBox(SERVICE_ENV.SECRETS_KEY!)).purgeExpired()).toBeGreaterThanOrEqual(1);
     const left = await testDb()('idempotency_keys').where({ tenant_id: tenant.tenantId }).pluck('key');
     expect(left).toEqual([live]);
@@ -319,6 +334,9 @@ describe('key format', () => {
 
   test('255 printable characters are accepted', async () => {
     const { api } = await signedInTenant();
-    await api.post('/organisations', { name: 'Long Key' }).set('Idempotency-Key', `${'x'.repeat(254)}~`).expect(201);
+    await api
+      .post('/organisations', { name: 'Long Key' })
+      .set('Idempotency-Key', `${'x'.repeat(254)}~`)
+      .expect(201);
   });
 });

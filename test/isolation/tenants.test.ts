@@ -19,7 +19,9 @@ const ofB: Record<List, string> = { organisations: '', customers: '', debts: '' 
 
 async function fill(api: Api, into: Record<List, string>) {
   const { organisationId, customerId } = await seedParties(api);
-  const debt = await api.post('/debts', { customer_id: customerId, organisation_id: organisationId, currency: 'EUR', breakdown: { principal: 5000 } }).expect(201);
+  const debt = await api
+    .post('/debts', { customer_id: customerId, organisation_id: organisationId, currency: 'EUR', breakdown: { principal: 5000 } })
+    .expect(201);
   Object.assign(into, { organisations: organisationId, customers: customerId, debts: debt.body.id });
 }
 
@@ -30,7 +32,10 @@ beforeAll(async () => {
 
 describe.each(LISTS)('/%s', (list) => {
   test('each tenant lists only its own objects, and counts only them', async () => {
-    for (const [api, own] of [[a, ofA], [b, ofB]] as const) {
+    for (const [api, own] of [
+      [a, ofA],
+      [b, ofB],
+    ] as const) {
       const res = await api.get(`/${list}?limit=100`).expect(200);
       expect(res.body.data.map((o: { id: string }) => o.id)).toEqual([own[list]]);
       expect(res.headers['x-total-count']).toBe('1');

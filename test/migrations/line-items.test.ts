@@ -26,15 +26,24 @@ test('old breakdowns become line items with the same summary; old payments are s
   await db('organisations').insert({ id: 'org_old', tenant_id: 'ten_old', name: 'Org' });
   await db('customers').insert({ id: 'cus_old', tenant_id: 'ten_old', kind: 'individual' });
   const debt = (id: string, principal: number, interest: number, fees: number, paid: number, status: string) => ({
-    id, tenant_id: 'ten_old', customer_id: 'cus_old', organisation_id: 'org_old', currency: 'GBP', status,
-    amount_principal: principal, amount_interest: interest, amount_fees: fees, amount_paid: paid,
+    id,
+    tenant_id: 'ten_old',
+    customer_id: 'cus_old',
+    organisation_id: 'org_old',
+    currency: 'GBP',
+    status,
+    amount_principal: principal,
+    amount_interest: interest,
+    amount_fees: fees,
+    amount_paid: paid,
   });
   await db('debts').insert([debt('deb_a', 10000, 250, 99, 0, 'prepared'), debt('deb_b', 5000, 0, 0, 5000, 'paid'), debt('deb_c', 700, 0, 30, 200, 'resumed')]);
   await db('payments').insert([
     { id: 'pay_b', tenant_id: 'ten_old', debt_id: 'deb_b', amount: 5000, currency: 'GBP', transaction_at: new Date() },
     { id: 'pay_c', tenant_id: 'ten_old', debt_id: 'deb_c', amount: 200, currency: 'GBP', transaction_at: new Date() },
   ]);
-  const summaries = async () => db!('debts').orderBy('id').select('id', 'amount_principal', 'amount_interest', 'amount_fees', 'amount_paid', 'amount_total', 'amount_remaining');
+  const summaries = async () =>
+    db!('debts').orderBy('id').select('id', 'amount_principal', 'amount_interest', 'amount_fees', 'amount_paid', 'amount_total', 'amount_remaining');
   const before = await summaries();
 
   await migrateLatest(db);

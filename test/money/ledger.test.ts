@@ -48,12 +48,25 @@ describe('line items and the summary', () => {
     ];
     const debt = await createDebt(me.api, parties, { breakdown: undefined, line_items: items, kind: 'purchased' });
     expect(debt.kind).toBe('purchased');
-    const summary = { amount_total: 10000, amount_paid: 0, amount_remaining: 10000, breakdown: { principal: 10000, interest: 500, fees: 250, value_added_tax: 50, discounts: -500, refunds: -300 } };
+    const summary = {
+      amount_total: 10000,
+      amount_paid: 0,
+      amount_remaining: 10000,
+      breakdown: { principal: 10000, interest: 500, fees: 250, value_added_tax: 50, discounts: -500, refunds: -300 },
+    };
     expect(debt.summary).toEqual(summary);
     expect((await me.api.get(`/debts/${debt.id}/summary`).expect(200)).body).toEqual(summary);
     const list = await me.api.get(`/debts/${debt.id}/line_items?limit=100`).expect(200);
     expect(list.headers['x-total-count']).toBe('8');
-    expect(list.body.data[7]).toMatchObject({ object: 'line_item', debt: debt.id, invoice: null, kind: 'debt', amount: 10000, currency: 'GBP', description: 'Principal' });
+    expect(list.body.data[7]).toMatchObject({
+      object: 'line_item',
+      debt: debt.id,
+      invoice: null,
+      kind: 'debt',
+      amount: 10000,
+      currency: 'GBP',
+      description: 'Principal',
+    });
     expect(list.body.data[7].id).toMatch(/^li_[0-9A-Za-z]{24}$/);
     const events = await eventTypesFor(me.tenant.tenantId, debt.id);
     expect(events[0]).toBe('debt.created');
@@ -62,7 +75,11 @@ describe('line items and the summary', () => {
   test('breakdown shorthand and neither: a debt of 0 filled in later', async () => {
     const short = await createDebt(me.api, parties, { breakdown: { principal: 700, interest: 20, fees: 5 } });
     const kinds = (await me.api.get(`/debts/${short.id}/line_items`).expect(200)).body.data.map((i: { kind: string; amount: number }) => [i.kind, i.amount]);
-    expect(kinds.sort()).toEqual([['debt', 700], ['fee', 5], ['interest', 20]]);
+    expect(kinds.sort()).toEqual([
+      ['debt', 700],
+      ['fee', 5],
+      ['interest', 20],
+    ]);
     const empty = await createDebt(me.api, parties, { breakdown: undefined });
     expect(empty.summary.amount_total).toBe(0);
     const item = await me.api.post(`/debts/${empty.id}/line_items`, { kind: 'debt', amount: 900 }).expect(201);
@@ -92,7 +109,15 @@ describe('line items and the summary', () => {
     expect((await me.api.post(`/debts/${id}/line_items`, { kind: 'credit', amount: -1500 }).expect(422)).body.param).toBe('amount');
     await me.api.post(`/debts/${id}/payments`, { amount: 1000, currency: 'GBP' }).expect(201);
     await me.api.post(`/debts/${id}/line_items`, { kind: 'fee', amount: 10 }).expect(409);
-    const bad = await me.api.post('/debts', { customer_id: parties.customerId, organisation_id: parties.organisationId, currency: 'GBP', line_items: [{ kind: 'debt', amount: 1 }, { kind: 'credit', amount: 3 }] });
+    const bad = await me.api.post('/debts', {
+      customer_id: parties.customerId,
+      organisation_id: parties.organisationId,
+      currency: 'GBP',
+      line_items: [
+        { kind: 'debt', amount: 1 },
+        { kind: 'credit', amount: 3 },
+      ],
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.param).toBe('line_items[1].amount');
   });
@@ -109,7 +134,15 @@ describe('invoices', () => {
   test('create with line items, retrieve, list, patch, search; reference unique within the debt', async () => {
     const id = await readyDebt();
     const inv = await me.api
-      .post(`/debts/${id}/invoices`, { reference: 'INV-1', invoiced_on: '2026-11-01', due_on: '2026-11-30', line_items: [{ kind: 'fee', amount: 300 }, { kind: 'vat', amount: 60 }] })
+      .post(`/debts/${id}/invoices`, {
+        reference: 'INV-1',
+        invoiced_on: '2026-11-01',
+        due_on: '2026-11-30',
+        line_items: [
+          { kind: 'fee', amount: 300 },
+          { kind: 'vat', amount: 60 },
+        ],
+      })
       .expect(201);
     expect(inv.body).toMatchObject({ object: 'invoice', debt: id, reference: 'INV-1', status: 'open', due_on: '2026-11-30', invoiced_on: '2026-11-01' });
     expect(inv.body.line_items).toHaveLength(2);
@@ -130,7 +163,9 @@ describe('invoices', () => {
 
   test('two concurrent creates with one reference: exactly one wins', async () => {
     const id = await readyDebt();
-    const results = await Promise.all([1, 2, 3].map(() => me.api.post(`/debts/${id}/invoices`, { reference: 'SAME', line_items: [{ kind: 'fee', amount: 5 }] })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => me.api.post(`/debts/${id}/invoices`, { reference: 'SAME', line_items: [{ kind: 'fee', amount: 5 }] })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
     expect((await me.api.get(`/debts/${id}`).expect(200)).body.summary.amount_total).toBe(10005);
   });

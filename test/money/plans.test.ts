@@ -30,7 +30,15 @@ describe('create', () => {
   test('by count: equal instalments, the last takes the remainder; debt moves to paying', async () => {
     const id = await readyDebt(10000);
     const res = await me.api.post(`/debts/${id}/payment_plans`, { frequency: 'weekly', start_on: inDays(1), instalment_count: 3 }).expect(201);
-    expect(res.body).toMatchObject({ object: 'payment_plan', debt: id, status: 'active', frequency: 'weekly', grace_days: 5, amount_total: 10000, amount_paid: 0 });
+    expect(res.body).toMatchObject({
+      object: 'payment_plan',
+      debt: id,
+      status: 'active',
+      frequency: 'weekly',
+      grace_days: 5,
+      amount_total: 10000,
+      amount_paid: 0,
+    });
     expect(res.body.id).toMatch(/^pp_[0-9A-Za-z]{24}$/);
     expect(res.body.schedule.map((i: { amount: number; due_on: string }) => [i.amount, i.due_on])).toEqual([
       [3333, inDays(1)],
@@ -73,7 +81,9 @@ describe('create', () => {
     const settled = await debtIn(me.api, parties, 'settled');
     await me.api.post(`/debts/${settled}/payment_plans`, { frequency: 'weekly', start_on: inDays(1), instalment_count: 2 }).expect(409);
     const id = await readyDebt();
-    const results = await Promise.all([1, 2, 3, 4].map(() => me.api.post(`/debts/${id}/payment_plans`, { frequency: 'weekly', start_on: inDays(1), instalment_count: 2 })));
+    const results = await Promise.all(
+      [1, 2, 3, 4].map(() => me.api.post(`/debts/${id}/payment_plans`, { frequency: 'weekly', start_on: inDays(1), instalment_count: 2 })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
     expect(results.filter((r) => r.status === 409).every((r) => r.body.code === 'resource_conflict')).toBe(true);
   });
@@ -86,7 +96,11 @@ describe('payments, completion, reschedule, delay, cancel', () => {
     const p = await me.api.post(`/debts/${id}/payments`, { amount: 4000, currency: 'GBP', payment_plan_id: plan.id }).expect(201);
     expect(p.body.payment_plan).toBe(plan.id);
     let got = (await me.api.get(`/payment_plans/${plan.id}`).expect(200)).body;
-    expect(got.schedule.map((i: { amount_paid: number; status: string }) => [i.amount_paid, i.status])).toEqual([[3000, 'paid'], [1000, 'upcoming'], [0, 'upcoming']]);
+    expect(got.schedule.map((i: { amount_paid: number; status: string }) => [i.amount_paid, i.status])).toEqual([
+      [3000, 'paid'],
+      [1000, 'upcoming'],
+      [0, 'upcoming'],
+    ]);
     expect(got.amount_paid).toBe(4000);
     await me.api.post(`/debts/${id}/payments`, { amount: 5000, currency: 'GBP' }).expect(201);
     got = (await me.api.get(`/payment_plans/${plan.id}`).expect(200)).body;
@@ -103,8 +117,13 @@ describe('payments, completion, reschedule, delay, cancel', () => {
     expect(delayed.schedule[0].due_on).toBe(plan.schedule[0].due_on);
     expect(delayed.schedule[1].due_on).toBe(inDays(12));
     expect((await me.api.patch(`/payment_plans/${plan.id}/delay`, { days: 91 }).expect(400)).body.param).toBe('days');
-    const re = (await me.api.patch(`/payment_plans/${plan.id}/reschedule`, { frequency: 'monthly', start_on: inDays(5), instalment_count: 2 }).expect(200)).body;
-    expect(re.schedule.map((i: { sequence: number; amount: number; status: string }) => [i.sequence, i.amount, i.status])).toEqual([[1, 2500, 'paid'], [2, 3750, 'upcoming'], [3, 3750, 'upcoming']]);
+    const re = (await me.api.patch(`/payment_plans/${plan.id}/reschedule`, { frequency: 'monthly', start_on: inDays(5), instalment_count: 2 }).expect(200))
+      .body;
+    expect(re.schedule.map((i: { sequence: number; amount: number; status: string }) => [i.sequence, i.amount, i.status])).toEqual([
+      [1, 2500, 'paid'],
+      [2, 3750, 'upcoming'],
+      [3, 3750, 'upcoming'],
+    ]);
     expect(re.frequency).toBe('monthly');
     const canceled = (await me.api.post(`/payment_plans/${plan.id}/cancel`).expect(200)).body;
     expect(canceled.status).toBe('canceled');
@@ -134,7 +153,10 @@ describe('payments, completion, reschedule, delay, cancel', () => {
   test('racing cancel and payment on one plan: serial, the books balance', async () => {
     const id = await readyDebt(10000);
     const plan = (await me.api.post(`/debts/${id}/payment_plans`, { frequency: 'weekly', start_on: inDays(1), instalment_count: 2 }).expect(201)).body;
-    const [cancel, pay] = await Promise.all([me.api.post(`/payment_plans/${plan.id}/cancel`), me.api.post(`/debts/${id}/payments`, { amount: 5000, currency: 'GBP' })]);
+    const [cancel, pay] = await Promise.all([
+      me.api.post(`/payment_plans/${plan.id}/cancel`),
+      me.api.post(`/debts/${id}/payments`, { amount: 5000, currency: 'GBP' }),
+    ]);
     expect(cancel.status).toBe(200);
     expect(pay.status).toBe(201);
     const after = (await me.api.get(`/payment_plans/${plan.id}`).expect(200)).body;

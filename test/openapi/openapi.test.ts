@@ -82,13 +82,39 @@ describe('coverage of the routes', () => {
   test('covers every endpoint of docs/api.md sections 3 to 7', () => {
     const documented = new Set(operations.map((o) => `${o.method.toUpperCase()} ${o.path}`));
     const contract = [
-      'GET /organisations', 'POST /organisations', 'GET /organisations/{id}', 'PATCH /organisations/{id}',
-      'GET /customers', 'POST /customers', 'GET /customers/search', 'GET /customers/{id}', 'PATCH /customers/{id}', 'DELETE /customers/{id}',
-      'GET /debts', 'POST /debts', 'GET /debts/search', 'GET /debts/{id}', 'PATCH /debts/{id}', 'DELETE /debts/{id}',
+      'GET /organisations',
+      'POST /organisations',
+      'GET /organisations/{id}',
+      'PATCH /organisations/{id}',
+      'GET /customers',
+      'POST /customers',
+      'GET /customers/search',
+      'GET /customers/{id}',
+      'PATCH /customers/{id}',
+      'DELETE /customers/{id}',
+      'GET /debts',
+      'POST /debts',
+      'GET /debts/search',
+      'GET /debts/{id}',
+      'PATCH /debts/{id}',
+      'DELETE /debts/{id}',
       ...['ready', 'pause', 'resume', 'dispute', 'resolve-dispute', 'settle', 'withdraw'].map((a) => `POST /debts/{id}/${a}`),
-      'GET /debts/{debtId}/payments', 'POST /debts/{debtId}/payments', 'GET /tenants/me',
-      'GET /webhooks', 'POST /webhooks', 'GET /webhooks/{id}', 'PATCH /webhooks/{id}', 'DELETE /webhooks/{id}', 'GET /webhooks/{id}/deliveries',
-      'GET /events', 'GET /events/{id}', 'GET /openapi.json', 'GET /docs', 'GET /healthz', 'GET /readyz', 'GET /metrics',
+      'GET /debts/{debtId}/payments',
+      'POST /debts/{debtId}/payments',
+      'GET /tenants/me',
+      'GET /webhooks',
+      'POST /webhooks',
+      'GET /webhooks/{id}',
+      'PATCH /webhooks/{id}',
+      'DELETE /webhooks/{id}',
+      'GET /webhooks/{id}/deliveries',
+      'GET /events',
+      'GET /events/{id}',
+      'GET /openapi.json',
+      'GET /docs',
+      'GET /healthz',
+      'GET /readyz',
+      'GET /metrics',
     ];
     expect(contract.filter((c) => !documented.has(c))).toEqual([]);
   });
@@ -99,16 +125,33 @@ describe('parameters and headers', () => {
     const lists = operations.filter((o) => o.op.responses['200']?.headers?.['X-Total-Count']);
     expect(lists.map((o) => o.path).sort()).toEqual(
       [
-        '/customers', '/customers/search', '/customers/{customerId}/contact_details', '/debts', '/debts/search', '/debts/{debtId}/payments', '/events', '/organisations', '/webhooks', '/webhooks/{id}/deliveries',
+        '/customers',
+        '/customers/search',
+        '/customers/{customerId}/contact_details',
+        '/debts',
+        '/debts/search',
+        '/debts/{debtId}/payments',
+        '/events',
+        '/organisations',
+        '/webhooks',
+        '/webhooks/{id}/deliveries',
         // docs/api.md sections 8 and 9
-        '/debts/{debtId}/invoices', '/debts/{debtId}/invoices/search', '/debts/{debtId}/line_items', '/debts/{debtId}/payment_plans',
-        '/debts/{debtId}/payments/search', '/payment_plans', '/payments', '/payments/search',
+        '/debts/{debtId}/invoices',
+        '/debts/{debtId}/invoices/search',
+        '/debts/{debtId}/line_items',
+        '/debts/{debtId}/payment_plans',
+        '/debts/{debtId}/payments/search',
+        '/payment_plans',
+        '/payments',
+        '/payments/search',
       ].sort(),
     );
     for (const { op } of lists) {
       const refs = op.parameters.map((p: Json) => p.$ref ?? p.name);
       expect(refs).toEqual(expect.arrayContaining(['#/components/parameters/limit', '#/components/parameters/after', '#/components/parameters/before']));
-      expect(Object.keys(op.responses['200'].headers)).toEqual(expect.arrayContaining(['X-Page-Items', 'Link', 'RateLimit', 'RateLimit-Policy', 'Request-Id', 'Api-Version']));
+      expect(Object.keys(op.responses['200'].headers)).toEqual(
+        expect.arrayContaining(['X-Page-Items', 'Link', 'RateLimit', 'RateLimit-Policy', 'Request-Id', 'Api-Version']),
+      );
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '401', '429']));
     }
     for (const path of ['/debts/search', '/customers/search']) {
@@ -191,7 +234,9 @@ describe('agreement with the running API', () => {
 
     const { api } = await signedInTenant();
     const { organisationId, customerId } = await seedParties(api);
-    const debt = await api.post('/debts', { customer_id: customerId, organisation_id: organisationId, currency: 'GBP', breakdown: { principal: 12_500 } }).expect(201);
+    const debt = await api
+      .post('/debts', { customer_id: customerId, organisation_id: organisationId, currency: 'GBP', breakdown: { principal: 12_500 } })
+      .expect(201);
     check(responseSchema('post', '/debts', '201'), debt.body);
     check(responseSchema('get', '/debts', '200'), (await api.get('/debts?expand[]=customer&expand[]=organisation').expect(200)).body);
     check(responseSchema('get', '/debts/{id}', '200'), (await api.get(`/debts/${debt.body.id}`).expect(200)).body);

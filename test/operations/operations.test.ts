@@ -54,7 +54,10 @@ describe('probes', () => {
       let alive = false;
       // Up to 30 s: process start-up is slow on a loaded 2-core machine.
       for (let i = 0; i < 300 && !alive; i++) {
-        alive = await fetch(`${url}/healthz`).then((r) => r.status === 200, () => false);
+        alive = await fetch(`${url}/healthz`).then(
+          (r) => r.status === 200,
+          () => false,
+        );
         if (!alive) await new Promise((r) => setTimeout(r, 100));
       }
       expect(alive).toBe(true);

@@ -30,7 +30,13 @@ describe('POST /debts/{id}/payments', () => {
   test('a partial payment raises amount_paid and keeps the status; payment.created recorded', async () => {
     const id = await debtIn(me.api, parties, 'prepared');
     const res = await me.api
-      .post(`/debts/${id}/payments`, { amount: 2500, currency: 'GBP', transaction_at: '2026-11-20T10:00:00Z', transaction_ref: 'BANK-1', metadata: { channel: 'sepa' } })
+      .post(`/debts/${id}/payments`, {
+        amount: 2500,
+        currency: 'GBP',
+        transaction_at: '2026-11-20T10:00:00Z',
+        transaction_ref: 'BANK-1',
+        metadata: { channel: 'sepa' },
+      })
       .expect(201);
     expect(res.body).toEqual({
       id: expect.stringMatching(/^pay_[0-9A-Za-z]{24}$/),
@@ -70,18 +76,25 @@ describe('POST /debts/{id}/payments', () => {
     const debt = (await me.api.get(`/debts/${id}`).expect(200)).body;
     expect(debt.status.value).toBe('paid');
     expect(debt.summary).toMatchObject({ amount_paid: 10000, amount_remaining: 0 });
-    const rows = await testDb()('events').where({ tenant_id: me.tenant.tenantId }).whereIn('type', ['payment.created', 'debt.paid']).orderBy('seq').select('type', 'data');
+    const rows = await testDb()('events')
+      .where({ tenant_id: me.tenant.tenantId })
+      .whereIn('type', ['payment.created', 'debt.paid'])
+      .orderBy('seq')
+      .select('type', 'data');
     const mine = rows.filter((r: { data: { object: { id: string } } }) => [last.body.id, id].includes(r.data.object.id));
     expect(mine.map((r: { type: string }) => r.type)).toEqual(['payment.created', 'debt.paid']);
   });
 
-  test.each<[Status]>([['initializing'], ['disputed'], ['settled'], ['withdrawn'], ['paid']])('a payment on a %s debt is 409 and changes nothing', async (status) => {
-    const id = await debtIn(me.api, parties, status);
-    const before = await snapshot(id);
-    const res = await me.api.post(`/debts/${id}/payments`, { amount: 100, currency: 'GBP' }).expect(409);
-    expect(res.body.code).toBe('invalid_state_transition');
-    expect(await snapshot(id)).toEqual(before);
-  });
+  test.each<[Status]>([['initializing'], ['disputed'], ['settled'], ['withdrawn'], ['paid']])(
+    'a payment on a %s debt is 409 and changes nothing',
+    async (status) => {
+      const id = await debtIn(me.api, parties, status);
+      const before = await snapshot(id);
+      const res = await me.api.post(`/debts/${id}/payments`, { amount: 100, currency: 'GBP' }).expect(409);
+      expect(res.body.code).toBe('invalid_state_transition');
+      expect(await snapshot(id)).toEqual(before);
+    },
+  );
 
   test('a wrong currency is 422 on currency and changes nothing', async () => {
     const id = await debtIn(me.api, parties, 'prepared');

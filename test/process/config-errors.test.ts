@@ -57,9 +57,19 @@ test.concurrent.each(shared)('api, %s: exit 1 with one line naming the setting',
 
 // The worker's test-only settings (docs/api.md section 9) cannot reach production.
 test.concurrent.each([
-  ['a clock offset in production', { NODE_ENV: 'production', SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'), WORKER_CLOCK_OFFSET_SECONDS: '86400' }, /^config error: WORKER_CLOCK_OFFSET_SECONDS: must be 0 in production$/],
-  ['a hold before commit outside tests', { NODE_ENV: 'development', WORKER_TEST_HOLD_MS: '1000' }, /^config error: WORKER_TEST_HOLD_MS: only with NODE_ENV=test/],
-] as Array<[string, Record<string, string>, RegExp]>)('worker, %s: exit 1 with one line naming the setting', (_name, env, line) => expectOneLine('worker', env, line));
+  [
+    'a clock offset in production',
+    { NODE_ENV: 'production', SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'), WORKER_CLOCK_OFFSET_SECONDS: '86400' },
+    /^config error: WORKER_CLOCK_OFFSET_SECONDS: must be 0 in production$/,
+  ],
+  [
+    'a hold before commit outside tests',
+    { NODE_ENV: 'development', WORKER_TEST_HOLD_MS: '1000' },
+    /^config error: WORKER_TEST_HOLD_MS: only with NODE_ENV=test/,
+  ],
+] as Array<[string, Record<string, string>, RegExp]>)('worker, %s: exit 1 with one line naming the setting', (_name, env, line) =>
+  expectOneLine('worker', env, line),
+);
 
 test('several bad settings are still one line, naming each', async () => {
   const { code, stderr } = await startWith('api', { PORT: 'x', RATE_LIMIT_PER_MINUTE: 'lots' });

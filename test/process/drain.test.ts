@@ -39,7 +39,10 @@ const RUNTIME_NOTICE = /^oidc-provider WARNING: Unsupported runtime\./;
 function expectJsonLogs(log: string) {
   const lines = log.split('\n').filter((l) => l && !RUNTIME_NOTICE.test(l));
   expect(lines.length).toBeGreaterThan(2);
-  for (const line of lines) expect(JSON.parse(line)).toEqual(expect.objectContaining({ level: expect.any(Number), time: expect.any(String), service: expect.any(String), msg: expect.any(String) }));
+  for (const line of lines)
+    expect(JSON.parse(line)).toEqual(
+      expect.objectContaining({ level: expect.any(Number), time: expect.any(String), service: expect.any(String), msg: expect.any(String) }),
+    );
   return lines.map((l) => JSON.parse(l) as { msg: string });
 }
 
@@ -80,7 +83,12 @@ describe('auth', () => {
     const auth = await startService('auth', { ...SERVICE_ENV, SHUTDOWN_GRACE_SECONDS: '20' });
     const body = new URLSearchParams({ grant_type: 'client_credentials', audience: AUDIENCE }).toString();
     const basic = Buffer.from(`${tenant.clientId}:${tenant.clientSecret}`).toString('base64');
-    const head = requestHead('POST', '/oauth/token', { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' }, Buffer.byteLength(body));
+    const head = requestHead(
+      'POST',
+      '/oauth/token',
+      { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      Buffer.byteLength(body),
+    );
     const { responses, code, log } = await drainWithRequestInFlight(auth, head, body);
 
     expect(responses.map((r) => r.status)).toEqual([200, 503]);

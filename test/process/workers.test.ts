@@ -59,7 +59,9 @@ describe('api with WEB_CONCURRENCY=2', () => {
     // Fresh connections are spread over the workers (the primary hands them out in turn).
     const served = 40;
     const statuses = await Promise.all(
-      Array.from({ length: served }, () => fetch(`${api.url}/organisations`, { headers: { authorization: `Bearer ${token}`, connection: 'close' } }).then((r) => r.status)),
+      Array.from({ length: served }, () =>
+        fetch(`${api.url}/organisations`, { headers: { authorization: `Bearer ${token}`, connection: 'close' } }).then((r) => r.status),
+      ),
     );
     expect(statuses.every((s) => s === 200)).toBe(true);
     const metrics = await (await fetch(`${api.url}/metrics`)).text();

@@ -32,7 +32,12 @@ const get = (base: string, token: string) => request(base).get('/organisations')
 /** Parses `"client"; r=2; t=60` (or a policy `"client"; q=3; w=60`) into its parameters. */
 function params(header: string | undefined): Record<string, string> {
   expect(header).toMatch(/^"client"(; [a-z]+=[^;]+)+$/);
-  return Object.fromEntries(header!.split('; ').slice(1).map((p) => p.split('=') as [string, string]));
+  return Object.fromEntries(
+    header!
+      .split('; ')
+      .slice(1)
+      .map((p) => p.split('=') as [string, string]),
+  );
 }
 
 const redisUp = await canReachRedis();

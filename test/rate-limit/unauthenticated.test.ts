@@ -34,7 +34,12 @@ const address = () => `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(
 /** Parses `"unauthenticated"; r=2; t=60` into its parameters. */
 function params(header: string | undefined): Record<string, string> {
   expect(header).toMatch(/^"unauthenticated"(; [a-z]+=[^;]+)+$/);
-  return Object.fromEntries(header!.split('; ').slice(1).map((p) => p.split('=') as [string, string]));
+  return Object.fromEntries(
+    header!
+      .split('; ')
+      .slice(1)
+      .map((p) => p.split('=') as [string, string]),
+  );
 }
 
 function expectRetryAfter(res: request.Response, windowSeconds: number): void {
@@ -109,7 +114,12 @@ describe('issuer: failed token requests per source address', () => {
   let issuer: RunningService;
   let client: TestTenant;
   const token = (from: string, secret = client.clientSecret) =>
-    request(issuer.url).post('/oauth/token').set('X-Forwarded-For', from).auth(client.clientId, secret).type('form').send({ grant_type: 'client_credentials', audience: AUDIENCE });
+    request(issuer.url)
+      .post('/oauth/token')
+      .set('X-Forwarded-For', from)
+      .auth(client.clientId, secret)
+      .type('form')
+      .send({ grant_type: 'client_credentials', audience: AUDIENCE });
 
   beforeAll(async () => {
     [issuer, client] = await Promise.all([extra('auth', { TOKEN_FAILURE_LIMIT: '3', TOKEN_FAILURE_WINDOW_SECONDS: '60' }), newTenant()]);
@@ -166,7 +176,12 @@ describe('shared through Redis (REDIS_URL)', () => {
     await apiGet(api2.url, from, 'Bearer nope').expect(429);
 
     const wrong = (base: string) =>
-      request(base).post('/oauth/token').set('X-Forwarded-For', from).auth(client.clientId, 'cs_wrong').type('form').send({ grant_type: 'client_credentials', audience: AUDIENCE });
+      request(base)
+        .post('/oauth/token')
+        .set('X-Forwarded-For', from)
+        .auth(client.clientId, 'cs_wrong')
+        .type('form')
+        .send({ grant_type: 'client_credentials', audience: AUDIENCE });
     await wrong(auth1.url).expect(401);
     await wrong(auth2.url).expect(401);
     await wrong(auth1.url).expect(401);

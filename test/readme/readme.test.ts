@@ -32,7 +32,11 @@ describe('README blocks', () => {
     const firstShell = blocks.findIndex((b) => b.kind === 'shell');
     expect(firstStart).toBeGreaterThanOrEqual(0);
     expect(firstStart).toBeLessThan(firstShell);
-    expect(blocks.filter((b) => b.kind === 'start').map((b) => b.env)).toEqual([{}, { WORKER_CLOCK_OFFSET_SECONDS: '172800' }, { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' }]);
+    expect(blocks.filter((b) => b.kind === 'start').map((b) => b.env)).toEqual([
+      {},
+      { WORKER_CLOCK_OFFSET_SECONDS: '172800' },
+      { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' },
+    ]);
   });
 
   test('the receiver is saved under .data/ before the block that runs it, and that block uses that path', () => {

@@ -16,11 +16,7 @@ test('a NUL character anywhere in a JSON body is a 400 that names the problem an
 
 test('an unpaired UTF-16 surrogate escape in a JSON body is a 400 that names the problem and stores nothing', async () => {
   const { api, tenant } = await signedInTenant();
-  const bodies = [
-    { name: 'ok', metadata: { k: 'v\ud800' } },
-    { name: 'ok', metadata: { ['\udc00']: 'v' } },
-    { name: 'a\ud83d' },
-  ];
+  const bodies = [{ name: 'ok', metadata: { k: 'v\ud800' } }, { name: 'ok', metadata: { ['\udc00']: 'v' } }, { name: 'a\ud83d' }];
   for (const body of bodies) {
     const res = await api.post('/organisations', body).expect(400);
     expect(res.body).toMatchObject({ object: 'error', type: 'invalid_request_error', code: 'invalid_json' });

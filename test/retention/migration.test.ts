@@ -31,9 +31,23 @@ afterAll(async () => {
 test('rows of the old schema survive the move into partitions', async () => {
   await migrateTo(db, '020_webhook_operations');
   await db('tenants').insert({ id: 'ten_migrate', name: 'Old' });
-  await db('webhook_endpoints').insert({ id: 'wh_migrate', tenant_id: 'ten_migrate', url: 'https://x.example', version: 'v20261101', enabled_events: ['*'], signing_secret_ciphertext: 'sealed' });
+  await db('webhook_endpoints').insert({
+    id: 'wh_migrate',
+    tenant_id: 'ten_migrate',
+    url: 'https://x.example',
+    version: 'v20261101',
+    enabled_events: ['*'],
+    signing_secret_ciphertext: 'sealed',
+  });
   for (const [i, at] of ['2026-01-01T10:00:00Z', '2026-01-05T10:00:00Z', '2026-01-05T11:00:00Z'].entries()) {
-    await db('events').insert({ id: `evt_m${i}`, tenant_id: 'ten_migrate', type: 'organisation.created', api_version: '2026-11-01', data: { object: { i } }, created_at: at });
+    await db('events').insert({
+      id: `evt_m${i}`,
+      tenant_id: 'ten_migrate',
+      type: 'organisation.created',
+      api_version: '2026-11-01',
+      data: { object: { i } },
+      created_at: at,
+    });
   }
   const delivery = await db('webhook_deliveries').where({ event_id: 'evt_m1' }).first();
   await db('webhook_delivery_attempts').insert({ delivery_id: delivery.id, attempt: 1, status: 'failed', error: 'x', started_at: '2026-01-05T10:00:01Z' });
@@ -41,7 +55,11 @@ test('rows of the old schema survive the move into partitions', async () => {
     events: await db('events').orderBy('seq').select('id', 'seq', 'created_at'),
     deliveries: await db('webhook_deliveries').orderBy('seq').select('id', 'event_id', 'seq', 'status'),
     attempts: await db('webhook_delivery_attempts').select('delivery_id', 'attempt', 'status', 'error'),
-    counters: await db('list_counters').where({ tenant_id: 'ten_migrate' }).orderBy(['list', 'parent_id']).select('list', 'parent_id', db.raw('sum(count)::int AS n')).groupBy('list', 'parent_id'),
+    counters: await db('list_counters')
+      .where({ tenant_id: 'ten_migrate' })
+      .orderBy(['list', 'parent_id'])
+      .select('list', 'parent_id', db.raw('sum(count)::int AS n'))
+      .groupBy('list', 'parent_id'),
   });
   const before = await snapshot();
   expect(before.events).toHaveLength(3);

@@ -28,7 +28,12 @@ test('a partition past the window is dropped whole; its objects answer as never 
     await trx.raw(`SET LOCAL session_replication_role = replica`);
     // Parents locked in the writers' order (events, deliveries, attempts), as the retention job
     // does, so other test files writing events meanwhile wait instead of deadlocking with this.
-    await trx.raw(`LOCK TABLE ${[...PARTITIONED_TABLES].reverse().map((t) => t.table).join(', ')} IN ACCESS EXCLUSIVE MODE`);
+    await trx.raw(
+      `LOCK TABLE ${[...PARTITIONED_TABLES]
+        .reverse()
+        .map((t) => t.table)
+        .join(', ')} IN ACCESS EXCLUSIVE MODE`,
+    );
     for (const { table } of PARTITIONED_TABLES) {
       await trx.raw(`CREATE TABLE ?? PARTITION OF ?? FOR VALUES FROM ('${OLD_FROM}') TO ('${OLD_TO}')`, [`${table}_p20010203T000000`, table]);
     }

@@ -67,7 +67,14 @@ function nextPath(link: string | undefined): string | undefined {
 test('lists: writes on either instance, pages read alternately from both, every object once in the same order', async () => {
   const { on } = await tenantOnBothInstances();
   const created: string[] = [];
-  for (let i = 0; i < 14; i++) created.push((await on(i).post('/organisations', { name: `Scale Org ${i}` }).expect(201)).body.id);
+  for (let i = 0; i < 14; i++)
+    created.push(
+      (
+        await on(i)
+          .post('/organisations', { name: `Scale Org ${i}` })
+          .expect(201)
+      ).body.id,
+    );
 
   const readAll = async (first: number) => {
     const ids: string[] = [];
@@ -130,12 +137,19 @@ test('deliveries: two dispatchers share the queue, every event delivered exactly
   const { tenant, on } = await tenantOnBothInstances();
   const receiver = await startReceiver();
   receivers.push(receiver);
-  const endpoint = (await on(0).post('/webhooks', { url: receiver.hookUrl, enabled_events: ['*'] }).expect(201)).body;
+  const endpoint = (
+    await on(0)
+      .post('/webhooks', { url: receiver.hookUrl, enabled_events: ['*'] })
+      .expect(201)
+  ).body;
   receiver.setSigningSecret(endpoint.signing_secret);
   dispatchers.push(...(await Promise.all([startDispatcher([tenant.tenantId]), startDispatcher([tenant.tenantId])])));
 
   const events = 12;
-  for (let i = 0; i < events; i++) await on(i).post('/organisations', { name: `Hooked ${i}` }).expect(201);
+  for (let i = 0; i < events; i++)
+    await on(i)
+      .post('/organisations', { name: `Hooked ${i}` })
+      .expect(201);
   await eventually(() => receiver.received.length >= events, `${events} deliveries`, 30_000);
   // Give a duplicate, if any, time to arrive.
   await new Promise((r) => setTimeout(r, 1500));

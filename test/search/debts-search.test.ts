@@ -100,7 +100,10 @@ describe('paging', () => {
     expect((await me.api.get('/debts/search').query({ query: 'tag:q1', limit: 101 }).expect(400)).body.param).toBe('limit');
     expect((await me.api.get('/debts/search').query({ query: 'tag:q1', after: ids.jan, before: ids.feb }).expect(400)).body.code).toBe('parameters_exclusive');
     const foreign = (await other.api.get('/debts').expect(200)).body.data[0].id;
-    expect((await me.api.get('/debts/search').query({ query: 'tag:q1', after: foreign }).expect(400)).body).toMatchObject({ code: 'invalid_cursor', param: 'after' });
+    expect((await me.api.get('/debts/search').query({ query: 'tag:q1', after: foreign }).expect(400)).body).toMatchObject({
+      code: 'invalid_cursor',
+      param: 'after',
+    });
   });
 });
 

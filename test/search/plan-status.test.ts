@@ -36,7 +36,9 @@ beforeAll(async () => {
   await me.api.post(`/payment_plans/${await plan(me.api, ids.both)}/cancel`).expect(200);
   await plan(me.api, ids.both);
   ids.broken = await readyDebt(me.api, parties);
-  await testDb()('payment_plans').where({ id: await plan(me.api, ids.broken) }).update({ status: 'broken' });
+  await testDb()('payment_plans')
+    .where({ id: await plan(me.api, ids.broken) })
+    .update({ status: 'broken' });
   ids.none = await readyDebt(me.api, parties);
   // Another tenant's debt with an active plan must never show.
   await plan(other.api, await readyDebt(other.api, await seedParties(other.api)));

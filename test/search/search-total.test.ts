@@ -41,8 +41,7 @@ beforeAll(async () => {
 });
 
 /** `GET base + path` as the test tenant. */
-const get = (base: string, path: string, query: Record<string, string> = {}) =>
-  request(base).get(path).query(query).set('Authorization', `Bearer ${me.token}`);
+const get = (base: string, path: string, query: Record<string, string> = {}) => request(base).get(path).query(query).set('Authorization', `Bearer ${me.token}`);
 
 /** The total headers and the ids of one page of `path?query=…` on `base`. */
 async function search(base: string, path: string, query: string, extra: Record<string, string> = {}) {
@@ -127,7 +126,12 @@ describe('OpenAPI document', () => {
     expect(header.description).toContain(`more than ${CAP} match`);
     const paged = Object.entries<Record<string, any>>(doc.paths).filter(([, item]) => item.get?.responses['200'].headers?.['X-Total-Count']); // eslint-disable-line @typescript-eslint/no-explicit-any
     const documenting = paged.filter(([, item]) => item.get.responses['200'].headers['X-Total-Count-Relation']).map(([path]) => path);
-    expect(documenting.sort()).toEqual(paged.map(([path]) => path).filter((path) => path.endsWith('/search')).sort());
+    expect(documenting.sort()).toEqual(
+      paged
+        .map(([path]) => path)
+        .filter((path) => path.endsWith('/search'))
+        .sort(),
+    );
     expect(documenting).toHaveLength(5);
   });
 });

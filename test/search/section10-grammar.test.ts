@@ -17,16 +17,28 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   [me, other] = await Promise.all([signedInTenant(), signedInTenant()]);
   const org = (await me.api.post('/organisations', { name: 'Org' }).expect(201)).body.id;
-  const ada = (await me.api.post('/customers', { full_name: "Ada O'Brien", contact_details: [{ type: 'email', value: 'Ada@Example.com' }] }).expect(201)).body.id;
+  const ada = (await me.api.post('/customers', { full_name: "Ada O'Brien", contact_details: [{ type: 'email', value: 'Ada@Example.com' }] }).expect(201)).body
+    .id;
   const bob = (await me.api.post('/customers', { full_name: 'Bob', contact_details: [{ type: 'email', value: 'bob@example.com' }] }).expect(201)).body.id;
   ids.ada = ada;
   ids.bob = bob;
-  ids.rent = (await createDebt(me.api, { customerId: ada, organisationId: org }, { kind: 'rent', breakdown: { principal: 500 }, metadata: { crm: 'A 1', "it's": 'x' } })).id;
-  ids.card = (await createDebt(me.api, { customerId: bob, organisationId: org }, { kind: 'credit_card', breakdown: { principal: 1000, fees: 200 }, metadata: { crm: 'B' } })).id;
-  ids.loan = (await createDebt(me.api, { customerId: bob, organisationId: org }, { kind: 'consumer_loan', breakdown: { principal: 5000 }, currency: 'EUR' })).id;
+  ids.rent = (
+    await createDebt(me.api, { customerId: ada, organisationId: org }, { kind: 'rent', breakdown: { principal: 500 }, metadata: { crm: 'A 1', "it's": 'x' } })
+  ).id;
+  ids.card = (
+    await createDebt(
+      me.api,
+      { customerId: bob, organisationId: org },
+      { kind: 'credit_card', breakdown: { principal: 1000, fees: 200 }, metadata: { crm: 'B' } },
+    )
+  ).id;
+  ids.loan = (
+    await createDebt(me.api, { customerId: bob, organisationId: org }, { kind: 'consumer_loan', breakdown: { principal: 5000 }, currency: 'EUR' })
+  ).id;
   // Another tenant's look-alike must never show.
   const theirOrg = (await other.api.post('/organisations', { name: 'Org' }).expect(201)).body.id;
-  const theirCus = (await other.api.post('/customers', { full_name: 'Ada', contact_details: [{ type: 'email', value: 'ada@example.com' }] }).expect(201)).body.id;
+  const theirCus = (await other.api.post('/customers', { full_name: 'Ada', contact_details: [{ type: 'email', value: 'ada@example.com' }] }).expect(201)).body
+    .id;
   await createDebt(other.api, { customerId: theirCus, organisationId: theirOrg }, { kind: 'rent', metadata: { crm: 'A 1' } });
 });
 

@@ -42,13 +42,21 @@ beforeAll(async () => {
 });
 
 test('it prints the credentials of a client that gets tokens for the API', () => {
-  expect(out).toMatchObject({ audience: AUDIENCE, token_url: `${SERVICE_ENV.AUTH_ISSUER}/oauth/token`, loaded: { organisations: 3, customers: 20, debts: 50 } });
+  expect(out).toMatchObject({
+    audience: AUDIENCE,
+    token_url: `${SERVICE_ENV.AUTH_ISSUER}/oauth/token`,
+    loaded: { organisations: 3, customers: 20, debts: 50 },
+  });
   expect(out.client_id).toMatch(/^cli_/);
   expect(out.tenant_id).toMatch(/^ten_[0-9A-Za-z]{24}$/);
 });
 
 test('the API lists exactly what was loaded', async () => {
-  for (const [list, n] of [['organisations', 3], ['customers', 20], ['debts', 50]] as const) {
+  for (const [list, n] of [
+    ['organisations', 3],
+    ['customers', 20],
+    ['debts', 50],
+  ] as const) {
     const res = await api.get(`/${list}?limit=100`).expect(200);
     expect(res.headers['x-total-count']).toBe(String(n));
     expect(res.body.data).toHaveLength(n);
@@ -101,13 +109,24 @@ test('the money of sections 8 and 9: invoices with line items, payment outcomes,
   const invoice = (await api.get(`/debts/${invoices[0].debt_id}/invoices/${invoices[0].id}`).expect(200)).body;
   expect(invoice.line_items.length).toBe(2);
   const items = (await api.get(`/debts/${invoices[0].debt_id}/line_items`).expect(200)).body.data as Array<{ invoice: string | null; kind: string }>;
-  expect(items.filter((i) => i.invoice === invoice.id).map((i) => i.kind).sort()).toEqual(['fee', 'interest']);
+  expect(
+    items
+      .filter((i) => i.invoice === invoice.id)
+      .map((i) => i.kind)
+      .sort(),
+  ).toEqual(['fee', 'interest']);
 
   const payments = (await api.get('/payments?limit=100').expect(200)).body.data as Array<{ status: string }>;
   const paymentStatuses = new Set(payments.map((p) => p.status));
-  for (const status of ['succeeded', 'pending', 'failed', 'refunded', 'partially_refunded']) expect({ status, seeded: paymentStatuses.has(status) }).toEqual({ status, seeded: true });
+  for (const status of ['succeeded', 'pending', 'failed', 'refunded', 'partially_refunded'])
+    expect({ status, seeded: paymentStatuses.has(status) }).toEqual({ status, seeded: true });
 
-  const plans = (await api.get('/payment_plans?limit=100').expect(200)).body.data as Array<{ id: string; debt: string; status: string; schedule: Array<{ status: string }> }>;
+  const plans = (await api.get('/payment_plans?limit=100').expect(200)).body.data as Array<{
+    id: string;
+    debt: string;
+    status: string;
+    schedule: Array<{ status: string }>;
+  }>;
   expect(new Set(plans.map((p) => p.status))).toEqual(new Set(['active', 'completed', 'broken', 'canceled']));
   for (const p of plans) {
     const debt = (await api.get(`/debts/${p.debt}`).expect(200)).body;
@@ -121,7 +140,11 @@ test('the money of sections 8 and 9: invoices with line items, payment outcomes,
 });
 
 test('bad flags fail with nothing on stdout', async () => {
-  const cases = [['--debts', 'many'], ['--customers', '0'], ['--colour', 'red']];
+  const cases = [
+    ['--debts', 'many'],
+    ['--customers', '0'],
+    ['--colour', 'red'],
+  ];
   const runs = await Promise.all(cases.map(runSeed));
   runs.forEach((run, i) => expect({ args: cases[i], failed: run.code !== 0, stdout: run.stdout }).toEqual({ args: cases[i], failed: true, stdout: '' }));
 });

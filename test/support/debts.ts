@@ -49,11 +49,7 @@ export async function debtIn(api: Api, parties: Parties, status: Status): Promis
 
 /** Types of the events recorded for `tenantId` about object `objectId`, oldest first. */
 export async function eventTypesFor(tenantId: string, objectId: string): Promise<string[]> {
-  const rows = await testDb()('events')
-    .where({ tenant_id: tenantId })
-    .whereRaw(`data->'object'->>'id' = ?`, [objectId])
-    .orderBy('seq')
-    .select('type');
+  const rows = await testDb()('events').where({ tenant_id: tenantId }).whereRaw(`data->'object'->>'id' = ?`, [objectId]).orderBy('seq').select('type');
   return rows.map((r: { type: string }) => r.type);
 }
 

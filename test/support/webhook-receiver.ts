@@ -98,7 +98,11 @@ export async function startReceiver(opts: { expiresIn?: number } = {}): Promise<
       return void res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
     }
     if (req.url === '/hook' && req.method === 'POST') {
-      const headers = { 'webhook-id': String(req.headers['webhook-id']), 'webhook-timestamp': String(req.headers['webhook-timestamp']), 'webhook-signature': String(req.headers['webhook-signature']) };
+      const headers = {
+        'webhook-id': String(req.headers['webhook-id']),
+        'webhook-timestamp': String(req.headers['webhook-timestamp']),
+        'webhook-signature': String(req.headers['webhook-signature']),
+      };
       let verified = false;
       try {
         new Webhook(secret).verify(body, headers);
@@ -113,7 +117,17 @@ export async function startReceiver(opts: { expiresIn?: number } = {}): Promise<
       } catch {
         event = {} as Received['event'];
       }
-      const r = { id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'], body, event, verified, authorization: req.headers.authorization, authorised: bearer !== undefined && issued.has(bearer), at: Date.now() };
+      const r = {
+        id: headers['webhook-id'],
+        timestamp: headers['webhook-timestamp'],
+        signature: headers['webhook-signature'],
+        body,
+        event,
+        verified,
+        authorization: req.headers.authorization,
+        authorised: bearer !== undefined && issued.has(bearer),
+        at: Date.now(),
+      };
       const answer = hook(r, state.received.length);
       const answered = typeof answer === 'object' ? answer.status : answer;
       state.received.push({ ...r, answered });

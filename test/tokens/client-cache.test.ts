@@ -28,11 +28,7 @@ afterAll(async () => {
 
 /** Status of a client_credentials token request to issuer `i` with HTTP Basic `id`:`secret`. */
 async function tokenStatus(i: number, id: string, secret: string): Promise<number> {
-  const res = await request(issuers[i]!.url)
-    .post('/oauth/token')
-    .auth(id, secret)
-    .type('form')
-    .send({ grant_type: 'client_credentials', audience: AUDIENCE });
+  const res = await request(issuers[i]!.url).post('/oauth/token').auth(id, secret).type('form').send({ grant_type: 'client_credentials', audience: AUDIENCE });
   if (res.status === 401) expect(res.body.error).toBe('invalid_client');
   return res.status;
 }
@@ -103,9 +99,7 @@ describe('client cache across two issuer instances', () => {
     expect(await statusOnBoth(t)).toEqual([200, 200, 200, 200]);
     const before = await listeners();
     const lost = issuers.map(lostLines);
-    await testDb().raw(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'dms-auth-listen'",
-    );
+    await testDb().raw("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'dms-auth-listen'");
     await eventually(() => issuers.every((s, i) => lostLines(s) > lost[i]!), 'both issuers notice the lost connection', 5_000);
     // Listeners reconnect after 1 s: this change happens while nobody listens, so its only trace is the row.
     await revokeSilently(t.clientId);

@@ -162,7 +162,7 @@ describe('errors (RFC 6749 5.2)', () => {
     expectOAuthError(await tokenRequest({ audience: AUDIENCE }, basicOf(tenant)), 400, 'invalid_request');
   });
 
-  test('asking for a scope beyond the client\'s is 400 invalid_scope', async () => {
+  test("asking for a scope beyond the client's is 400 invalid_scope", async () => {
     expectOAuthError(await tokenRequest(grant({ scope: 'debts:read debts:write' }), basicOf(readOnly)), 400, 'invalid_scope');
     expectOAuthError(await tokenRequest(grant({ scope: 'webhooks:write' }), basicOf(readOnly)), 400, 'invalid_scope');
   });

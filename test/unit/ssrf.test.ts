@@ -5,14 +5,7 @@
  * user-info) answer as documented. Nothing here resolves a host name.
  */
 import { describe, expect, test } from '@jest/globals';
-import {
-  ForbiddenTargetError,
-  assertPublicAddress,
-  checkTargetUrl,
-  guardedLookup,
-  nonPublicRange,
-  resolveAll,
-} from '../../libs/ssrf/src/index.js';
+import { ForbiddenTargetError, assertPublicAddress, checkTargetUrl, guardedLookup, nonPublicRange, resolveAll } from '../../libs/ssrf/src/index.js';
 
 const strict = { allowPrivate: false };
 const lax = { allowPrivate: true };

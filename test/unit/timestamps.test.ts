@@ -27,7 +27,9 @@ describe('iso of PostgreSQL timestamptz text', () => {
   test('random instants, with and without fractions', () => {
     for (let i = 0; i < 5000; i++) {
       const at = new Date(Date.UTC(1970, 0, 1) + Math.floor(Math.random() * 2.5e12)).toISOString().slice(0, 19).replace('T', ' ');
-      const micros = String(Math.floor(Math.random() * 1e6)).padStart(6, '0').replace(/0+$/, '');
+      const micros = String(Math.floor(Math.random() * 1e6))
+        .padStart(6, '0')
+        .replace(/0+$/, '');
       const text = `${at}${i % 2 && micros ? `.${micros}` : ''}+00`;
       expect(iso(text)).toBe(viaDate(text));
     }

@@ -25,12 +25,48 @@ async function cases(): Promise<Array<{ path: string; change: Json; shows: Json;
   const hook = (await me.api.post('/webhooks', { url: 'https://hooks.example.com/put', enabled_events: ['*'] }).expect(201)).body;
   const cus = (await me.api.post('/customers', { full_name: 'Ada', contact_details: [{ type: 'email', value: 'p@example.com' }] }).expect(201)).body;
   return [
-    { path: `/organisations/${parties.organisationId}`, change: { customer_facing_name: 'NW' }, shows: { name: 'Northwind Utilities', customer_facing_name: 'NW' }, bad: { name: '' }, param: 'name' },
-    { path: `/customers/${parties.customerId}`, change: { preferred_locale: 'en-GB' }, shows: { first_name: 'Ada', preferred_locale: 'en-GB' }, bad: { kind: 'robot' }, param: 'kind' },
-    { path: `/debts/${debt.id}`, change: { account_number: 'PUT-1' }, shows: { account_number: 'PUT-1', currency: 'GBP' }, bad: { currency: 'XXX' }, param: 'currency' },
-    { path: `/webhooks/${hook.id}`, change: { enabled: false }, shows: { enabled: false, url: 'https://hooks.example.com/put' }, bad: { enabled_events: [] }, param: 'enabled_events' },
-    { path: '/tenants/me', change: { description: 'Collections' }, shows: { name: 'Test Tenant', description: 'Collections' }, bad: { name: 42 }, param: 'name' },
-    { path: `/customers/${cus.id}/contact_details/${cus.contact_details[0].id}`, change: { usage: 'work' }, shows: { usage: 'work', value: 'p@example.com' }, bad: { usage: 'home' }, param: 'usage' },
+    {
+      path: `/organisations/${parties.organisationId}`,
+      change: { customer_facing_name: 'NW' },
+      shows: { name: 'Northwind Utilities', customer_facing_name: 'NW' },
+      bad: { name: '' },
+      param: 'name',
+    },
+    {
+      path: `/customers/${parties.customerId}`,
+      change: { preferred_locale: 'en-GB' },
+      shows: { first_name: 'Ada', preferred_locale: 'en-GB' },
+      bad: { kind: 'robot' },
+      param: 'kind',
+    },
+    {
+      path: `/debts/${debt.id}`,
+      change: { account_number: 'PUT-1' },
+      shows: { account_number: 'PUT-1', currency: 'GBP' },
+      bad: { currency: 'XXX' },
+      param: 'currency',
+    },
+    {
+      path: `/webhooks/${hook.id}`,
+      change: { enabled: false },
+      shows: { enabled: false, url: 'https://hooks.example.com/put' },
+      bad: { enabled_events: [] },
+      param: 'enabled_events',
+    },
+    {
+      path: '/tenants/me',
+      change: { description: 'Collections' },
+      shows: { name: 'Test Tenant', description: 'Collections' },
+      bad: { name: 42 },
+      param: 'name',
+    },
+    {
+      path: `/customers/${cus.id}/contact_details/${cus.contact_details[0].id}`,
+      change: { usage: 'work' },
+      shows: { usage: 'work', value: 'p@example.com' },
+      bad: { usage: 'home' },
+      param: 'usage',
+    },
   ];
 }
 
@@ -40,9 +76,17 @@ describe('PUT on every PATCH path', () => {
     const patches = Object.entries(doc.paths as Record<string, Json>).filter(([, ops]) => ops.patch);
     expect(patches.map(([p]) => p).sort()).toEqual(
       [
-        '/customers/{customerId}/contact_details/{id}', '/customers/{id}', '/debts/{id}', '/organisations/{id}', '/tenants/me', '/webhooks/{id}',
+        '/customers/{customerId}/contact_details/{id}',
+        '/customers/{id}',
+        '/debts/{id}',
+        '/organisations/{id}',
+        '/tenants/me',
+        '/webhooks/{id}',
         // docs/api.md sections 8 and 9
-        '/debts/{debtId}/invoices/{id}', '/debts/{debtId}/payments/{id}', '/payment_plans/{id}/delay', '/payment_plans/{id}/reschedule',
+        '/debts/{debtId}/invoices/{id}',
+        '/debts/{debtId}/payments/{id}',
+        '/payment_plans/{id}/delay',
+        '/payment_plans/{id}/reschedule',
       ].sort(),
     );
     for (const [path, ops] of patches) {
@@ -70,7 +114,7 @@ describe('PUT on every PATCH path', () => {
     }
   });
 
-  test('PUT on a debt that left initializing is 409 like PATCH; another tenant\'s object is 404', async () => {
+  test("PUT on a debt that left initializing is 409 like PATCH; another tenant's object is 404", async () => {
     const parties = await seedParties(me.api);
     const debt = await createDebt(me.api, parties);
     await me.api.post(`/debts/${debt.id}/ready`).expect(200);
@@ -108,7 +152,12 @@ describe('PATCH /tenants/me', () => {
     expect(res.body).toMatchObject({ id: t.tenant.tenantId, object: 'tenant', name: 'Acme Collections', description: 'Our UK book' });
     expect((await t.api.get('/tenants/me').expect(200)).body).toEqual(res.body);
     expect((await t.api.patch('/tenants/me', { description: null }).expect(200)).body).toMatchObject({ name: 'Acme Collections', description: null });
-    for (const [body, param] of [[{ id: 'ten_x' }, 'id'], [{}, 'body'], [{ name: '' }, 'name'], [{ description: 'x'.repeat(1001) }, 'description']] as const) {
+    for (const [body, param] of [
+      [{ id: 'ten_x' }, 'id'],
+      [{}, 'body'],
+      [{ name: '' }, 'name'],
+      [{ description: 'x'.repeat(1001) }, 'description'],
+    ] as const) {
       expect((await t.api.patch('/tenants/me', body).expect(400)).body).toMatchObject({ code: 'validation_failed', param });
     }
     const row = await testDb()('tenants').where({ id: t.tenant.tenantId }).first();
@@ -122,7 +171,9 @@ describe('webhook create takes enabled; customer kind is optional', () => {
     const off = (await me.api.post('/webhooks', { url: 'https://hooks.example.com/off', enabled_events: ['*'], enabled: false }).expect(201)).body;
     expect([on.enabled, off.enabled]).toEqual([true, false]);
     expect((await me.api.get(`/webhooks/${off.id}`).expect(200)).body.enabled).toBe(false);
-    expect((await me.api.post('/webhooks', { url: 'https://hooks.example.com/x', enabled_events: ['*'], enabled: 'no' }).expect(400)).body.param).toBe('enabled');
+    expect((await me.api.post('/webhooks', { url: 'https://hooks.example.com/x', enabled_events: ['*'], enabled: 'no' }).expect(400)).body.param).toBe(
+      'enabled',
+    );
   });
 
   test('a customer without kind is an individual; kind company is kept; a bad kind is 400', async () => {

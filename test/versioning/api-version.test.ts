@@ -38,7 +38,10 @@ describe('Api-Version', () => {
     ['another format', '20261101'],
     ['a word', 'latest'],
   ])('%s is 400 unsupported_api_version naming the header, and nothing is created', async (_what, version) => {
-    const res = await api.post('/organisations', { name: `Rejected ${version}` }).set('Api-Version', version).expect(400);
+    const res = await api
+      .post('/organisations', { name: `Rejected ${version}` })
+      .set('Api-Version', version)
+      .expect(400);
     expect(res.body).toMatchObject({ object: 'error', type: 'invalid_request_error', code: 'unsupported_api_version', param: 'Api-Version' });
     expect(res.body.message).toContain('2026-11-01');
     expect(res.headers['api-version']).toBeUndefined();

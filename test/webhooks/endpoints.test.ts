@@ -44,7 +44,13 @@ describe('create', () => {
 
   test('full body with OAuth credentials: the client secret is stored encrypted and never returned', async () => {
     const res = await api
-      .post('/webhooks', { url: 'https://hooks.example.com/a', enabled_events: ['debt.created', 'debt.paid'], version: 'v20261101', credentials: { oauth2 }, metadata: { team: 'collections' } })
+      .post('/webhooks', {
+        url: 'https://hooks.example.com/a',
+        enabled_events: ['debt.created', 'debt.paid'],
+        version: 'v20261101',
+        credentials: { oauth2 },
+        metadata: { team: 'collections' },
+      })
       .expect(201);
     expect(res.body.credentials).toEqual({ oauth2: { token_url: oauth2.token_url, client_id: oauth2.client_id } });
     expect(JSON.stringify(res.body)).not.toContain(oauth2.client_secret);
@@ -72,12 +78,28 @@ describe('create', () => {
     ['version too short', { url: 'https://h.example.com', enabled_events: ['*'], version: 'v2026111' }, 'version'],
     ['version not a real date', { url: 'https://h.example.com', enabled_events: ['*'], version: 'v20260231' }, 'version'],
     ['version not supported', { url: 'https://h.example.com', enabled_events: ['*'], version: 'v20250101' }, 'version'],
-    ['oauth2 without client_secret', { url: 'https://h.example.com', enabled_events: ['*'], credentials: { oauth2: { token_url: oauth2.token_url, client_id: 'x' } } }, 'credentials.oauth2.client_secret'],
-    ['oauth2 without token_url', { url: 'https://h.example.com', enabled_events: ['*'], credentials: { oauth2: { client_id: 'x', client_secret: 'y' } } }, 'credentials.oauth2.token_url'],
-    ['oauth2 without client_id', { url: 'https://h.example.com', enabled_events: ['*'], credentials: { oauth2: { token_url: oauth2.token_url, client_secret: 'y' } } }, 'credentials.oauth2.client_id'],
+    [
+      'oauth2 without client_secret',
+      { url: 'https://h.example.com', enabled_events: ['*'], credentials: { oauth2: { token_url: oauth2.token_url, client_id: 'x' } } },
+      'credentials.oauth2.client_secret',
+    ],
+    [
+      'oauth2 without token_url',
+      { url: 'https://h.example.com', enabled_events: ['*'], credentials: { oauth2: { client_id: 'x', client_secret: 'y' } } },
+      'credentials.oauth2.token_url',
+    ],
+    [
+      'oauth2 without client_id',
+      { url: 'https://h.example.com', enabled_events: ['*'], credentials: { oauth2: { token_url: oauth2.token_url, client_secret: 'y' } } },
+      'credentials.oauth2.client_id',
+    ],
     ['credentials without oauth2', { url: 'https://h.example.com', enabled_events: ['*'], credentials: {} }, 'credentials.oauth2'],
     ['unknown credentials field', { url: 'https://h.example.com', enabled_events: ['*'], credentials: { oauth2, basic: {} } }, 'credentials.basic'],
-    ['token_url not absolute', { url: 'https://h.example.com', enabled_events: ['*'], credentials: { oauth2: { ...oauth2, token_url: '/token' } } }, 'credentials.oauth2.token_url'],
+    [
+      'token_url not absolute',
+      { url: 'https://h.example.com', enabled_events: ['*'], credentials: { oauth2: { ...oauth2, token_url: '/token' } } },
+      'credentials.oauth2.token_url',
+    ],
     ['url not absolute', { url: '/hooks', enabled_events: ['*'] }, 'url'],
     ['url not a URL', { url: 'hooks example', enabled_events: ['*'] }, 'url'],
     ['url with another scheme', { url: 'ftp://h.example.com/x', enabled_events: ['*'] }, 'url'],
@@ -95,14 +117,23 @@ describe('create', () => {
 
 describe('update and delete', () => {
   test('PATCH changes any subset; credentials replaced, then removed with null', async () => {
-    const created = (await api.post('/webhooks', { url: 'https://hooks.example.com/u', enabled_events: ['debt.created'], metadata: { a: '1' } }).expect(201)).body;
+    const created = (await api.post('/webhooks', { url: 'https://hooks.example.com/u', enabled_events: ['debt.created'], metadata: { a: '1' } }).expect(201))
+      .body;
     const id = created.id;
     const v0 = (await testDb()('webhook_endpoints').where({ id }).first()).credentials_version;
 
     let res = await api.patch(`/webhooks/${id}`, { enabled: false }).expect(200);
     expect(res.body).toMatchObject({ enabled: false, url: created.url, enabled_events: ['debt.created'] });
-    res = await api.patch(`/webhooks/${id}`, { url: 'https://hooks.example.com/v', enabled_events: ['*'], version: 'v20261101', enabled: true, metadata: { b: '2' } }).expect(200);
-    expect(res.body).toMatchObject({ url: 'https://hooks.example.com/v', enabled_events: ['*'], enabled: true, metadata: { a: '1', b: '2' }, credentials: null });
+    res = await api
+      .patch(`/webhooks/${id}`, { url: 'https://hooks.example.com/v', enabled_events: ['*'], version: 'v20261101', enabled: true, metadata: { b: '2' } })
+      .expect(200);
+    expect(res.body).toMatchObject({
+      url: 'https://hooks.example.com/v',
+      enabled_events: ['*'],
+      enabled: true,
+      metadata: { a: '1', b: '2' },
+      credentials: null,
+    });
     expect(res.body.signing_secret).toBeUndefined();
 
     res = await api.patch(`/webhooks/${id}`, { credentials: { oauth2 } }).expect(200);

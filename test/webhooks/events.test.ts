@@ -37,7 +37,9 @@ test('a change that rolls back writes no event and no delivery', async () => {
   const deliveriesBefore = await testDb()('webhook_deliveries').where({ endpoint_id: endpoint.id }).count({ n: '*' });
 
   // The reference check runs inside the create transaction, after it began: the whole transaction rolls back.
-  const res = await api.post('/debts', { customer_id: foreignCustomer.id, organisation_id: organisationId, currency: 'GBP', breakdown: { principal: 100 } }).expect(404);
+  const res = await api
+    .post('/debts', { customer_id: foreignCustomer.id, organisation_id: organisationId, currency: 'GBP', breakdown: { principal: 100 } })
+    .expect(404);
   expect(res.body.param).toBe('customer_id');
 
   expect((await api.get('/events').expect(200)).headers['x-total-count']).toBe(eventsBefore);

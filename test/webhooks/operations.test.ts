@@ -33,10 +33,14 @@ async function deliveries(t: Tenant, endpointId: string): Promise<Delivery[]> {
 }
 
 async function settledDeliveries(t: Tenant, endpointId: string, count: number): Promise<Delivery[]> {
-  await eventually(async () => {
-    const ds = await deliveries(t, endpointId);
-    return ds.length === count && ds.every((d) => d.status !== 'pending');
-  }, `${count} deliveries settled`, 20_000);
+  await eventually(
+    async () => {
+      const ds = await deliveries(t, endpointId);
+      return ds.length === count && ds.every((d) => d.status !== 'pending');
+    },
+    `${count} deliveries settled`,
+    20_000,
+  );
   return deliveries(t, endpointId);
 }
 
@@ -117,7 +121,12 @@ describe('retry, re-enable and recover', () => {
 
     const [done] = await settledDeliveries(main, ep.id, 1);
     expect(done).toMatchObject({ status: 'succeeded', attempt_count: 4 });
-    expect(done!.attempts.map((a: Delivery) => [a.attempt, a.status])).toEqual([[1, 'failed'], [2, 'failed'], [3, 'failed'], [4, 'succeeded']]);
+    expect(done!.attempts.map((a: Delivery) => [a.attempt, a.status])).toEqual([
+      [1, 'failed'],
+      [2, 'failed'],
+      [3, 'failed'],
+      [4, 'succeeded'],
+    ]);
 
     // A succeeded delivery is not sent again; an unknown or another endpoint's delivery is 404.
     expect((await main.api.post(`/webhooks/${ep.id}/deliveries/${exhausted!.id}/retry`).expect(409)).body.code).toBe('invalid_state_transition');
@@ -157,8 +166,19 @@ describe('retry, re-enable and recover', () => {
     await quiet.api.post('/organisations', { name: 'Waiting Ltd' }).expect(201);
     const [waiting] = await deliveries(quiet, ep.id);
     // Arranged as after two failed attempts of a three-step schedule, then the endpoint disabled.
-    await testDb()('webhook_delivery_attempts').insert([1, 2].map((attempt) => ({ delivery_id: waiting!.id, attempt, status: 'failed', error: 'receiver answered 500', started_at: new Date(), delivery_created_at: waiting!.created_at })));
-    await testDb()('webhook_deliveries').where({ id: waiting!.id }).update({ attempt_count: 2, next_attempt_at: testDb().raw(`now() + interval '1 hour'`) });
+    await testDb()('webhook_delivery_attempts').insert(
+      [1, 2].map((attempt) => ({
+        delivery_id: waiting!.id,
+        attempt,
+        status: 'failed',
+        error: 'receiver answered 500',
+        started_at: new Date(),
+        delivery_created_at: waiting!.created_at,
+      })),
+    );
+    await testDb()('webhook_deliveries')
+      .where({ id: waiting!.id })
+      .update({ attempt_count: 2, next_attempt_at: testDb().raw(`now() + interval '1 hour'`) });
     await testDb()('webhook_endpoints').where({ id: ep.id }).update({ enabled: false, disabled_at: testDb().fn.now() });
 
     await quiet.api.patch(`/webhooks/${ep.id}`, { enabled: true }).expect(200);
@@ -183,7 +203,9 @@ describe('POST /webhooks/{id}/rotate_secret', () => {
     expect(fresh).not.toBe(ep.secret);
     expect(rotated.body).toMatchObject({ id: ep.id, object: 'webhook_endpoint' });
     expect((await main.api.get(`/webhooks/${ep.id}`).expect(200)).body.signing_secret).toBeUndefined();
-    const [row] = await testDb()('webhook_endpoints').where({ id: ep.id }).select(testDb().raw('extract(epoch from previous_signing_secret_expires_at - now()) AS left'));
+    const [row] = await testDb()('webhook_endpoints')
+      .where({ id: ep.id })
+      .select(testDb().raw('extract(epoch from previous_signing_secret_expires_at - now()) AS left'));
     expect(Number(row.left)).toBeGreaterThan(24 * 3600 - 60);
     expect(Number(row.left)).toBeLessThanOrEqual(24 * 3600);
 
@@ -195,7 +217,9 @@ describe('POST /webhooks/{id}/rotate_secret', () => {
     expect(verifies(fresh, both)).toBe(true);
 
     // Once the overlap is over, only the new secret signs.
-    await testDb()('webhook_endpoints').where({ id: ep.id }).update({ previous_signing_secret_expires_at: testDb().raw(`now() - interval '1 second'`) });
+    await testDb()('webhook_endpoints')
+      .where({ id: ep.id })
+      .update({ previous_signing_secret_expires_at: testDb().raw(`now() - interval '1 second'`) });
     await main.api.post('/organisations', { name: 'Later Ltd' }).expect(201);
     await eventually(() => ep.receiver.received.length === 2, 'delivery after the overlap');
     const single = ep.receiver.received[1]!;

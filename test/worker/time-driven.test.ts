@@ -64,11 +64,17 @@ test('two workers at once: every missed instalment and ended pause changed exact
   await t.api.post(`/debts/${openPause}/pause`).expect(200);
 
   const [a, b] = await Promise.all([worker(t), worker(t)]);
-  await eventually(async () => {
-    const rows = await testDb()('debts').whereIn('id', [...overdue.map((o) => o.debtId), ...pauseEnds]).select('status');
-    const waiting = rows.some((r: { status: string }) => r.status === 'paying' || r.status === 'paused');
-    return !waiting && (await debtRow(pausedPlan.debtId)).status === 'paying';
-  }, 'all due changes made', 20_000);
+  await eventually(
+    async () => {
+      const rows = await testDb()('debts')
+        .whereIn('id', [...overdue.map((o) => o.debtId), ...pauseEnds])
+        .select('status');
+      const waiting = rows.some((r: { status: string }) => r.status === 'paying' || r.status === 'paused');
+      return !waiting && (await debtRow(pausedPlan.debtId)).status === 'paying';
+    },
+    'all due changes made',
+    20_000,
+  );
   // A few more checks by both workers change nothing further.
   await new Promise((r) => setTimeout(r, 1000));
 

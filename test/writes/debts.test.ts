@@ -21,9 +21,20 @@ beforeAll(async () => {
 
 describe('PATCH /debts/{id}', () => {
   test('replaces given fields (breakdown as a whole), merges metadata, records debt.updated', async () => {
-    const debt = await createDebt(me.api, mine, { account_number: 'A-1', tags: ['old'], metadata: { a: '1', b: '2' }, breakdown: { principal: 100, interest: 5, fees: 1 } });
+    const debt = await createDebt(me.api, mine, {
+      account_number: 'A-1',
+      tags: ['old'],
+      metadata: { a: '1', b: '2' },
+      breakdown: { principal: 100, interest: 5, fees: 1 },
+    });
     const res = await me.api
-      .patch(`/debts/${debt.id}`, { account_number: 'A-2', tags: ['new', 'vip'], breakdown: { principal: 2000, fees: 50 }, metadata: { b: '', c: '3' }, currency: 'EUR' })
+      .patch(`/debts/${debt.id}`, {
+        account_number: 'A-2',
+        tags: ['new', 'vip'],
+        breakdown: { principal: 2000, fees: 50 },
+        metadata: { b: '', c: '3' },
+        currency: 'EUR',
+      })
       .expect(200);
     expect(res.body).toMatchObject({
       id: debt.id,

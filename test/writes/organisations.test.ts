@@ -24,7 +24,13 @@ describe('PATCH /organisations/{id}', () => {
   test('replaces given fields, keeps the others, merges metadata and removes keys set to ""', async () => {
     const org = await newOrganisation();
     const res = await me.api.patch(`/organisations/${org.id}`, { name: 'Northwind Ltd', metadata: { team: '', tier: 'gold' } }).expect(200);
-    expect(res.body).toMatchObject({ id: org.id, object: 'organisation', name: 'Northwind Ltd', customer_facing_name: 'NW', metadata: { region: 'north', tier: 'gold' } });
+    expect(res.body).toMatchObject({
+      id: org.id,
+      object: 'organisation',
+      name: 'Northwind Ltd',
+      customer_facing_name: 'NW',
+      metadata: { region: 'north', tier: 'gold' },
+    });
     expect(res.body.metadata).not.toHaveProperty('team');
     expect(Date.parse(res.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(org.updated_at));
     expect(res.body.created_at).toBe(org.created_at);

@@ -9,12 +9,21 @@ afterAll(closeHarness);
 test('returns the tenant of the token', async () => {
   const { api, tenant } = await signedInTenant();
   const res = await api.get('/tenants/me').expect(200);
-  expect(res.body).toEqual({ id: tenant.tenantId, object: 'tenant', name: 'Test Tenant', description: null, created_at: expect.any(String), updated_at: expect.any(String) });
+  expect(res.body).toEqual({
+    id: tenant.tenantId,
+    object: 'tenant',
+    name: 'Test Tenant',
+    description: null,
+    created_at: expect.any(String),
+    updated_at: expect.any(String),
+  });
 });
 
 test('any valid token may read it, even with a single unrelated scope', async () => {
   const tenant = await newTenant('events:read');
-  const res = await apiAs(await tokenFor(tenant)).get('/tenants/me').expect(200);
+  const res = await apiAs(await tokenFor(tenant))
+    .get('/tenants/me')
+    .expect(200);
   expect(res.body.id).toBe(tenant.tenantId);
 });
 

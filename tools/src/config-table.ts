@@ -14,7 +14,10 @@ if (process.argv.includes('--write')) {
   const readme = readFileSync(file, 'utf8');
   const markers = /<!-- settings-table:start -->\n[\s\S]*?<!-- settings-table:end -->/;
   if (!markers.test(readme)) throw new Error(`${file} has no settings-table markers`);
-  writeFileSync(file, readme.replace(markers, () => `<!-- settings-table:start -->\n${table}<!-- settings-table:end -->`));
+  writeFileSync(
+    file,
+    readme.replace(markers, () => `<!-- settings-table:start -->\n${table}<!-- settings-table:end -->`),
+  );
 } else {
   process.stdout.write(table);
 }

@@ -60,7 +60,13 @@ async function applyStep(db: Knex, tenantId: string, debt: Debt, step: DebtStep)
   if ('move' in step) return moveDebt(db, tenantId, debt.id, step.move, { reason: step.reason, whodunnit: SEED_ACTOR });
   const remaining = debt.summary.amount_remaining;
   const amount = step.pay.share >= 1 ? remaining : Math.max(1, Math.round(remaining * step.pay.share));
-  await createPayment(db, tenantId, debt.id, validate.payment({ amount, currency: debt.currency, transaction_at: step.pay.at, transaction_ref: step.pay.ref }), { whodunnit: SEED_ACTOR });
+  await createPayment(
+    db,
+    tenantId,
+    debt.id,
+    validate.payment({ amount, currency: debt.currency, transaction_at: step.pay.at, transaction_ref: step.pay.ref }),
+    { whodunnit: SEED_ACTOR },
+  );
   return { ...debt, summary: { ...debt.summary, amount_paid: debt.summary.amount_paid + amount, amount_remaining: remaining - amount } };
 }
 

@@ -32,11 +32,7 @@ export class ConfigError extends Error {}
  * On failure prints `config error: NAME: reason` (one line per setting) to stderr and exits 1,
  * or throws `ConfigError` when `exitOnError` is false.
  */
-export function loadConfig<S extends Record<string, ValidatorSpec<unknown>>>(
-  spec: S,
-  env: NodeJS.ProcessEnv = process.env,
-  exitOnError = true,
-): CleanedEnv<S> {
+export function loadConfig<S extends Record<string, ValidatorSpec<unknown>>>(spec: S, env: NodeJS.ProcessEnv = process.env, exitOnError = true): CleanedEnv<S> {
   return cleanEnv(env, spec, {
     reporter: ({ errors, env: cleaned }) => {
       const failures: Record<string, string> = {};
@@ -84,13 +80,20 @@ export const secretsKeys = makeValidator<string>((input) => {
 /** Settings every service shares (database, issuer, audience, secrets). */
 export const commonSpec = {
   NODE_ENV: str({ default: 'development', choices: ['development', 'test', 'production'], desc: 'Run mode; `production` requires SECRETS_KEY' }),
-  LOG_LEVEL: str({ default: 'info', choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], desc: 'Minimum level of the JSON log lines (pino)' }),
+  LOG_LEVEL: str({
+    default: 'info',
+    choices: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    desc: 'Minimum level of the JSON log lines (pino)',
+  }),
   DATA_DIR: str({ default: join(REPO_ROOT, '.data'), desc: 'Local state: embedded database, generated secrets key' }),
   DATABASE_URL: url({ default: EMBEDDED_DATABASE_URL, desc: 'PostgreSQL connection string' }),
   DATABASE_POOL_MAX: num({ default: 10, desc: 'Connections per process' }),
   AUTH_ISSUER: url({ default: 'http://localhost:4000', desc: 'Issuer identifier (iss) of access tokens' }),
   API_AUDIENCE: str({ default: 'http://localhost:3000', desc: 'Audience (aud) identifying the resource API' }),
-  SECRETS_KEY: secretsKeys({ default: '', desc: 'Base64 32-byte key(s), comma separated, encrypting stored secrets; the first encrypts, all decrypt (required in production)' }),
+  SECRETS_KEY: secretsKeys({
+    default: '',
+    desc: 'Base64 32-byte key(s), comma separated, encrypting stored secrets; the first encrypts, all decrypt (required in production)',
+  }),
   SHUTDOWN_GRACE_SECONDS: num({ default: 10, desc: 'Seconds SIGTERM waits for in-flight work' }),
   ...poolTimeoutSpec(),
 };
@@ -101,8 +104,14 @@ export const commonSpec = {
  */
 export function poolTimeoutSpec() {
   return {
-    DATABASE_STATEMENT_TIMEOUT_MS: num({ default: 30_000, desc: 'PostgreSQL statement_timeout of every pooled connection, ms (0 = none); a request hitting it is answered 503' }),
-    DATABASE_LOCK_TIMEOUT_MS: num({ default: 5_000, desc: 'PostgreSQL lock_timeout of every pooled connection, ms (0 = none): the longest wait for a locked table or row' }),
+    DATABASE_STATEMENT_TIMEOUT_MS: num({
+      default: 30_000,
+      desc: 'PostgreSQL statement_timeout of every pooled connection, ms (0 = none); a request hitting it is answered 503',
+    }),
+    DATABASE_LOCK_TIMEOUT_MS: num({
+      default: 5_000,
+      desc: 'PostgreSQL lock_timeout of every pooled connection, ms (0 = none): the longest wait for a locked table or row',
+    }),
     DATABASE_ACQUIRE_TIMEOUT_MS: num({ default: 3_000, desc: 'Longest wait for a free pooled connection, ms; a request that waits longer is answered 503' }),
   };
 }

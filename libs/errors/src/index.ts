@@ -9,14 +9,7 @@
  */
 
 /** The `type` member of an error body, one per family of status codes. */
-export type ErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'permission_error'
-  | 'not_found'
-  | 'conflict'
-  | 'rate_limit_error'
-  | 'api_error';
+export type ErrorType = 'invalid_request_error' | 'authentication_error' | 'permission_error' | 'not_found' | 'conflict' | 'rate_limit_error' | 'api_error';
 
 /** Registry entry: status, type and a description used by the OpenAPI document. */
 export interface ErrorCodeSpec {
@@ -31,27 +24,51 @@ export interface ErrorCodeSpec {
  */
 export const ERROR_CODES = {
   invalid_json: { status: 400, type: 'invalid_request_error', description: 'The body is not valid JSON.' },
-  validation_failed: { status: 400, type: 'invalid_request_error', description: 'The body or query failed schema validation; `param` names the first field, `errors` lists all.' },
+  validation_failed: {
+    status: 400,
+    type: 'invalid_request_error',
+    description: 'The body or query failed schema validation; `param` names the first field, `errors` lists all.',
+  },
   parameter_invalid: { status: 400, type: 'invalid_request_error', description: 'A query or path parameter has an invalid value; `param` names it.' },
-  parameters_exclusive: { status: 400, type: 'invalid_request_error', description: 'Two parameters that cannot be combined were both given (e.g. `after` and `before`).' },
+  parameters_exclusive: {
+    status: 400,
+    type: 'invalid_request_error',
+    description: 'Two parameters that cannot be combined were both given (e.g. `after` and `before`).',
+  },
   invalid_cursor: { status: 400, type: 'invalid_request_error', description: 'A pagination cursor does not name an object of this list.' },
   invalid_search_query: { status: 400, type: 'invalid_request_error', description: 'The search `query` could not be parsed; the message gives the position.' },
-  idempotency_key_invalid: { status: 400, type: 'invalid_request_error', description: 'The `Idempotency-Key` header is not 1 to 255 printable ASCII characters.' },
+  idempotency_key_invalid: {
+    status: 400,
+    type: 'invalid_request_error',
+    description: 'The `Idempotency-Key` header is not 1 to 255 printable ASCII characters.',
+  },
   unsupported_api_version: { status: 400, type: 'invalid_request_error', description: 'The `Api-Version` header names no supported version.' },
   invalid_token: { status: 401, type: 'authentication_error', description: 'No bearer token, or it is malformed, expired, or not issued for this API.' },
   insufficient_scope: { status: 403, type: 'permission_error', description: 'The token lacks the scope this operation requires.' },
   resource_missing: { status: 404, type: 'not_found', description: 'No such object for this tenant.' },
   route_not_found: { status: 404, type: 'not_found', description: 'No such path.' },
   invalid_state_transition: { status: 409, type: 'conflict', description: 'The object is not in a state that allows this action.' },
-  resource_conflict: { status: 409, type: 'conflict', description: 'Another object already holds what this request needs (a debt\'s second active payment plan, a duplicate invoice reference).' },
+  resource_conflict: {
+    status: 409,
+    type: 'conflict',
+    description: "Another object already holds what this request needs (a debt's second active payment plan, a duplicate invoice reference).",
+  },
   idempotency_key_in_use: { status: 409, type: 'conflict', description: 'A request with the same idempotency key is still being processed.' },
   body_too_large: { status: 413, type: 'invalid_request_error', description: 'The body exceeds 1 MiB.' },
   unsupported_media_type: { status: 415, type: 'invalid_request_error', description: 'The body is not `application/json`.' },
   idempotency_key_reused: { status: 422, type: 'invalid_request_error', description: 'The idempotency key was used with a different request.' },
   business_rule_violation: { status: 422, type: 'invalid_request_error', description: 'The request is well formed but breaks a business rule.' },
-  rate_limited: { status: 429, type: 'rate_limit_error', description: 'Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds.' },
+  rate_limited: {
+    status: 429,
+    type: 'rate_limit_error',
+    description: 'Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds.',
+  },
   internal_error: { status: 500, type: 'api_error', description: 'An unexpected server error.' },
-  service_unavailable: { status: 503, type: 'api_error', description: 'A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds.' },
+  service_unavailable: {
+    status: 503,
+    type: 'api_error',
+    description: 'A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds.',
+  },
 } as const satisfies Record<string, ErrorCodeSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

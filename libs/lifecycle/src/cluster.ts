@@ -78,10 +78,13 @@ export async function runWorkers(opts: WorkersOptions, start: () => Promise<unkn
       stopping = true;
       log.info({ signal }, 'stopping workers');
       // Past the workers' own hard limit nothing will exit on its own any more.
-      setTimeout(() => {
-        log.error('workers did not stop in time, exiting');
-        process.exit(1);
-      }, (opts.graceSeconds + HARD_EXIT_MARGIN_SECONDS + 1) * 1000).unref();
+      setTimeout(
+        () => {
+          log.error('workers did not stop in time, exiting');
+          process.exit(1);
+        },
+        (opts.graceSeconds + HARD_EXIT_MARGIN_SECONDS + 1) * 1000,
+      ).unref();
       const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead());
       let failures = 0;
       let left = alive.length;

@@ -119,10 +119,13 @@ export async function runHttpService(opts: ServiceOptions): Promise<RunningServi
     process.once(signal, () => {
       // Last resort: cleanup (closing pools, finishing deliveries) that hangs past the grace
       // period plus a margin must not keep a terminating pod alive until SIGKILL.
-      setTimeout(() => {
-        log.error({ grace_seconds: opts.graceSeconds }, 'shutdown did not finish in time, exiting');
-        process.exit(1);
-      }, (opts.graceSeconds + HARD_EXIT_MARGIN_SECONDS) * 1000).unref();
+      setTimeout(
+        () => {
+          log.error({ grace_seconds: opts.graceSeconds }, 'shutdown did not finish in time, exiting');
+          process.exit(1);
+        },
+        (opts.graceSeconds + HARD_EXIT_MARGIN_SECONDS) * 1000,
+      ).unref();
       shutdown(signal).then(
         () => process.exit(0),
         (err) => {

@@ -26,5 +26,12 @@ export interface Tenant {
 
 /** Maps a `tenants` row to its public shape. */
 export function tenantFromRow(row: TenantRow): Tenant {
-  return { id: row.id, object: 'tenant', name: row.name, description: row.description ?? null, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
+  return {
+    id: row.id,
+    object: 'tenant',
+    name: row.name,
+    description: row.description ?? null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
 }

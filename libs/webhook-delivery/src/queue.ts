@@ -255,12 +255,8 @@ export async function disableIfFailing(db: Knex, endpointId: string, since: Date
   const updated = await db('webhook_endpoints')
     .where({ id: endpointId, enabled: true })
     .whereNull('deleted_at')
-    .whereNotExists((q) =>
-      void q
-        .select(db.raw('1'))
-        .from('webhook_deliveries')
-        .where({ endpoint_id: endpointId, status: 'succeeded' })
-        .where('updated_at', '>=', since),
+    .whereNotExists(
+      (q) => void q.select(db.raw('1')).from('webhook_deliveries').where({ endpoint_id: endpointId, status: 'succeeded' }).where('updated_at', '>=', since),
     )
     .update({ enabled: false, disabled_at: db.fn.now(), updated_at: db.fn.now() });
   return updated > 0;

@@ -53,5 +53,7 @@ export interface DeliveryAttemptRow {
  */
 export async function loadAttempts(db: Knex, deliveryIds: readonly string[]): Promise<DeliveryAttemptRow[]> {
   if (!deliveryIds.length) return [];
-  return db('webhook_delivery_attempts').whereIn('delivery_id', deliveryIds as string[]).orderBy(['delivery_id', 'attempt']);
+  return db('webhook_delivery_attempts')
+    .whereIn('delivery_id', deliveryIds as string[])
+    .orderBy(['delivery_id', 'attempt']);
 }

@@ -14,9 +14,7 @@ export const LATEST_API_VERSION = API_VERSIONS[API_VERSIONS.length - 1]!;
 export type WebhookVersion = `v${string}`;
 
 /** Endpoint version -> the API version (`YYYY-MM-DD`) whose event shape it receives. Oldest first. */
-export const WEBHOOK_VERSIONS: Readonly<Record<WebhookVersion, string>> = Object.fromEntries(
-  API_VERSIONS.map((v) => [`v${v.replaceAll('-', '')}`, v]),
-);
+export const WEBHOOK_VERSIONS: Readonly<Record<WebhookVersion, string>> = Object.fromEntries(API_VERSIONS.map((v) => [`v${v.replaceAll('-', '')}`, v]));
 
 /** Supported endpoint versions, oldest first. */
 export const WEBHOOK_VERSION_NAMES = Object.keys(WEBHOOK_VERSIONS) as WebhookVersion[];

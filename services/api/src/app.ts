@@ -69,7 +69,15 @@ export function createApp(baseCtx: AppContext, opts: AppOptions): Express {
   app.use(mountOperations(ctx, serviceOperations, components));
 
   app.use(authenticate({ jwksUri: ctx.cfg.JWKS_URI, issuer: ctx.cfg.AUTH_ISSUER, audience: ctx.cfg.API_AUDIENCE }));
-  app.use(unauthenticatedRateLimit({ limit: ctx.cfg.AUTH_FAILURE_LIMIT, windowSeconds: ctx.cfg.AUTH_FAILURE_WINDOW_SECONDS, trustProxy: ctx.cfg.TRUST_PROXY, redis: ctx.redis, log: opts.log }));
+  app.use(
+    unauthenticatedRateLimit({
+      limit: ctx.cfg.AUTH_FAILURE_LIMIT,
+      windowSeconds: ctx.cfg.AUTH_FAILURE_WINDOW_SECONDS,
+      trustProxy: ctx.cfg.TRUST_PROXY,
+      redis: ctx.redis,
+      log: opts.log,
+    }),
+  );
   app.use(clientRateLimit({ limit: ctx.cfg.RATE_LIMIT_PER_MINUTE, windowSeconds: ctx.cfg.RATE_LIMIT_WINDOW_SECONDS, redis: ctx.redis, log: opts.log }));
   app.use(apiVersion);
   app.use(jsonBody);

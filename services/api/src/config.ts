@@ -14,7 +14,10 @@ export const apiSpec = {
   RATE_LIMIT_PER_MINUTE: num({ default: 600, desc: 'Requests per client per window' }),
   RATE_LIMIT_WINDOW_SECONDS: num({ default: 60, desc: 'Rate-limit window, seconds' }),
   REDIS_URL: str({ default: '', desc: 'Redis for rate-limit budgets shared by several API instances (in-memory when unset)' }),
-  AUTH_FAILURE_LIMIT: num({ default: 100, desc: 'Requests with a missing or invalid token allowed per source address per window; beyond, 429 (valid tokens are never limited by it)' }),
+  AUTH_FAILURE_LIMIT: num({
+    default: 100,
+    desc: 'Requests with a missing or invalid token allowed per source address per window; beyond, 429 (valid tokens are never limited by it)',
+  }),
   AUTH_FAILURE_WINDOW_SECONDS: num({ default: 60, desc: 'Window of AUTH_FAILURE_LIMIT, seconds' }),
   TRUST_PROXY: trustProxySpec(),
   WEB_CONCURRENCY: webConcurrencySpec(),

@@ -10,9 +10,15 @@ export const authSpec = {
   ACCESS_TOKEN_TTL_SECONDS: num({ default: 3600, desc: 'Lifetime of access tokens (expires_in), seconds' }),
   SIGNING_ALG: str({ default: 'RS256', choices: ['RS256', 'ES256'], desc: 'JWS algorithm of access tokens' }),
   KEY_RELOAD_SECONDS: num({ default: 30, desc: 'Fallback poll interval for signing-key changes (LISTEN/NOTIFY is the fast path)' }),
-  CLIENT_CACHE_TTL_SECONDS: num({ default: 30, desc: 'Lifetime of a cached client lookup, seconds; every client change also drops it on all instances at once (LISTEN/NOTIFY). 0 reads the database on every token request' }),
+  CLIENT_CACHE_TTL_SECONDS: num({
+    default: 30,
+    desc: 'Lifetime of a cached client lookup, seconds; every client change also drops it on all instances at once (LISTEN/NOTIFY). 0 reads the database on every token request',
+  }),
   CLIENT_CACHE_MAX: num({ default: 10000, desc: 'Most clients an issuer process keeps cached (least recently used go first)' }),
-  TOKEN_FAILURE_LIMIT: num({ default: 60, desc: 'Failed token requests allowed per source address per window; beyond, every token request of that address is 429 until the window ends' }),
+  TOKEN_FAILURE_LIMIT: num({
+    default: 60,
+    desc: 'Failed token requests allowed per source address per window; beyond, every token request of that address is 429 until the window ends',
+  }),
   TOKEN_FAILURE_WINDOW_SECONDS: num({ default: 60, desc: 'Window of TOKEN_FAILURE_LIMIT, seconds' }),
   TRUST_PROXY: trustProxySpec(),
   WEB_CONCURRENCY: webConcurrencySpec(),

@@ -81,10 +81,14 @@ export async function buildIssuer(cfg: AuthConfig): Promise<Issuer> {
   await reloadKeys();
   const watcher: ChangeWatcher = watchIssuerChanges({ databaseUrl: cfg.DATABASE_URL, pollSeconds: cfg.KEY_RELOAD_SECONDS, reloadKeys, clients, log });
   const redis = cfg.REDIS_URL ? await connectRedis(cfg.REDIS_URL, log) : undefined;
-  const tokenGate = tokenRateLimit({ limit: cfg.TOKEN_FAILURE_LIMIT, windowSeconds: cfg.TOKEN_FAILURE_WINDOW_SECONDS, trustProxy: cfg.TRUST_PROXY, redis, log });
-  const server = createServer(
-    createIssuerApp({ db, log, metrics, issuer: cfg.AUTH_ISSUER, provider: () => handler, isDraining: () => draining, tokenGate }),
-  );
+  const tokenGate = tokenRateLimit({
+    limit: cfg.TOKEN_FAILURE_LIMIT,
+    windowSeconds: cfg.TOKEN_FAILURE_WINDOW_SECONDS,
+    trustProxy: cfg.TRUST_PROXY,
+    redis,
+    log,
+  });
+  const server = createServer(createIssuerApp({ db, log, metrics, issuer: cfg.AUTH_ISSUER, provider: () => handler, isDraining: () => draining, tokenGate }));
   server.keepAliveTimeout = 65_000;
 
   return {

@@ -25,4 +25,7 @@ async function serve(): Promise<void> {
   });
 }
 
-await runWorkers({ workers: cfg.WEB_CONCURRENCY, log: createLogger('auth', cfg.LOG_LEVEL), graceSeconds: cfg.SHUTDOWN_GRACE_SECONDS, onPrimary: aggregateWorkerMetrics }, serve);
+await runWorkers(
+  { workers: cfg.WEB_CONCURRENCY, log: createLogger('auth', cfg.LOG_LEVEL), graceSeconds: cfg.SHUTDOWN_GRACE_SECONDS, onPrimary: aggregateWorkerMetrics },
+  serve,
+);

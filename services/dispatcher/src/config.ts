@@ -55,6 +55,8 @@ export function loadDispatcherConfig(env: NodeJS.ProcessEnv = process.env, exitO
     ...cfg,
     schedule,
     leaseSeconds,
-    tenantIds: cfg.DISPATCH_TENANT_IDS.split(',').map((s) => s.trim()).filter(Boolean),
+    tenantIds: cfg.DISPATCH_TENANT_IDS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
   };
 }

@@ -34,8 +34,16 @@ export function createDispatcherMetrics(readDepth: () => Promise<{ due: number; 
     labelNames: ['outcome'],
     registers: [registry],
   });
-  const canceled = new Counter({ name: 'webhook_deliveries_canceled_total', help: 'Deliveries canceled because their endpoint was deleted or disabled', registers: [registry] });
-  const disabled = new Counter({ name: 'webhook_endpoints_disabled_total', help: 'Endpoints disabled after failing a whole retry schedule', registers: [registry] });
+  const canceled = new Counter({
+    name: 'webhook_deliveries_canceled_total',
+    help: 'Deliveries canceled because their endpoint was deleted or disabled',
+    registers: [registry],
+  });
+  const disabled = new Counter({
+    name: 'webhook_endpoints_disabled_total',
+    help: 'Endpoints disabled after failing a whole retry schedule',
+    registers: [registry],
+  });
   new Gauge({
     name: 'webhook_queue_depth',
     help: 'Pending deliveries: due now, or scheduled for a later retry',

@@ -20,7 +20,10 @@ export const workerSpec = {
     default: 30,
     desc: 'Events, deliveries and attempts older than this are dropped by whole time partitions (fractions allowed: the bench compresses time)',
   }),
-  WORKER_TEST_HOLD_MS: num({ default: 0, desc: 'Test only (NODE_ENV=test): wait this long inside each change before committing, to test a worker killed midway' }),
+  WORKER_TEST_HOLD_MS: num({
+    default: 0,
+    desc: 'Test only (NODE_ENV=test): wait this long inside each change before committing, to test a worker killed midway',
+  }),
 };
 
 /** The worker's validated settings with derived values. */
@@ -38,9 +41,12 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, exitOnErr
   if (!(cfg.EVENT_RETENTION_DAYS > 0)) fail('EVENT_RETENTION_DAYS: must be greater than 0');
   if (!(Number.isInteger(cfg.WORKER_BATCH_SIZE) && cfg.WORKER_BATCH_SIZE > 0)) fail('WORKER_BATCH_SIZE: must be a whole number greater than 0');
   if (cfg.NODE_ENV === 'production' && cfg.WORKER_CLOCK_OFFSET_SECONDS !== 0) fail('WORKER_CLOCK_OFFSET_SECONDS: must be 0 in production');
-  if (cfg.WORKER_TEST_HOLD_MS < 0 || (cfg.WORKER_TEST_HOLD_MS > 0 && cfg.NODE_ENV !== 'test')) fail('WORKER_TEST_HOLD_MS: only with NODE_ENV=test, and not negative');
+  if (cfg.WORKER_TEST_HOLD_MS < 0 || (cfg.WORKER_TEST_HOLD_MS > 0 && cfg.NODE_ENV !== 'test'))
+    fail('WORKER_TEST_HOLD_MS: only with NODE_ENV=test, and not negative');
   return {
     ...cfg,
-    tenantIds: cfg.WORKER_TENANT_IDS.split(',').map((s) => s.trim()).filter(Boolean),
+    tenantIds: cfg.WORKER_TENANT_IDS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
   };
 }

@@ -18,7 +18,17 @@ export function createWorkerMetrics() {
     labelNames: ['change'],
     registers: [registry],
   });
-  const checks = new Counter({ name: 'worker_checks_total', help: 'Checks for due changes, by outcome: ok, failed', labelNames: ['outcome'], registers: [registry] });
-  const checkDuration = new Histogram({ name: 'worker_check_duration_seconds', help: 'Duration of one check (all change kinds), seconds', buckets: CHECK_BUCKETS, registers: [registry] });
+  const checks = new Counter({
+    name: 'worker_checks_total',
+    help: 'Checks for due changes, by outcome: ok, failed',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const checkDuration = new Histogram({
+    name: 'worker_check_duration_seconds',
+    help: 'Duration of one check (all change kinds), seconds',
+    buckets: CHECK_BUCKETS,
+    registers: [registry],
+  });
   return { registry, changes, checks, checkDuration };
 }

@@ -35,6 +35,11 @@ await runHttpService({
 });
 worker.start();
 log.info(
-  { poll_seconds: cfg.WORKER_POLL_SECONDS, batch_size: cfg.WORKER_BATCH_SIZE, clock_offset_seconds: cfg.WORKER_CLOCK_OFFSET_SECONDS, tenants: cfg.tenantIds.length || 'all' },
+  {
+    poll_seconds: cfg.WORKER_POLL_SECONDS,
+    batch_size: cfg.WORKER_BATCH_SIZE,
+    clock_offset_seconds: cfg.WORKER_CLOCK_OFFSET_SECONDS,
+    tenants: cfg.tenantIds.length || 'all',
+  },
   'working',
 );

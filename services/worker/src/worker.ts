@@ -27,9 +27,7 @@ export class Worker {
   private timer: NodeJS.Timeout | undefined;
   private wakeUp: (() => void) | undefined;
 
-  constructor(
-    private readonly deps: { db: Knex; cfg: WorkerConfig; log: Logger; metrics: WorkerMetrics },
-  ) {}
+  constructor(private readonly deps: { db: Knex; cfg: WorkerConfig; log: Logger; metrics: WorkerMetrics }) {}
 
   /** Starts the loop (first check at once). */
   start(): void {

@@ -6,7 +6,12 @@ import { expect, test } from '@jest/globals';
 import { tenantFromRow } from '@dms/tenants';
 
 test('a tenants row maps to the public object with ISO 8601 UTC timestamps', () => {
-  const row = { id: 'ten_1a2B3c4D5e6F7g8H9i0JkLmN', name: 'Acme Energy', created_at: new Date('2026-11-01T00:00:00Z'), updated_at: new Date('2026-11-02T10:20:30.400Z') };
+  const row = {
+    id: 'ten_1a2B3c4D5e6F7g8H9i0JkLmN',
+    name: 'Acme Energy',
+    created_at: new Date('2026-11-01T00:00:00Z'),
+    updated_at: new Date('2026-11-02T10:20:30.400Z'),
+  };
   expect(tenantFromRow(row)).toStrictEqual({
     id: row.id,
     object: 'tenant',

@@ -66,7 +66,7 @@ describe('transition', () => {
     expect(DELIVERY_MOVES.filter((move) => transition('succeeded', move).ok)).toEqual([]);
   });
 
-  test.each(['exhausted', 'canceled'] as const)('%s is final for the dispatcher: only the operator\'s requeue leaves it', (state) => {
+  test.each(['exhausted', 'canceled'] as const)("%s is final for the dispatcher: only the operator's requeue leaves it", (state) => {
     expect(DELIVERY_MOVES.filter((move) => transition(state, move).ok)).toEqual(['requeue']);
   });
 
@@ -83,7 +83,13 @@ describe('transition', () => {
 });
 
 describe('stateOf', () => {
-  const row = (over: Partial<DeliveryStateColumns>): DeliveryStateColumns => ({ status: 'pending', lease_token: null, attempt_count: 0, schedule_base: 0, ...over });
+  const row = (over: Partial<DeliveryStateColumns>): DeliveryStateColumns => ({
+    status: 'pending',
+    lease_token: null,
+    attempt_count: 0,
+    schedule_base: 0,
+    ...over,
+  });
 
   test.each<[Partial<DeliveryStateColumns>, DeliveryState]>([
     [{}, 'pending'],

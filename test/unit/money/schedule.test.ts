@@ -5,7 +5,14 @@
 import { describe, expect, test } from '@jest/globals';
 import { ApiError } from '@dms/errors';
 import { addMonths, buildSchedule, ScheduleError } from '../../../services/api/src/resources/payment-plans/schedule.js';
-import { allocate, delayUnpaid, freshInstalments, markMissed, nextDueOn, rescheduleUnpaid } from '../../../services/api/src/resources/payment-plans/instalments.js';
+import {
+  allocate,
+  delayUnpaid,
+  freshInstalments,
+  markMissed,
+  nextDueOn,
+  rescheduleUnpaid,
+} from '../../../services/api/src/resources/payment-plans/instalments.js';
 import { isMissed, requirePlanTransition, shownInstalmentStatus } from '../../../services/api/src/resources/payment-plans/states.js';
 import { requirePaymentTransition, PAYMENT_STATUSES, type PaymentMove } from '../../../services/api/src/resources/payments/states.js';
 import { breakdownItems, signError, summaryDeltas } from '../../../services/api/src/resources/line-items/kinds.js';
@@ -38,7 +45,12 @@ describe('buildSchedule', () => {
 
   test('by amount: fortnightly, last is what is left', () => {
     const s = buildSchedule({ amount: 1000, frequency: 'fortnightly', startOn: '2026-12-25', instalmentAmount: 300 });
-    expect(s.map((i) => [i.due_on, i.amount])).toEqual([['2026-12-25', 300], ['2027-01-08', 300], ['2027-01-22', 300], ['2027-02-05', 100]]);
+    expect(s.map((i) => [i.due_on, i.amount])).toEqual([
+      ['2026-12-25', 300],
+      ['2027-01-08', 300],
+      ['2027-01-22', 300],
+      ['2027-02-05', 100],
+    ]);
   });
 
   test('refusals name the field', () => {
@@ -62,7 +74,11 @@ describe('instalments', () => {
   test('allocation pays the oldest first and never takes more than is unpaid', () => {
     const { schedule, applied } = allocate(fresh(), 400);
     expect(applied).toBe(400);
-    expect(schedule.map((i) => [i.amount_paid, i.status])).toEqual([[300, 'paid'], [100, 'upcoming'], [0, 'upcoming']]);
+    expect(schedule.map((i) => [i.amount_paid, i.status])).toEqual([
+      [300, 'paid'],
+      [100, 'upcoming'],
+      [0, 'upcoming'],
+    ]);
     expect(nextDueOn(schedule)).toBe('2026-01-08');
     const rest = allocate(schedule, 10000);
     expect(rest.applied).toBe(500);
@@ -114,7 +130,14 @@ describe('line item kinds', () => {
     expect(signError('credit', -1)).toBeNull();
     expect(signError('discount', 1)).toMatch(/negative/);
     expect(signError('vat', 0)).toMatch(/0/);
-    expect(summaryDeltas([{ kind: 'credit', amount: -5 }, { kind: 'discount', amount: -7 }, { kind: 'refund', amount: 3 }, { kind: 'creditor_refund', amount: -1 }])).toMatchObject({ amount_discounts: -12, amount_refunds: 2 });
+    expect(
+      summaryDeltas([
+        { kind: 'credit', amount: -5 },
+        { kind: 'discount', amount: -7 },
+        { kind: 'refund', amount: 3 },
+        { kind: 'creditor_refund', amount: -1 },
+      ]),
+    ).toMatchObject({ amount_discounts: -12, amount_refunds: 2 });
     expect(breakdownItems({ principal: 10, fees: 0 })).toEqual([{ kind: 'debt', amount: 10 }]);
   });
 });

@@ -58,12 +58,12 @@ describe('tokens and positions', () => {
     expect(tokenize('customer.email:a@b.c')[0]).toEqual({ kind: 'word', text: 'customer.email', pos: 1 });
   });
 
-  test("a keyed field reads its quoted key: metadata['k'] and metadata[\"k\"]", () => {
+  test('a keyed field reads its quoted key: metadata[\'k\'] and metadata["k"]', () => {
     expect(tokenize("metadata['crm id']:x")[0]).toEqual({ kind: 'word', text: 'metadata', pos: 1, key: 'crm id', keyPos: 10 });
     expect(tokenize('metadata["a\\"b"]:x')[0]).toEqual({ kind: 'word', text: 'metadata', pos: 1, key: 'a"b', keyPos: 10 });
   });
 
-  test('single-quoted values: \\\' stands for a quote, double quotes are plain text', () => {
+  test("single-quoted values: \\' stands for a quote, double quotes are plain text", () => {
     expect(tokenize("tag:'it\\'s \"x\"'")[2]).toEqual({ kind: 'value', text: 'it\'s "x"', quoted: true, pos: 5 });
   });
 

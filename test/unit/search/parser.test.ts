@@ -47,22 +47,31 @@ describe('valid queries', () => {
     ]);
   });
 
-  test('the field name is kept as written (case-sensitive); checking it is the compiler\'s job', () => {
+  test("the field name is kept as written (case-sensitive); checking it is the compiler's job", () => {
     expect(parseSearch('Status:x').terms[0]!.field).toBe('Status');
   });
 
   test('spaces join terms as AND; AND and OR are keywords in any case', () => {
     expect(parseSearch('a:1 b:2').connective).toBe('AND');
-    expect(parseSearch('a:1 b:2').terms.map((t) => [t.field, t.fieldPos])).toEqual([['a', 1], ['b', 5]]);
+    expect(parseSearch('a:1 b:2').terms.map((t) => [t.field, t.fieldPos])).toEqual([
+      ['a', 1],
+      ['b', 5],
+    ]);
     for (const and of ['AND', 'and', 'And', 'aNd']) expect(parseSearch(`a:1 ${and} b:2 c:3`)).toMatchObject({ connective: 'AND', terms: [{}, {}, {}] });
     for (const or of ['OR', 'or', 'Or']) expect(parseSearch(`a:1 ${or} b:2 ${or} c:3`)).toMatchObject({ connective: 'OR', terms: [{}, {}, {}] });
   });
 
   test('OR as a value, and words that merely begin with OR, are not keywords', () => {
-    expect(parseSearch('status:OR OR ORDER:1')).toMatchObject({ connective: 'OR', terms: [{ field: 'status', value: 'OR' }, { field: 'ORDER', value: '1' }] });
+    expect(parseSearch('status:OR OR ORDER:1')).toMatchObject({
+      connective: 'OR',
+      terms: [
+        { field: 'status', value: 'OR' },
+        { field: 'ORDER', value: '1' },
+      ],
+    });
   });
 
-  test('a keyed term keeps its key and the key\'s position', () => {
+  test("a keyed term keeps its key and the key's position", () => {
     expect(parseSearch("metadata['crm']='A 1'").terms).toEqual([
       { field: 'metadata', fieldPos: 1, key: 'crm', keyPos: 10, op: '=', opPos: 16, value: 'A 1', valuePos: 17 },
     ]);

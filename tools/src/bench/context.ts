@@ -21,7 +21,9 @@ export class BenchContext {
   /** The two tenants with `BENCH_DEBTS` debts each (loaded on first call). */
   dataset(): Promise<Dataset> {
     this.#dataset ??= loadDataset(this.stack, this.settings.debtsPerTenant).then((d) => {
-      log(`data set: 2 × ${d.debtsPerTenant.toLocaleString('en-GB')} debts loaded in ${d.loadSeconds.toFixed(1)} s (${d.debtsMiB.toFixed(0)} MiB with indexes)`);
+      log(
+        `data set: 2 × ${d.debtsPerTenant.toLocaleString('en-GB')} debts loaded in ${d.loadSeconds.toFixed(1)} s (${d.debtsMiB.toFixed(0)} MiB with indexes)`,
+      );
       return d;
     });
     return this.#dataset;

@@ -274,10 +274,10 @@ export async function loadDataset(stack: Stack, debtsPerTenant: number): Promise
  * Uses OFFSET once, at setup, to find the cursor the deep-page runs start from.
  */
 export async function debtAtPosition(db: Knex, tenantId: string, position: number): Promise<string> {
-  const { rows } = await db.raw(
-    `SELECT id FROM debts WHERE tenant_id = ? AND status <> 'deleted' ORDER BY seq DESC OFFSET ? LIMIT 1`,
-    [tenantId, position - 1],
-  );
+  const { rows } = await db.raw(`SELECT id FROM debts WHERE tenant_id = ? AND status <> 'deleted' ORDER BY seq DESC OFFSET ? LIMIT 1`, [
+    tenantId,
+    position - 1,
+  ]);
   if (!rows[0]) throw new Error(`tenant has fewer than ${position} debts`);
   return rows[0].id as string;
 }

@@ -66,7 +66,9 @@ const settings = loadBenchSettings();
 const started = new Date();
 const machine = await describeMachine(settings);
 log(`${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB.toFixed(0)} GiB; ${machine.node}; ${machine.postgres}`);
-log(`settings: ${settings.debtsPerTenant} debts/tenant, ${settings.durationSec} s runs after ${settings.warmupSec} s warm-up, ${settings.connections} connections`);
+log(
+  `settings: ${settings.debtsPerTenant} debts/tenant, ${settings.durationSec} s runs after ${settings.warmupSec} s warm-up, ${settings.connections} connections`,
+);
 
 const stack = await Stack.start(settings);
 const ctx = new BenchContext(settings, stack);

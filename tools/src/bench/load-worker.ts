@@ -29,19 +29,22 @@ function run(spec: LoadSpec, durationSec: number, record: boolean): Promise<Omit
         ...(spec.rate ? { overallRate: spec.rate } : {}),
         // Each request takes the next variant (e.g. another client's credentials), round-robin.
         // A single shape skips setupRequest, so autocannon can reuse one prebuilt request buffer.
-        requests: variants.length < 2 ? undefined : [
-          {
-            setupRequest: (req: autocannon.Request) => {
-              const v = variants[next++ % variants.length]!;
-              return {
-                ...req,
-                ...(v.path ? { path: v.path } : {}),
-                ...(v.body !== undefined ? { body: v.body } : {}),
-                headers: { ...req.headers, ...v.headers },
-              };
-            },
-          },
-        ],
+        requests:
+          variants.length < 2
+            ? undefined
+            : [
+                {
+                  setupRequest: (req: autocannon.Request) => {
+                    const v = variants[next++ % variants.length]!;
+                    return {
+                      ...req,
+                      ...(v.path ? { path: v.path } : {}),
+                      ...(v.body !== undefined ? { body: v.body } : {}),
+                      headers: { ...req.headers, ...v.headers },
+                    };
+                  },
+                },
+              ],
       },
       (err, result) => {
         if (err) return reject(err);

@@ -70,4 +70,3 @@ export function cpuTimeMs(pid: number): number {
   }
   return ms;
 }
-

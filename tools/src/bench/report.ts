@@ -47,14 +47,9 @@ function checkRows(results: ScenarioResult[]): string[][] {
 /** The result table as plain text (stdout). */
 export function renderTable(results: ScenarioResult[]): string {
   const failed = results.filter((r) => !r.runs.length && !r.checks.length).map((r) => `${r.name}: ${r.notes.join(' ')}`);
-  return [
-    '',
-    textTable(RUN_HEADER, runRows(results)),
-    '',
-    textTable(CHECK_HEADER, checkRows(results)),
-    ...(failed.length ? ['', ...failed] : []),
-    '',
-  ].join('\n');
+  return ['', textTable(RUN_HEADER, runRows(results)), '', textTable(CHECK_HEADER, checkRows(results)), ...(failed.length ? ['', ...failed] : []), ''].join(
+    '\n',
+  );
 }
 
 /** Everything the report is written from. */

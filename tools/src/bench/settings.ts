@@ -28,7 +28,10 @@ const benchSpec = {
   BENCH_RETENTION_RATE: num({ default: 20, desc: 'Events per second written through the API for the retention scenario' }),
   BENCH_TOKEN_CLIENTS: num({ default: 200, desc: 'Distinct OAuth clients the token scenario rotates through' }),
   BENCH_DATABASE_SUFFIX: str({ default: '', desc: `Suffix of the recreated database's name (${BENCH_DATABASE}_<suffix>): letters, digits and _ only` }),
-  BENCH_WEB_CONCURRENCY: num({ default: 0, desc: 'Worker processes of the API and the issuer (WEB_CONCURRENCY), and of the bare ceiling server; 0: one per core' }),
+  BENCH_WEB_CONCURRENCY: num({
+    default: 0,
+    desc: 'Worker processes of the API and the issuer (WEB_CONCURRENCY), and of the bare ceiling server; 0: one per core',
+  }),
   BENCH_CPU_PROF: str({ default: '', desc: 'Directory: when set, every service runs with --cpu-prof and writes its profile there on exit' }),
 };
 

@@ -23,7 +23,7 @@ const ecdsa = job.jwk.alg.startsWith('ES');
 function loop(seconds: number, latencies?: number[]): number {
   const end = process.hrtime.bigint() + BigInt(Math.round(seconds * 1e9));
   let n = 0;
-  for (let t = process.hrtime.bigint(); t < end; ) {
+  for (let t = process.hrtime.bigint(); t < end;) {
     // JWS (RFC 7515) ECDSA signatures are r||s (IEEE P1363), not DER.
     sign('sha256', data, ecdsa ? { key, dsaEncoding: 'ieee-p1363' } : key);
     const after = process.hrtime.bigint();

@@ -117,7 +117,12 @@ export class Stack {
   /** Creates a tenant and a client allowed every scope. */
   async newTenant(name: string): Promise<BenchTenant> {
     const tenant = await createTenant(this.db, name);
-    const client = await createClient(this.db, this.box, { issuer: this.env.AUTH_ISSUER!, audience: this.env.API_AUDIENCE! }, { tenantId: tenant.id, name: 'bench' });
+    const client = await createClient(
+      this.db,
+      this.box,
+      { issuer: this.env.AUTH_ISSUER!, audience: this.env.API_AUDIENCE! },
+      { tenantId: tenant.id, name: 'bench' },
+    );
     return { tenantId: tenant.id, clientId: client.client_id, clientSecret: client.client_secret };
   }
 

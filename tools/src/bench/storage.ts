@@ -162,6 +162,6 @@ export async function heapSpread(db: Knex): Promise<string> {
   return (
     `Heap of the event partitions at the end: median ${kib(median.heap)} (${fmt(Number(median.tuples))} tuples), largest \`${list[0]!.name}\` ` +
     `${kib(list[0]!.heap)} (${fmt(Number(list[0]!.tuples))} tuples): rows that arrive in a burst into a fresh partition (after writes were held ` +
-    'up, here by the retention job\'s locks) make PostgreSQL extend the file by many pages at once, so the size swings more than the rows.'
+    "up, here by the retention job's locks) make PostgreSQL extend the file by many pages at once, so the size swings more than the rows."
   );
 }

@@ -29,7 +29,15 @@ export function fakeOrganisation(faker: Faker): OrganisationInput {
 
 /** A mailbox-safe email for a name (faker names may carry apostrophes and accents). */
 function emailFor(faker: Faker, ...names: string[]): string {
-  const local = names.map((n) => n.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]/g, '')).filter(Boolean).join('.');
+  const local = names
+    .map((n) =>
+      n
+        .normalize('NFKD')
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, ''),
+    )
+    .filter(Boolean)
+    .join('.');
   return `${local || 'customer'}${faker.number.int({ min: 1, max: 999 })}@${faker.internet.domainName()}`;
 }
 

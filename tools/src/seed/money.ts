@@ -51,9 +51,26 @@ export async function tellMoneyStory(db: Knex, tenantId: string, debt: Debt, sto
   const remaining = debt.summary.amount_remaining;
   const share = (fraction: number) => Math.max(1, Math.round(remaining * fraction));
   const pay = (amount: number, extra: Partial<PaymentCreate> = {}) =>
-    createPayment(db, tenantId, debt.id, validate.payment({ amount, currency: debt.currency, payment_provider: faker.helpers.arrayElement(['stripe', 'gocardless', 'bank_transfer']), ...extra }), note);
+    createPayment(
+      db,
+      tenantId,
+      debt.id,
+      validate.payment({ amount, currency: debt.currency, payment_provider: faker.helpers.arrayElement(['stripe', 'gocardless', 'bank_transfer']), ...extra }),
+      note,
+    );
   const plan = (extra: Partial<PaymentPlanCreate>) =>
-    createPlan(db, tenantId, debt.id, validate.plan({ frequency: faker.helpers.arrayElement(['weekly', 'fortnightly', 'monthly']), start_on: day(7), instalment_count: faker.number.int({ min: 3, max: 12 }), ...extra }), note);
+    createPlan(
+      db,
+      tenantId,
+      debt.id,
+      validate.plan({
+        frequency: faker.helpers.arrayElement(['weekly', 'fortnightly', 'monthly']),
+        start_on: day(7),
+        instalment_count: faker.number.int({ min: 3, max: 12 }),
+        ...extra,
+      }),
+      note,
+    );
   switch (story) {
     case 'invoiced':
       await createInvoice(

@@ -9,7 +9,12 @@
  * @returns the results in index order
  * @throws the first task error (tasks already started are awaited, none is started after it)
  */
-export async function mapPool<T>(count: number, concurrency: number, task: (index: number) => Promise<T>, onDone: (done: number) => void = () => {}): Promise<T[]> {
+export async function mapPool<T>(
+  count: number,
+  concurrency: number,
+  task: (index: number) => Promise<T>,
+  onDone: (done: number) => void = () => {},
+): Promise<T[]> {
   const results = new Array<T>(count);
   let next = 0;
   let done = 0;

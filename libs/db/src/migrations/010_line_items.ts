@@ -71,7 +71,11 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw('CREATE INDEX line_items_list ON line_items (debt_id, seq)');
 
   // Existing breakdowns become items, oldest debts first so `seq` keeps their order.
-  for (const [column, kind] of [['amount_principal', 'debt'], ['amount_interest', 'interest'], ['amount_fees', 'fee']] as const) {
+  for (const [column, kind] of [
+    ['amount_principal', 'debt'],
+    ['amount_interest', 'interest'],
+    ['amount_fees', 'fee'],
+  ] as const) {
     await knex.raw(`
       INSERT INTO line_items (id, tenant_id, debt_id, kind, amount, currency, transaction_at, created_at, updated_at)
       SELECT random_base62_id('li'), tenant_id, id, '${kind}', ${column}, currency, created_at, created_at, created_at
@@ -86,7 +90,9 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw('DROP INDEX IF EXISTS debts_pause_end');
   await knex.raw('ALTER TABLE debts DROP CONSTRAINT debts_amount_paid_nonnegative, DROP CONSTRAINT debts_amount_remaining_nonnegative');
   await totals(knex, OLD_PARTS);
-  await knex.raw('ALTER TABLE debts DROP COLUMN amount_vat, DROP COLUMN amount_discounts, DROP COLUMN amount_refunds, DROP COLUMN status_whodunnit, DROP COLUMN status_context, DROP COLUMN pause_end_at');
+  await knex.raw(
+    'ALTER TABLE debts DROP COLUMN amount_vat, DROP COLUMN amount_discounts, DROP COLUMN amount_refunds, DROP COLUMN status_whodunnit, DROP COLUMN status_context, DROP COLUMN pause_end_at',
+  );
   await knex.raw('ALTER TABLE debts ALTER COLUMN amount_principal DROP DEFAULT');
   await knex.raw(`
     ALTER TABLE debts

@@ -54,8 +54,12 @@ export async function up(knex: Knex): Promise<void> {
     ORDER BY c.seq, d.ord`);
 
   await knex.raw(`CREATE INDEX contact_details_list ON customer_contact_details (customer_id, seq) WHERE ${VISIBLE('customer_contact_details')}`);
-  await knex.raw(`CREATE UNIQUE INDEX contact_details_one_primary ON customer_contact_details (customer_id, type) WHERE "primary" AND ${VISIBLE('customer_contact_details')}`);
-  await knex.raw(`CREATE INDEX contact_details_email ON customer_contact_details (lower(value)) WHERE type = 'email' AND ${VISIBLE('customer_contact_details')}`);
+  await knex.raw(
+    `CREATE UNIQUE INDEX contact_details_one_primary ON customer_contact_details (customer_id, type) WHERE "primary" AND ${VISIBLE('customer_contact_details')}`,
+  );
+  await knex.raw(
+    `CREATE INDEX contact_details_email ON customer_contact_details (lower(value)) WHERE type = 'email' AND ${VISIBLE('customer_contact_details')}`,
+  );
 
   await knex.raw(`
     CREATE FUNCTION customer_contact_details_count() RETURNS trigger LANGUAGE plpgsql AS $$

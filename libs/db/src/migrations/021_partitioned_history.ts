@@ -117,7 +117,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(fanOutFunction(true));
   await knex.raw(`CREATE TRIGGER events_webhook_fan_out AFTER INSERT ON events FOR EACH ROW EXECUTE FUNCTION webhook_fan_out()`);
   await knex.raw(`CREATE TRIGGER events_count AFTER INSERT OR DELETE ON events FOR EACH ROW EXECUTE FUNCTION events_count()`);
-  await knex.raw(`CREATE TRIGGER webhook_deliveries_count AFTER INSERT OR DELETE ON webhook_deliveries FOR EACH ROW EXECUTE FUNCTION webhook_deliveries_count()`);
+  await knex.raw(
+    `CREATE TRIGGER webhook_deliveries_count AFTER INSERT OR DELETE ON webhook_deliveries FOR EACH ROW EXECUTE FUNCTION webhook_deliveries_count()`,
+  );
 }
 
 export async function down(): Promise<void> {

@@ -135,8 +135,18 @@ export async function maintainPartitions(db: Knex, policy: RetentionPolicy, now 
     // instead of deadlocking with them, and a short lock timeout keeps writers from queueing behind it: a run
     // that cannot get the locks fails and the next tick tries again.
     await trx.raw(`SET LOCAL lock_timeout = '2s'`);
-    await trx.raw(`LOCK TABLE ${[...PARTITIONED_TABLES].reverse().map((t) => t.table).join(', ')} IN ACCESS EXCLUSIVE MODE`);
-    const created = await createPartitionsUntil(trx, floorTo(now, policy.partitionSeconds), new Date(now.getTime() + policy.ahead * policy.partitionSeconds * 1000), policy.partitionSeconds);
+    await trx.raw(
+      `LOCK TABLE ${[...PARTITIONED_TABLES]
+        .reverse()
+        .map((t) => t.table)
+        .join(', ')} IN ACCESS EXCLUSIVE MODE`,
+    );
+    const created = await createPartitionsUntil(
+      trx,
+      floorTo(now, policy.partitionSeconds),
+      new Date(now.getTime() + policy.ahead * policy.partitionSeconds * 1000),
+      policy.partitionSeconds,
+    );
     const dropped = await dropPartitionsBefore(trx, new Date(now.getTime() - policy.retentionSeconds * 1000));
     return { created, dropped };
   });

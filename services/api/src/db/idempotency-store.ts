@@ -136,7 +136,10 @@ export function createIdempotencyStore(db: Knex, box: SecretBox, opts: Idempoten
         if (!row) continue;
         if (row.fingerprint !== request.fingerprint) return { outcome: 'mismatch', method: row.method, path: row.path };
         if (row.state === 'processing') return { outcome: 'in_use' };
-        return { outcome: 'replay', response: { status: row.response_status!, headers: row.response_headers ?? {}, body: row.response_body === null ? '' : box.open(row.response_body) } };
+        return {
+          outcome: 'replay',
+          response: { status: row.response_status!, headers: row.response_headers ?? {}, body: row.response_body === null ? '' : box.open(row.response_body) },
+        };
       }
       return { outcome: 'in_use' };
     },
@@ -155,7 +158,9 @@ export function createIdempotencyStore(db: Knex, box: SecretBox, opts: Idempoten
     },
 
     async release(scope, claim) {
-      await db('idempotency_keys').where({ ...pk(scope), claim, state: 'processing' }).delete();
+      await db('idempotency_keys')
+        .where({ ...pk(scope), claim, state: 'processing' })
+        .delete();
     },
 
     async purgeExpired(batch = 1000) {

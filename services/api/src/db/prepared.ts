@@ -44,7 +44,8 @@ export async function preparedQuery<Row>(q: Knex.QueryBuilder, types?: CustomTyp
   const client = (q as unknown as { client: PoolingClient }).client;
   const connection = await client.acquireConnection();
   try {
-    const run = (name: string | undefined) => connection.query({ ...(name ? { name } : {}), text: sql, values: bindings as unknown[], ...(types ? { types } : {}) });
+    const run = (name: string | undefined) =>
+      connection.query({ ...(name ? { name } : {}), text: sql, values: bindings as unknown[], ...(types ? { types } : {}) });
     const name = named ? nameOf(sql) : undefined;
     try {
       return (await run(name)).rows as Row[];

@@ -28,5 +28,7 @@ function canonicalJson(value: unknown): string {
  * @param path the request path with its query string, as the client sent it
  */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(canonicalJson({ method: method.toUpperCase(), path, body })).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson({ method: method.toUpperCase(), path, body }))
+    .digest('hex');
 }

@@ -53,7 +53,9 @@ export async function keysetPage<Row>(list: Knex.QueryBuilder, rows: Knex.QueryB
   const param = page.after !== undefined ? 'after' : 'before';
   let cursorSeq: number | undefined;
   if (cursorId !== undefined) {
-    const [found] = await preparedQuery<{ seq: number }>(list.clone().clearSelect().clearOrder().where(`${table}.id`, cursorId).select(`${table}.seq`).limit(1));
+    const [found] = await preparedQuery<{ seq: number }>(
+      list.clone().clearSelect().clearOrder().where(`${table}.id`, cursorId).select(`${table}.seq`).limit(1),
+    );
     if (!found) throw new ApiError('invalid_cursor', `${param} does not name an object of this list.`, { param });
     cursorSeq = Number(found.seq);
   }

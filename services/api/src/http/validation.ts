@@ -25,7 +25,10 @@ for (const name of ['date', 'date-time'] as const) {
 export type JsonSchema = Record<string, unknown>;
 
 function paramOf(e: ErrorObject, root: string): string {
-  const segments = e.instancePath.split('/').filter(Boolean).map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const segments = e.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
   if (e.keyword === 'required') segments.push(String(e.params.missingProperty));
   if (e.keyword === 'additionalProperties') segments.push(String(e.params.additionalProperty));
   const path = segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '');

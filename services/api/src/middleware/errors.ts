@@ -61,9 +61,14 @@ function fromDatabase(err: unknown): ApiError | undefined {
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const apiError = err instanceof ApiError ? err : (fromBodyParser(err as { type?: string }) ?? fromRouter(err) ?? fromDatabase(err));
   const { status, body, headers } = toErrorBody(apiError ?? err, String(req.id));
-  if (apiError?.code === 'service_unavailable') req.log?.warn({ err: { message: (err as Error).message, code: (err as { code?: unknown }).code } }, 'database busy');
+  if (apiError?.code === 'service_unavailable')
+    req.log?.warn({ err: { message: (err as Error).message, code: (err as { code?: unknown }).code } }, 'database busy');
   else if (status >= 500) req.log?.error({ err }, 'request failed');
   if (res.headersSent) return void res.end();
   // A trailing newline, as every JSON answer of the API has (a printed response ends its line).
-  res.set(headers).status(status).type('application/json').send(`${JSON.stringify(body)}\n`);
+  res
+    .set(headers)
+    .status(status)
+    .type('application/json')
+    .send(`${JSON.stringify(body)}\n`);
 };

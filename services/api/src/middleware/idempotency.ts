@@ -82,9 +82,7 @@ function recordOutcome(req: Request, res: Response, store: IdempotencyStore, sco
     const text = typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : (JSON.stringify(body) ?? '');
     // Stored before sending: a client that retries right after the response must get the replay,
     // not a 409 for a claim still marked processing.
-    const persisted = isStorable(status)
-      ? store.complete(scope, claim, { status, headers: pickHeaders(res), body: text })
-      : store.release(scope, claim);
+    const persisted = isStorable(status) ? store.complete(scope, claim, { status, headers: pickHeaders(res), body: text }) : store.release(scope, claim);
     persisted.catch(fail).finally(() => {
       if (!res.headersSent) send(text);
     });
@@ -141,7 +139,9 @@ export function idempotency(store: IdempotencyStore): RequestHandler {
         return replay(res, result.response);
       case 'in_use':
         return next(
-          new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry once it has finished.', { param: IDEMPOTENCY_HEADER }),
+          new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry once it has finished.', {
+            param: IDEMPOTENCY_HEADER,
+          }),
         );
       case 'mismatch':
         return next(

@@ -76,10 +76,16 @@ function headerComponents(cap: number): Record<string, unknown> {
   return {
     'Request-Id': { description: 'Identifier of this request (`req_…`), also in error bodies and logs.', schema: str },
     'Api-Version': { description: 'The API version used to answer.', schema: { type: 'string', enum: [...API_VERSIONS] } },
-    RateLimit: { description: 'Remaining quota of the client in the current window (IETF draft-ietf-httpapi-ratelimit-headers-08), e.g. `"client"; r=599; t=60`.', schema: str },
+    RateLimit: {
+      description: 'Remaining quota of the client in the current window (IETF draft-ietf-httpapi-ratelimit-headers-08), e.g. `"client"; r=599; t=60`.',
+      schema: str,
+    },
     'RateLimit-Policy': { description: 'The quota policy: requests `q` per window `w` seconds, e.g. `"client"; q=600; w=60`.', schema: str },
     'Retry-After': { description: 'Seconds to wait before retrying (RFC 9110 section 10.2.3).', schema: int },
-    [REPLAYED_HEADER]: { description: `\`true\` when this is the stored response of an earlier request with the same \`${IDEMPOTENCY_HEADER}\`.`, schema: { type: 'string', enum: ['true'] } },
+    [REPLAYED_HEADER]: {
+      description: `\`true\` when this is the stored response of an earlier request with the same \`${IDEMPOTENCY_HEADER}\`.`,
+      schema: { type: 'string', enum: ['true'] },
+    },
     'X-Total-Count': {
       description: `Number of objects in the whole list; for a search, the number of matches counted up to ${cap} (see \`${TOTAL_RELATION_HEADER}\`).`,
       schema: int,
@@ -110,16 +116,38 @@ function sharedExpand(operations: readonly Operation[]): Json | undefined {
 
 /** The `expand[]` parameter accepting the values of `schema` (each resource has its own, docs/api.md section 10). */
 function expandParameter(schema: Json): Json {
-  return { name: EXPAND_PARAM, in: 'query', description: 'Embed the related objects in place of their ids, or as lists.', style: 'form', explode: true, schema: plain(schema) };
+  return {
+    name: EXPAND_PARAM,
+    in: 'query',
+    description: 'Embed the related objects in place of their ids, or as lists.',
+    style: 'form',
+    explode: true,
+    schema: plain(schema),
+  };
 }
 
 /** The reusable parameters (components.parameters). */
 function parameterComponents(operations: readonly Operation[]): Record<string, unknown> {
   const expand = sharedExpand(operations);
   return {
-    limit: { name: 'limit', in: 'query', description: 'Objects per page.', schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
-    after: { name: 'after', in: 'query', description: 'An object id of this list: return the objects after it (older). Not with `before`.', schema: { type: 'string' } },
-    before: { name: 'before', in: 'query', description: 'An object id of this list: return the objects just before it (newer). Not with `after`.', schema: { type: 'string' } },
+    limit: {
+      name: 'limit',
+      in: 'query',
+      description: 'Objects per page.',
+      schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+    },
+    after: {
+      name: 'after',
+      in: 'query',
+      description: 'An object id of this list: return the objects after it (older). Not with `before`.',
+      schema: { type: 'string' },
+    },
+    before: {
+      name: 'before',
+      in: 'query',
+      description: 'An object id of this list: return the objects just before it (newer). Not with `after`.',
+      schema: { type: 'string' },
+    },
     ...(expand ? { expand: expandParameter(expand) } : {}),
     ApiVersion: {
       name: 'Api-Version',
@@ -185,7 +213,12 @@ function errorResponses(op: Operation): Record<string, unknown> {
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers: Record<string, unknown> = { 'Request-Id': ref('headers', 'Request-Id') };
     if (status === 401 || status === 403) headers['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');
-    if (status === 429) Object.assign(headers, { 'Retry-After': ref('headers', 'Retry-After'), RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') });
+    if (status === 429)
+      Object.assign(headers, {
+        'Retry-After': ref('headers', 'Retry-After'),
+        RateLimit: ref('headers', 'RateLimit'),
+        'RateLimit-Policy': ref('headers', 'RateLimit-Policy'),
+      });
     out[String(status)] = {
       description: codes.map((c) => `\`${c}\`: ${ERROR_CODES[c].description}`).join(' '),
       headers,
@@ -198,7 +231,11 @@ function errorResponses(op: Operation): Record<string, unknown> {
 function successResponse(op: Operation): Record<string, unknown> {
   const headers: Record<string, unknown> = { 'Request-Id': ref('headers', 'Request-Id') };
   if (op.access.token) {
-    Object.assign(headers, { 'Api-Version': ref('headers', 'Api-Version'), RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') });
+    Object.assign(headers, {
+      'Api-Version': ref('headers', 'Api-Version'),
+      RateLimit: ref('headers', 'RateLimit'),
+      'RateLimit-Policy': ref('headers', 'RateLimit-Policy'),
+    });
   }
   if (isWrite(op)) headers[REPLAYED_HEADER] = ref('headers', REPLAYED_HEADER);
   if (op.response.list) {
@@ -215,7 +252,9 @@ function successResponse(op: Operation): Record<string, unknown> {
 }
 
 function pathParameter(name: string, prefix: IdPrefix): Record<string, unknown> {
-  const type = Object.entries(ID_PREFIXES).find(([, p]) => p === prefix)![0].replace('_', ' ');
+  const type = Object.entries(ID_PREFIXES)
+    .find(([, p]) => p === prefix)![0]
+    .replace('_', ' ');
   return {
     name,
     in: 'path',

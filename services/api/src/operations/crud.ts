@@ -29,7 +29,10 @@ export interface CollectionNames {
  * @returns `{list, search, create, retrieve, update, replace, delete}`, each an OperationHead
  */
 export function crud(c: CollectionNames) {
-  const Noun = c.noun.split(' ').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+  const Noun = c.noun
+    .split(' ')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
   const aNoun = `${/^[aeiou]/.test(c.noun) ? 'an' : 'a'} ${c.noun}`;
   const name = c.tag.replace(/\s+/g, '');
   const idParam = c.idParam ?? 'id';
@@ -42,21 +45,54 @@ export function crud(c: CollectionNames) {
   const head = (h: OperationHead): OperationHead => h;
   return {
     list: head({
-      method: 'get', path: c.path, operationId: `list${name}`, tag: c.tag, summary: `List ${plural}`, access: read, pathParams: parent,
+      method: 'get',
+      path: c.path,
+      operationId: `list${name}`,
+      tag: c.tag,
+      summary: `List ${plural}`,
+      access: read,
+      pathParams: parent,
       description: `The tenant's ${plural}, newest first, paginated with \`limit\`/\`after\`/\`before\`.`,
     }),
     search: head({
-      method: 'get', path: `${c.path}/search`, operationId: `search${name}`, tag: c.tag, summary: `Search ${plural}`, access: read, pathParams: parent,
-      description: "Terms `field:value` (or `=`), `field>value`, `>=`, `<`, `<=` joined by `AND`, `OR` (any case) or spaces (= AND), not AND and OR in one query; values bare, double- or single-quoted. Paginated like lists; `X-Total-Count` counts the matches up to a cap, and `X-Total-Count-Relation` says whether it is exact (`eq`) or a lower bound (`gte`).",
+      method: 'get',
+      path: `${c.path}/search`,
+      operationId: `search${name}`,
+      tag: c.tag,
+      summary: `Search ${plural}`,
+      access: read,
+      pathParams: parent,
+      description:
+        'Terms `field:value` (or `=`), `field>value`, `>=`, `<`, `<=` joined by `AND`, `OR` (any case) or spaces (= AND), not AND and OR in one query; values bare, double- or single-quoted. Paginated like lists; `X-Total-Count` counts the matches up to a cap, and `X-Total-Count-Relation` says whether it is exact (`eq`) or a lower bound (`gte`).',
     }),
     create: head({ method: 'post', path: c.path, operationId: `create${Noun}`, tag: c.tag, summary: `Create ${aNoun}`, access: write, pathParams: parent }),
-    retrieve: head({ method: 'get', path: item, operationId: `retrieve${Noun}`, tag: c.tag, summary: `Retrieve ${aNoun}`, access: read, pathParams: itemParams }),
+    retrieve: head({
+      method: 'get',
+      path: item,
+      operationId: `retrieve${Noun}`,
+      tag: c.tag,
+      summary: `Retrieve ${aNoun}`,
+      access: read,
+      pathParams: itemParams,
+    }),
     update: head({
-      method: 'patch', path: item, operationId: `update${Noun}`, tag: c.tag, summary: `Update ${aNoun}`, access: write, pathParams: itemParams,
+      method: 'patch',
+      path: item,
+      operationId: `update${Noun}`,
+      tag: c.tag,
+      summary: `Update ${aNoun}`,
+      access: write,
+      pathParams: itemParams,
       description: 'Send only the fields to change; unknown fields are rejected.',
     }),
     delete: head({
-      method: 'delete', path: item, operationId: `delete${Noun}`, tag: c.tag, summary: `Delete ${aNoun}`, access: write, pathParams: itemParams,
+      method: 'delete',
+      path: item,
+      operationId: `delete${Noun}`,
+      tag: c.tag,
+      summary: `Delete ${aNoun}`,
+      access: write,
+      pathParams: itemParams,
       description: 'The object leaves lists, counts and searches.',
     }),
   };

@@ -137,11 +137,18 @@ export function referencedRow<Obj, Row extends { id: string }>(
  * as a list (`[]` when none), ordered by insertion.
  * @param map row → the embedded object
  */
-export function referencingRows<Obj extends { id: string }, Row>(table: ScopedTable, column: string, map: (row: Row) => unknown, options: RowQuery = {}): Relation<Obj> {
+export function referencingRows<Obj extends { id: string }, Row>(
+  table: ScopedTable,
+  column: string,
+  map: (row: Row) => unknown,
+  options: RowQuery = {},
+): Relation<Obj> {
   return {
     key: (obj) => obj.id,
     load: async (db, tenantId, ids) => {
-      const q = tenantRows(db, table, tenantId).whereIn(`${table}.${column}`, ids).orderBy(`${table}.seq`, options.order ?? 'desc');
+      const q = tenantRows(db, table, tenantId)
+        .whereIn(`${table}.${column}`, ids)
+        .orderBy(`${table}.seq`, options.order ?? 'desc');
       options.select?.(db, q);
       return groupRows((await q) as Row[], (r) => (r as Record<string, string>)[column]!, map);
     },

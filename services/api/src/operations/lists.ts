@@ -49,10 +49,7 @@ export async function listPage<Row, Out extends { id: string }>(input: Input, sp
   const list = tenantRows(input.ctx.db, spec.table, input.tenantId);
   spec.narrow?.(list, input);
   const [listName, parentId] = spec.counter(input);
-  const [page, total] = await Promise.all([
-    keysetPage<Row>(list, list, spec.table, params),
-    listTotal(input.ctx.db, input.tenantId, listName, parentId),
-  ]);
+  const [page, total] = await Promise.all([keysetPage<Row>(list, list, spec.table, params), listTotal(input.ctx.db, input.tenantId, listName, parentId)]);
   return { data: await spec.serialize(page.rows, input), total, page, params };
 }
 

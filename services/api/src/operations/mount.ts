@@ -51,7 +51,8 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
   const full = schema === undefined ? undefined : compileInlined(schema);
   // Without `expand[]` every relation is an id (or null): a serializer of that narrower schema skips
   // fast-json-stringify's run-time choice of a `oneOf` branch.
-  const relations = ((op.query as { properties?: Record<string, { items?: { enum?: string[] } }> } | undefined)?.properties?.[EXPAND_PARAM]?.items?.enum ?? []) as string[];
+  const relations = ((op.query as { properties?: Record<string, { items?: { enum?: string[] } }> } | undefined)?.properties?.[EXPAND_PARAM]?.items?.enum ??
+    []) as string[];
   const idsOnly = schema === undefined || !relations.length ? full : compileInlined(withRelationIds(schema, relations, op.response.list === true));
   return async (req: Request, res: Response) => {
     const query = parseQuery(req.query as Record<string, unknown>);
@@ -59,7 +60,16 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
     const body = parseBody ? parseBody(req.body ?? {}) : undefined;
     const principal = req.principal as Principal;
     const produce = async (c: AppContext): Promise<string | undefined> => {
-      const result = await op.handler({ ctx: c, principal, tenantId: principal?.tenantId, params: req.params as Record<string, string>, query, body, req, res });
+      const result = await op.handler({
+        ctx: c,
+        principal,
+        tenantId: principal?.tenantId,
+        params: req.params as Record<string, string>,
+        query,
+        body,
+        req,
+        res,
+      });
       if (!serialize) return undefined; // the handler wrote a non-JSON body itself
       if (op.response.list) {
         const page = result as ListOutcome;

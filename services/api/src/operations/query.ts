@@ -83,7 +83,11 @@ function errorOf(e: ErrorObject): ApiError {
   const name = e.instancePath.split('/')[1]?.replaceAll('~1', '/').replaceAll('~0', '~');
   const param =
     schema['x-param'] ??
-    (e.keyword === 'additionalProperties' ? String(e.params.additionalProperty) : e.keyword === 'required' ? String(e.params.missingProperty) : (name ?? 'query'));
+    (e.keyword === 'additionalProperties'
+      ? String(e.params.additionalProperty)
+      : e.keyword === 'required'
+        ? String(e.params.missingProperty)
+        : (name ?? 'query'));
   if (Array.isArray(e.data) && schema.type !== 'array') {
     return new ApiError('parameter_invalid', `${param} must be given once, as a string.`, { param });
   }

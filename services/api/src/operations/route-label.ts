@@ -12,7 +12,12 @@ export function routeLabeler(operations: readonly AnyOperation[]): (req: Request
   const templates = [...new Set(operations.map((o) => o.path))].map((path) => ({
     path,
     // `{id}` matches one non-empty segment; literal segments match themselves.
-    pattern: new RegExp(`^${path.split('/').map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`),
+    pattern: new RegExp(
+      `^${path
+        .split('/')
+        .map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/')}/?$`,
+    ),
     literals: path.split('/').filter((s) => s && !s.startsWith('{')).length,
   }));
   // Most literal segments first: `/debts/search` wins over `/debts/{id}`.

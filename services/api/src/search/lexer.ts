@@ -58,7 +58,7 @@ function readQuoted(input: string, start: number): { text: string; end: number }
 function readBare(input: string, start: number): { text: string; end: number } {
   let i = start;
   while (i < input.length && !isSpace(input[i])) {
-    if (input[i] === '"') throw searchError('Unexpected \'"\' inside a bare value (quote the whole value)', i + 1);
+    if (input[i] === '"') throw searchError("Unexpected '\"' inside a bare value (quote the whole value)", i + 1);
     if (isControl(input[i]!)) throw searchError('Control character in value', i + 1);
     i += 1;
   }

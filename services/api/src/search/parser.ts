@@ -87,7 +87,10 @@ export function parseSearch(input: string): SearchQuery {
     const joined = written ?? 'AND';
     connective ??= joined;
     if (joined !== connective) {
-      throw searchError(`AND and OR cannot be mixed in one query (there are no parentheses); found ${written ?? 'a space (AND)'} after ${connective}`, joiner.pos);
+      throw searchError(
+        `AND and OR cannot be mixed in one query (there are no parentheses); found ${written ?? 'a space (AND)'} after ${connective}`,
+        joiner.pos,
+      );
     }
   }
 }

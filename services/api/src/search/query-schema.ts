@@ -11,7 +11,7 @@ import type { SearchRegistry } from './compiler.js';
 /** "`status` (`:`; one of …), …": the fields of `registry` with their operators and values. */
 export function searchFieldsDescription(registry: SearchRegistry): string {
   const list = Object.entries(registry)
-      .map(([name, f]) => `\`${f.keyed ? `${name}['key']` : name}\` (${f.operators.map((o) => `\`${o}\``).join(' ')}; ${f.expects})`)
+    .map(([name, f]) => `\`${f.keyed ? `${name}['key']` : name}\` (${f.operators.map((o) => `\`${o}\``).join(' ')}; ${f.expects})`)
     .join(', ');
   return `Search expression (at most ${MAX_QUERY_LENGTH} characters): terms \`field:value\` (or \`=\`) or \`field>value\` (also \`>=\`, \`<\`, \`<=\`) joined by \`AND\`, \`OR\` (any case) or spaces (= AND), never AND and OR in one query; values bare, \`"double"\` or \`'single'\` quoted. Fields: ${list}.`;
 }

@@ -36,7 +36,12 @@ export interface SearchTotal {
  * @returns `{total: n, relation: 'eq'}` for n <= cap matches, else `{total: cap, relation: 'gte'}`
  */
 export async function countMatches(db: Knex | Knex.Transaction, matches: Knex.QueryBuilder, cap: number): Promise<SearchTotal> {
-  const capped = matches.clone().clearSelect().clearOrder().select(db.raw('1')).limit(cap + 1);
+  const capped = matches
+    .clone()
+    .clearSelect()
+    .clearOrder()
+    .select(db.raw('1'))
+    .limit(cap + 1);
   const row = (await db.from(capped.as('matches')).count({ n: '*' }).first()) as { n: number | string } | undefined;
   const n = Number(row?.n ?? 0);
   return n > cap ? { total: cap, relation: 'gte' } : { total: n, relation: 'eq' };

@@ -121,7 +121,14 @@ export async function rotateClientSecret(db: Knex, box: SecretBox, issuer: Issue
     return updated;
   });
   if (!row) throw new ClientAdminError(`no active client ${clientId}`);
-  return { client_id: row.client_id, client_secret: secret, audience: issuer.audience, token_url: tokenUrl(issuer.issuer), tenant_id: row.tenant_id, scope: row.scope };
+  return {
+    client_id: row.client_id,
+    client_secret: secret,
+    audience: issuer.audience,
+    token_url: tokenUrl(issuer.issuer),
+    tenant_id: row.tenant_id,
+    scope: row.scope,
+  };
 }
 
 /**

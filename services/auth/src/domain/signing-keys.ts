@@ -34,15 +34,14 @@ function thumbprint(jwk: JsonWebKey): string {
 }
 
 function generateJwk(alg: SigningAlg): PrivateJwk {
-  const { privateKey } =
-    alg === 'RS256' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const { privateKey } = alg === 'RS256' ? generateKeyPairSync('rsa', { modulusLength: 2048 }) : generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = privateKey.export({ format: 'jwk' });
   return { ...jwk, kid: thumbprint(jwk), alg, use: 'sig' };
 }
 
 function publicPart(jwk: PrivateJwk): JsonWebKey {
   const { d, p, q, dp, dq, qi, ...pub } = jwk;
-  void d, p, q, dp, dq, qi;
+  (void d, p, q, dp, dq, qi);
   return pub;
 }
 

@@ -17,6 +17,8 @@ export type { Tenant };
 export async function createTenant(db: Knex, name: string): Promise<Tenant> {
   const trimmed = name.trim();
   if (!trimmed || trimmed.length > 200) throw new Error('tenant name must be 1 to 200 characters');
-  const [row] = await db<TenantRow>('tenants').insert({ id: newId('ten'), name: trimmed }).returning('*');
+  const [row] = await db<TenantRow>('tenants')
+    .insert({ id: newId('ten'), name: trimmed })
+    .returning('*');
   return tenantFromRow(row!);
 }

@@ -168,7 +168,14 @@ async function record(deps: ProcessDeps, d: ClaimedDelivery, decision: Decision)
   const outcome = OUTCOME[end];
   metrics.attempts.inc({ outcome });
   metrics.attemptDuration.observe({ outcome }, result.durationMs / 1000);
-  const line = { ...context, outcome, response_status: result.responseStatus, duration_ms: result.durationMs, error: result.error ?? undefined, next_attempt_at: nextAttemptAt?.toISOString() };
+  const line = {
+    ...context,
+    outcome,
+    response_status: result.responseStatus,
+    duration_ms: result.durationMs,
+    error: result.error ?? undefined,
+    next_attempt_at: nextAttemptAt?.toISOString(),
+  };
   if (!recorded) {
     log.warn(line, 'webhook.attempt_discarded: lease lost before the result was recorded');
     return;

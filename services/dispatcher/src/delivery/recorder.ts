@@ -61,7 +61,10 @@ export class AttemptRecorder {
     const batch = this.#waiting.splice(0, this.#maxBatch);
     this.#writes++;
     try {
-      const recorded = await recordAttempts(this.#db, batch.map((w) => w.entry));
+      const recorded = await recordAttempts(
+        this.#db,
+        batch.map((w) => w.entry),
+      );
       batch.forEach((w, i) => w.resolve(recorded[i]!));
     } catch (err) {
       for (const w of batch) w.reject(err);

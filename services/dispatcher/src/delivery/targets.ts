@@ -43,7 +43,17 @@ export interface BatchTargets {
 
 /** Loads the endpoints and events of `claimed`, two queries for the whole batch. */
 export async function loadBatchTargets(db: Knex, box: SecretBox, claimed: readonly ClaimedDelivery[]): Promise<BatchTargets> {
-  const [endpoints, events] = await Promise.all([loadEndpoints(db, box, claimed.map((d) => d.endpoint_id)), loadEvents(db, claimed.map((d) => d.event_id))]);
+  const [endpoints, events] = await Promise.all([
+    loadEndpoints(
+      db,
+      box,
+      claimed.map((d) => d.endpoint_id),
+    ),
+    loadEvents(
+      db,
+      claimed.map((d) => d.event_id),
+    ),
+  ]);
   return { endpoints, events };
 }
 
@@ -99,6 +109,8 @@ function endpointTarget(box: SecretBox, row: EndpointRow): EndpointTarget {
 
 /** Events by id. */
 async function loadEvents(db: Knex, ids: string[]): Promise<Map<string, StoredEvent>> {
-  const rows: StoredEvent[] = await db('events').whereIn('id', [...new Set(ids)]).select('id', 'type', 'created_at', 'data');
+  const rows: StoredEvent[] = await db('events')
+    .whereIn('id', [...new Set(ids)])
+    .select('id', 'type', 'created_at', 'data');
   return new Map(rows.map((r) => [r.id, r]));
 }

@@ -19,9 +19,8 @@ export interface Clock {
  * @param offsetSeconds added to the database time (0 outside tests and demos)
  */
 export async function readClock(trx: Knex.Transaction, offsetSeconds: number): Promise<Clock> {
-  const { rows } = await trx.raw(
-    `SELECT t AS now, (t AT TIME ZONE 'UTC')::date::text AS today FROM (SELECT now() + make_interval(secs => ?) AS t) AS c`,
-    [offsetSeconds],
-  );
+  const { rows } = await trx.raw(`SELECT t AS now, (t AT TIME ZONE 'UTC')::date::text AS today FROM (SELECT now() + make_interval(secs => ?) AS t) AS c`, [
+    offsetSeconds,
+  ]);
   return { now: new Date(rows[0].now), today: rows[0].today };
 }

@@ -63,8 +63,20 @@ function links(url: URL, ids: string[], limit: number, hasOlder: boolean, hasNew
   const base = `${env.PUBLIC_BASE_URL}${url.pathname}`;
   const page = (set: Array<[string, string]>) => `${base}?${new URLSearchParams([...kept, ...set])}`;
   const out = [`<${page([['limit', String(limit)]])}>; rel="first"`];
-  if (ids.length && hasOlder) out.push(`<${page([['after', ids[ids.length - 1]!], ['limit', String(limit)]])}>; rel="next"`);
-  if (ids.length && hasNewer) out.push(`<${page([['before', ids[0]!], ['limit', String(limit)]])}>; rel="prev"`);
+  if (ids.length && hasOlder)
+    out.push(
+      `<${page([
+        ['after', ids[ids.length - 1]!],
+        ['limit', String(limit)],
+      ])}>; rel="next"`,
+    );
+  if (ids.length && hasNewer)
+    out.push(
+      `<${page([
+        ['before', ids[0]!],
+        ['limit', String(limit)],
+      ])}>; rel="prev"`,
+    );
   return out.join(', ');
 }
 
@@ -120,7 +132,13 @@ async function serve(pool: pg.Pool, keys: Map<string, KeyObject>, req: IncomingM
   send(res, 200, listBody(data.map(object)), {
     ...totals,
     'x-page-items': String(data.length),
-    link: links(url, data.map((r) => r.id as string), limit, rows.length > limit, after !== undefined),
+    link: links(
+      url,
+      data.map((r) => r.id as string),
+      limit,
+      rows.length > limit,
+      after !== undefined,
+    ),
   });
 }
 

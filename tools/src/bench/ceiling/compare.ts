@@ -20,7 +20,9 @@ export async function assertSamePage(apiUrl: string, bareUrl: string, path: stri
   if (a !== b) {
     let i = 0;
     while (i < a.length && a[i] === b[i]) i++;
-    throw new Error(`GET ${path}: the bare server's body differs from the API's at byte ${i}:\nAPI:  …${a.slice(Math.max(0, i - 80), i + 80)}\nbare: …${b.slice(Math.max(0, i - 80), i + 80)}`);
+    throw new Error(
+      `GET ${path}: the bare server's body differs from the API's at byte ${i}:\nAPI:  …${a.slice(Math.max(0, i - 80), i + 80)}\nbare: …${b.slice(Math.max(0, i - 80), i + 80)}`,
+    );
   }
   const [ta, tb] = [api.headers.get('x-total-count'), bare.headers.get('x-total-count')];
   const count = (JSON.parse(a) as { data?: unknown[] }).data?.length;

@@ -91,12 +91,21 @@ export async function listsScenario(ctx: BenchContext): Promise<ScenarioResult> 
   });
 
   // Plans: the deep keyset page, the OFFSET page, and the total from the counter vs count(*).
-  const bind = (sql: string) => sql.replaceAll(':tenant', '?').replaceAll(':cursor_seq', '?').replace(/;\n[\s\S]*$/, '');
+  const bind = (sql: string) =>
+    sql
+      .replaceAll(':tenant', '?')
+      .replaceAll(':cursor_seq', '?')
+      .replace(/;\n[\s\S]*$/, '');
   const { rows: seqRows } = await stack.db.raw(`SELECT seq FROM debts WHERE id = ?`, [cursor]);
   const deepPlan = await explainAnalyze(stack.db, bind(DEEP_PAGE_SQL.split('\n')[1]!), [tenant.tenantId, seqRows[0].seq]);
   const offsetPlan = await explainAnalyze(stack.db, bind(offsetSql), [tenant.tenantId], 1);
   const counterPlan = await explainAnalyze(stack.db, bind(COUNTER), [tenant.tenantId]);
-  const countStarPlan = await explainAnalyze(stack.db, `SELECT count(*) FROM debts WHERE debts.tenant_id = ? AND NOT debts.status = 'deleted'`, [tenant.tenantId], 2);
+  const countStarPlan = await explainAnalyze(
+    stack.db,
+    `SELECT count(*) FROM debts WHERE debts.tenant_id = ? AND NOT debts.status = 'deleted'`,
+    [tenant.tenantId],
+    2,
+  );
 
   const runs: LoadRun[] = [...pages.runs, pgFirst, pgDeep, pgOffset];
   const depthRatio = apiDeep.p50 / apiFirst.p50;
@@ -192,9 +201,21 @@ async function pagesBesideBare(
     for (const page of pages) {
       sizes.push(`${page.key} ${fmt((await assertSamePage(stack.api.url, server.url, page.path, headers, LIMIT)) / 1024, 1)} KiB`);
       log(`lists: API ${page.label}`);
-      const a = await measureHttp(`api.list.${page.key}`, `API ${page.label}`, 'service', { ...http, url: stack.api.url, variants: [{ path: page.path }] }, stack.api.child.pid);
+      const a = await measureHttp(
+        `api.list.${page.key}`,
+        `API ${page.label}`,
+        'service',
+        { ...http, url: stack.api.url, variants: [{ path: page.path }] },
+        stack.api.child.pid,
+      );
       log(`lists: bare server ${page.label}`);
-      const b = await measureHttp(`bare.list.${page.key}`, `bare node:http + pg: ${page.label}`, 'ceiling', { ...http, url: server.url, variants: [{ path: page.path }] }, server.child.pid);
+      const b = await measureHttp(
+        `bare.list.${page.key}`,
+        `bare node:http + pg: ${page.label}`,
+        'ceiling',
+        { ...http, url: server.url, variants: [{ path: page.path }] },
+        server.child.pid,
+      );
       api[page.key] = a;
       runs.push(a, b);
       checks.push({

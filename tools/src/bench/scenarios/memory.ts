@@ -26,7 +26,11 @@ function serviceRows(label: string, pid: number): Array<{ label: string; memory:
 export async function memoryScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { stack } = ctx;
   const api = serviceRows('API (services/api)', stack.api.child.pid!);
-  const rows: Array<{ label: string; memory: Memory; serves?: boolean }> = [...api, ...serviceRows('Issuer (services/auth)', stack.auth.child.pid!), ...stack.stoppedMemory];
+  const rows: Array<{ label: string; memory: Memory; serves?: boolean }> = [
+    ...api,
+    ...serviceRows('Issuer (services/auth)', stack.auth.child.pid!),
+    ...stack.stoppedMemory,
+  ];
   const checks: Check[] = rows.map((row) => {
     const { label, memory } = row;
     // The target is for each API process that served the load; other processes are reported beside it.

@@ -63,7 +63,8 @@ async function restartRunway(db: Knex): Promise<Date> {
       for (const p of (await listPartitions(trx, table)).filter((x) => x.to > cut)) {
         await trx.raw(`ALTER TABLE ?? DETACH PARTITION ??`, [table, p.name]);
         // DDL takes no bind parameters; the bounds are ISO 8601 texts made here from dates.
-        if (p.from < cut) await trx.raw(`ALTER TABLE ?? ATTACH PARTITION ?? FOR VALUES FROM ('${p.from.toISOString()}') TO ('${cut.toISOString()}')`, [table, p.name]);
+        if (p.from < cut)
+          await trx.raw(`ALTER TABLE ?? ATTACH PARTITION ?? FOR VALUES FROM ('${p.from.toISOString()}') TO ('${cut.toISOString()}')`, [table, p.name]);
         else await trx.raw(`DROP TABLE ??`, [p.name]);
       }
     }
@@ -84,7 +85,11 @@ async function waitForRunway(db: Knex, cut: Date): Promise<number> {
 
 /** Counts the error lines (pino level 50) of a log file after byte `from`: in all, and per cause. */
 async function errorCauses(file: string, from: number): Promise<{ total: number; causes: Record<string, number>; jobRuns: number }> {
-  const lines = (await readFile(file)).subarray(from).toString('utf8').split('\n').filter((l) => l.includes('"level":50') && l.includes('"err"'));
+  const lines = (await readFile(file))
+    .subarray(from)
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l.includes('"level":50') && l.includes('"err"'));
   // pino-http logs a failed request twice (the error, then the 500); the database error is the one with a code.
   const db = lines.filter((l) => l.includes('"code":"'));
   const jobRuns = lines.filter((l) => l.includes('"msg":"retention.failed"')).length;
@@ -96,7 +101,13 @@ async function logSize(file: string): Promise<number> {
 }
 
 const describeCauses = (e: { total: number; causes: Record<string, number> }) =>
-  `${fmt(e.total)}${e.total ? ` (${Object.entries(e.causes).map(([c, n]) => `${c}: ${fmt(n)}`).join(', ')})` : ''}`;
+  `${fmt(e.total)}${
+    e.total
+      ? ` (${Object.entries(e.causes)
+          .map(([c, n]) => `${c}: ${fmt(n)}`)
+          .join(', ')})`
+      : ''
+  }`;
 
 function windowTable(windows: WindowSummary[]): string {
   const [events, deliveries, attempts] = PARTITIONED_TABLES.map((t) => t.table).reverse() as [string, string, string];
@@ -113,7 +124,16 @@ function windowTable(windows: WindowSummary[]): string {
       fmt(w.meanPartitions / PARTITIONED_TABLES.length),
     ];
   });
-  const header = ['Window', 'Events written (cumulative)', 'Rate', 'Size (mean)', 'Size (min – max)', 'vs previous', 'Rows kept: events / deliveries / attempts (mean)', 'Partitions per table'];
+  const header = [
+    'Window',
+    'Events written (cumulative)',
+    'Rate',
+    'Size (mean)',
+    'Size (min – max)',
+    'vs previous',
+    'Rows kept: events / deliveries / attempts (mean)',
+    'Partitions per table',
+  ];
   return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
@@ -226,7 +246,9 @@ export async function retentionScenario(ctx: BenchContext): Promise<ScenarioResu
         met: null,
       },
     ];
-    const perTable = PARTITIONED_TABLES.map(({ table }) => `\`${table}\` ${mib(last.meanTableBytes[table]!)}`).reverse().join(', ');
+    const perTable = PARTITIONED_TABLES.map(({ table }) => `\`${table}\` ${mib(last.meanTableBytes[table]!)}`)
+      .reverse()
+      .join(', ');
     const notes = [
       `Method: a constant ${fmt(rate)} organisation writes per second through the API (\`POST /organisations\`, then nine \`PATCH\`es spread over ` +
         `the tenant's organisations; one event each), ${MAX_IN_FLIGHT} requests in flight at most, for ${WINDOWS} retention windows ` +
@@ -234,10 +256,10 @@ export async function retentionScenario(ctx: BenchContext): Promise<ScenarioResu
         `dispatcher (production defaults) to a local receiver; a worker runs the retention job with \`EVENT_RETENTION_DAYS=${days}\` ` +
         `(a ${fmt(windowSec, 1)} s window: time compressed ${fmt((30 * DAY) / windowSec)}× against the 30-day default), which cut it into ` +
         `${fmt(widthSec)} s partitions, kept some ahead and dropped whole partitions once past the window. Every ${fmt(sampleSec, 1)} s the ` +
-        "harness summed `pg_total_relation_size` (heap, TOAST, indexes) over the leaf partitions (`pg_partition_tree`) of `events`, " +
+        'harness summed `pg_total_relation_size` (heap, TOAST, indexes) over the leaf partitions (`pg_partition_tree`) of `events`, ' +
         '`webhook_deliveries` and `webhook_delivery_attempts`, and counted their rows.',
       `Before the load, the partition that the migration made for today was ended at the start of the run and its empty successors ` +
-        "dropped (the job adds partitions only after the last existing bound, so a week of one-day partitions would have taken every row); " +
+        'dropped (the job adds partitions only after the last existing bound, so a week of one-day partitions would have taken every row); ' +
         'what earlier scenarios wrote stays in that partition until the job drops it one window later.',
       `Writes: ${fmt(load.ok)} succeeded (${fmt(achieved, 1)}/s against ${fmt(rate)}/s asked, ${fmt(load.skipped)} not started in time; ${fmt(retried)} answers were 5xx and sent again ` +
         `with the same \`Idempotency-Key\` after ${RETRY_DELAY_MS} ms, up to ${RETRIES} times), ${fmt(load.failed)} failed for good` +

@@ -120,13 +120,19 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
     if (header !== expected) throw new Error(`GET ${path}: ${header}, expected ${expected} (${matches} matches, cap ${cap})`);
 
     log(`search: API ${c.query}`);
-    const api = await measureHttp(`api.search.${c.key}`, `API GET /debts/search?query=${c.query}`, 'service', {
-      url: `${stack.api.url}${path}`,
-      method: 'GET',
-      connections: settings.connections,
-      headers,
-      ...ctx.timing(),
-    }, stack.api.child.pid);
+    const api = await measureHttp(
+      `api.search.${c.key}`,
+      `API GET /debts/search?query=${c.query}`,
+      'service',
+      {
+        url: `${stack.api.url}${path}`,
+        method: 'GET',
+        connections: settings.connections,
+        headers,
+        ...ctx.timing(),
+      },
+      stack.api.child.pid,
+    );
     log(`search: pgbench ${c.query}`);
     const pg = await measurePgbench(`pg.search.${c.key}`, `pgbench: same SQL (page + count up to ${fmt(cap)} of ${fmt(matches)} matches)`, 'ceiling', {
       databaseUrl: settings.databaseUrl,

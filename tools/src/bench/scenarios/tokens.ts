@@ -65,15 +65,21 @@ export async function tokensScenario(ctx: BenchContext): Promise<ScenarioResult>
   const jwk = keys.keys.find((k) => k.kid === keys.activeKid)!;
 
   log('tokens: POST /oauth/token');
-  const endpoint = await measureHttp('auth.token', `Issuer POST /oauth/token (${fmt(clients.length)} clients)`, 'service', {
-    url: `${stack.auth.url}/oauth/token`,
-    method: 'POST',
-    connections: settings.connections,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: stack.tokenRequestBody(),
-    variants: clients.map((c) => ({ headers: { authorization: basicAuth(c) } })),
-    ...ctx.timing(),
-  }, stack.auth.child.pid);
+  const endpoint = await measureHttp(
+    'auth.token',
+    `Issuer POST /oauth/token (${fmt(clients.length)} clients)`,
+    'service',
+    {
+      url: `${stack.auth.url}/oauth/token`,
+      method: 'POST',
+      connections: settings.connections,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: stack.tokenRequestBody(),
+      variants: clients.map((c) => ({ headers: { authorization: basicAuth(c) } })),
+      ...ctx.timing(),
+    },
+    stack.auth.child.pid,
+  );
   log('tokens: raw signing ceiling');
   const workers = availableParallelism();
   const ceiling = await signingCeiling({ jwk, signingInput: `${header}.${payload}`, ...ctx.timing() }, workers);

@@ -48,13 +48,25 @@ export async function verificationScenario(ctx: BenchContext): Promise<ScenarioR
   const auth = { authorization: `Bearer ${token}` };
 
   log(`verification: GET ${endpoint.path}`);
-  const authed = await measureHttp('api.auth', `API GET ${endpoint.path} (authenticated)`, 'service', {
-    ...http,
-    url: `${stack.api.url}${endpoint.path}`,
-    headers: auth,
-  }, stack.api.child.pid);
+  const authed = await measureHttp(
+    'api.auth',
+    `API GET ${endpoint.path} (authenticated)`,
+    'service',
+    {
+      ...http,
+      url: `${stack.api.url}${endpoint.path}`,
+      headers: auth,
+    },
+    stack.api.child.pid,
+  );
   log('verification: GET /healthz');
-  const health = await measureHttp('api.healthz', 'API GET /healthz (no token, no database)', 'reference', { ...http, url: `${stack.api.url}/healthz` }, stack.api.child.pid);
+  const health = await measureHttp(
+    'api.healthz',
+    'API GET /healthz (no token, no database)',
+    'reference',
+    { ...http, url: `${stack.api.url}/healthz` },
+    stack.api.child.pid,
+  );
   log('verification: pgbench of the endpoint SQL');
   const sql = await measurePgbench('pg.auth', `pgbench: the SQL of GET ${endpoint.path}`, 'reference', {
     databaseUrl: settings.databaseUrl,
@@ -86,7 +98,8 @@ export async function verificationScenario(ctx: BenchContext): Promise<ScenarioR
     checks: [
       {
         what: `Share of API CPU spent verifying the token (GET ${endpoint.path})`,
-        value: `${(share * 100).toFixed(1)}%` + (authed.cpuMsPerOp ? ` (≈ ${fmtMs(share * authed.cpuMsPerOp)} of ${fmtMs(authed.cpuMsPerOp)} CPU/request)` : ''),
+        value:
+          `${(share * 100).toFixed(1)}%` + (authed.cpuMsPerOp ? ` (≈ ${fmtMs(share * authed.cpuMsPerOp)} of ${fmtMs(authed.cpuMsPerOp)} CPU/request)` : ''),
         reference: `≈ ${fmt(authed.rps / (1 - share))} req/s without it (est.)`,
         ratio: fmtRatio(authed.rps / (authed.rps / (1 - share))),
         target: '< 15%',
@@ -108,7 +121,7 @@ export async function verificationScenario(ctx: BenchContext): Promise<ScenarioR
         'as the OpenSSL verification to the script that called it), and the samples charged to the authentication middleware, ' +
         'jsonwebtoken, jws/jwa or jwks-rsa count as verification (innermost, because Express middlewares call the rest of the chain ' +
         'synchronously below their own frame); the share is of busy samples (idle excluded, GC included). `/healthz` and pgbench of the ' +
-        'endpoint\'s SQL bound the figure from above and from the database side. ' +
+        "endpoint's SQL bound the figure from above and from the database side. " +
         'The JWKS is fetched once per API process and cached (jwks-rsa), never per request.',
       `Top self time in the profiled API under this load:\n\n\`\`\`\n${top.join('\n')}\n\`\`\``,
     ],

@@ -34,7 +34,18 @@ async function waitFor(what: string, done: () => Promise<boolean>): Promise<void
 
 /** CPU time so far (ms) of `pids`; a process that has gone counts 0. */
 function cpuOf(pids: readonly number[]): Map<number, number> {
-  return new Map(pids.map((pid) => [pid, (() => { try { return cpuTimeMs(pid); } catch { return 0; } })()]));
+  return new Map(
+    pids.map((pid) => [
+      pid,
+      (() => {
+        try {
+          return cpuTimeMs(pid);
+        } catch {
+          return 0;
+        }
+      })(),
+    ]),
+  );
 }
 
 /** PostgreSQL backends serving the benchmark database (the harness's own included). */
@@ -119,9 +130,15 @@ async function drainRate(
   const cpu = await meter.stop(delivered);
   const waits = await sampler.stop(5);
   if (delivered < n) {
-    await stack.db('webhook_deliveries').where({ tenant_id: tenant.tenantId, status: 'pending', attempt_count: 0 }).update({ status: 'canceled', next_attempt_at: null });
+    await stack
+      .db('webhook_deliveries')
+      .where({ tenant_id: tenant.tenantId, status: 'pending', attempt_count: 0 })
+      .update({ status: 'canceled', next_attempt_at: null });
     // Attempts already claimed finish; wait for them before the next phase.
-    await waitFor('claimed deliveries', async () => Number((await stack.db('webhook_deliveries').where({ tenant_id: tenant.tenantId, status: 'pending' }).count({ n: '*' }).first())?.n) === 0);
+    await waitFor(
+      'claimed deliveries',
+      async () => Number((await stack.db('webhook_deliveries').where({ tenant_id: tenant.tenantId, status: 'pending' }).count({ n: '*' }).first())?.n) === 0,
+    );
   }
   return { rate: delivered / seconds, seconds, delivered, waits, cpu };
 }
@@ -184,16 +201,32 @@ export async function webhooksScenario(ctx: BenchContext): Promise<ScenarioResul
     // A real debt.created event, whose shape the backlog copies.
     const org = await stack.request(token, 'POST', '/organisations', { name: 'Benchmark Utilities' });
     const cus = await stack.request(token, 'POST', '/customers', { kind: 'individual', first_name: 'Ada', last_name: 'Lovelace' });
-    await stack.request(token, 'POST', '/debts', { customer_id: cus.id, organisation_id: org.id, currency: 'GBP', breakdown: { principal: 125000, interest: 2500 } });
+    await stack.request(token, 'POST', '/debts', {
+      customer_id: cus.id,
+      organisation_id: org.id,
+      currency: 'GBP',
+      breakdown: { principal: 125000, interest: 2500 },
+    });
 
     for (const dispatchers of [1, 2]) {
       const label = dispatchers === 1 ? 'one dispatcher' : 'two dispatchers';
       const pids: number[] = [];
       for (let i = 0; i < dispatchers; i++) pids.push((await stack.startService('dispatcher', `Dispatcher ${i + 1} of ${dispatchers}`)).child.pid!);
       // Let the first deliveries (the setup events) go out, so the backlog is timed alone.
-      await waitFor('setup deliveries', async () => Number((await stack.db('webhook_deliveries').where({ tenant_id: tenant.tenantId, status: 'pending' }).count({ n: '*' }).first())?.n) === 0);
+      await waitFor(
+        'setup deliveries',
+        async () => Number((await stack.db('webhook_deliveries').where({ tenant_id: tenant.tenantId, status: 'pending' }).count({ n: '*' }).first())?.n) === 0,
+      );
       log(`webhooks: backlog of ${settings.webhookEvents} events, ${label}`);
-      const drain = await drainRate(stack, receiver, tenant, `d${dispatchers}`, settings.webhookEvents, DRAIN_CAP_SEC(settings.durationSec), new CpuMeter(stack, pids, receiver.pid));
+      const drain = await drainRate(
+        stack,
+        receiver,
+        tenant,
+        `d${dispatchers}`,
+        settings.webhookEvents,
+        DRAIN_CAP_SEC(settings.durationSec),
+        new CpuMeter(stack, pids, receiver.pid),
+      );
       runs.push({
         key: `dispatch.${dispatchers}`,
         label: `Deliveries from a backlog of ${fmt(settings.webhookEvents)}, ${label}`,
@@ -231,9 +264,30 @@ export async function webhooksScenario(ctx: BenchContext): Promise<ScenarioResul
         `Database sessions while events streamed in at ${rate}/s with ${label}:\n\n\`\`\`\n${stream.waits.join('\n')}\n\`\`\``,
       );
       checks.push(
-        { what: `Deliveries/s, ${label}`, value: `${fmt(drain.rate)}/s`, reference: `${fmt(drain.delivered)} of ${fmt(settings.webhookEvents)} in ${drain.seconds.toFixed(1)} s`, ratio: '', target: '≥ 3,000/s', met: drain.rate >= 3000 },
-        { what: `Event → first attempt p50, ${label}`, value: fmtMs(p50), reference: `${fmt(stream.latencies.length)} events`, ratio: '', target: '< 50 ms', met: p50 < 50 },
-        { what: `Event → first attempt p99, ${label}`, value: fmtMs(p99), reference: `${fmt(stream.latencies.length)} events`, ratio: '', target: '< 250 ms', met: p99 < 250 },
+        {
+          what: `Deliveries/s, ${label}`,
+          value: `${fmt(drain.rate)}/s`,
+          reference: `${fmt(drain.delivered)} of ${fmt(settings.webhookEvents)} in ${drain.seconds.toFixed(1)} s`,
+          ratio: '',
+          target: '≥ 3,000/s',
+          met: drain.rate >= 3000,
+        },
+        {
+          what: `Event → first attempt p50, ${label}`,
+          value: fmtMs(p50),
+          reference: `${fmt(stream.latencies.length)} events`,
+          ratio: '',
+          target: '< 50 ms',
+          met: p50 < 50,
+        },
+        {
+          what: `Event → first attempt p99, ${label}`,
+          value: fmtMs(p99),
+          reference: `${fmt(stream.latencies.length)} events`,
+          ratio: '',
+          target: '< 250 ms',
+          met: p99 < 250,
+        },
       );
       await stack.stopExtra();
     }
@@ -242,7 +296,7 @@ export async function webhooksScenario(ctx: BenchContext): Promise<ScenarioResul
         `one NOTIFY as the API sends), deliveries counted by the receiver from the commit until all arrived or for at most ${DRAIN_CAP_SEC(settings.durationSec)} s ` +
         '(the rest then canceled). Latency: events committed one per transaction ' +
         `(INSERT into the outbox + NOTIFY, as the API's \`recordEvent\` does) at a steady ${rate} per second for ${settings.durationSec} s from one ` +
-        'connection; for each, the dispatcher\'s recorded start of attempt 1 minus the event\'s `created_at` (one database clock). The receiver is a ' +
+        "connection; for each, the dispatcher's recorded start of attempt 1 minus the event's `created_at` (one database clock). The receiver is a " +
         'separate process that answers 204. Dispatchers run with their defaults (32 attempts in flight, 32 claimed per round trip).',
     );
   } finally {

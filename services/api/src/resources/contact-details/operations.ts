@@ -45,7 +45,7 @@ export const contactDetailOperations: AnyOperation[] = [
   defineOperation({
     ...names.create,
     description:
-      'E-mail addresses must be valid; telephone numbers are validated and stored in E.164 (a national number is read in the region of the customer\'s `preferred_locale`, GB when none). `primary: true` demotes the current primary of the type.',
+      "E-mail addresses must be valid; telephone numbers are validated and stored in E.164 (a national number is read in the region of the customer's `preferred_locale`, GB when none). `primary: true` demotes the current primary of the type.",
     body: { name: 'ContactDetailCreate', schema: ContactDetailCreate },
     response: { ...object, status: 201 },
     events: ['customer_contact_detail.created', 'customer_contact_detail.updated'],
@@ -71,7 +71,7 @@ export const contactDetailOperations: AnyOperation[] = [
   }),
   defineOperation({
     ...names.delete,
-    description: 'Sets `status: deleted`: the detail leaves the list and the customer\'s `contact_details`, and stays retrievable. Answers the detail.',
+    description: "Sets `status: deleted`: the detail leaves the list and the customer's `contact_details`, and stays retrievable. Answers the detail.",
     response: { ...object, status: 200 },
     errors: ['invalid_state_transition'],
     events: ['customer_contact_detail.deleted'],

@@ -54,7 +54,7 @@ export const Address = Type.Object({
 });
 
 const valueDescription =
-  'An e-mail address; a telephone number (international `+44…`, or national, read in the region of the customer\'s `preferred_locale`, GB when none; stored in E.164); or for `address` an object `{line_1, line_2, city, county, postal_code, country}`.';
+  "An e-mail address; a telephone number (international `+44…`, or national, read in the region of the customer's `preferred_locale`, GB when none; stored in E.164); or for `address` an object `{line_1, line_2, city, county, postal_code, country}`.";
 
 /** `value` before its type is known: its shape is checked against `type` (below, and in values.ts). */
 const anyValue = Type.Unsafe<string | Static<typeof AddressInput>>({ type: ['string', 'object'], description: valueDescription });

@@ -117,7 +117,13 @@ export function lockCustomer(trx: Knex.Transaction, tenantId: string, customerId
  * Loads detail `id` of customer `customerId` (deleted ones too).
  * @throws ApiError 404 `resource_missing` when it is not the tenant's or belongs to another customer
  */
-export async function findContactDetail(db: Knex | Knex.Transaction, tenantId: string, customerId: string, id: string, forUpdate = false): Promise<ContactDetailRow> {
+export async function findContactDetail(
+  db: Knex | Knex.Transaction,
+  tenantId: string,
+  customerId: string,
+  id: string,
+  forUpdate = false,
+): Promise<ContactDetailRow> {
   const row = await findOwned<ContactDetailRow>(db, TABLE, tenantId, id, { forUpdate });
   if (row.customer_id !== customerId) throw new ApiError('resource_missing', `No such contact detail: '${id}'`);
   return row;
@@ -159,7 +165,10 @@ export function updateContactDetail(db: Knex, tenantId: string, customerId: stri
     for (const f of ['primary', 'usage', 'source', 'status'] as const) if (input[f] !== undefined) changes[f] = input[f];
     if (input.metadata !== undefined) changes.metadata = JSON.stringify(mergeMetadata(current.metadata, input.metadata));
     const demoted = input.primary ? await demotePrimary(trx, customerId, current.type, id) : [];
-    const [row] = (await trx(TABLE).where({ id }).update({ ...changes, updated_at: trx.fn.now() }).returning('*')) as ContactDetailRow[];
+    const [row] = (await trx(TABLE)
+      .where({ id })
+      .update({ ...changes, updated_at: trx.fn.now() })
+      .returning('*')) as ContactDetailRow[];
     const object = toContactDetail(row!);
     await recordDetailEvents(trx, tenantId, [...demoted, { type: 'customer_contact_detail.updated', object }]);
     return object;

@@ -30,7 +30,8 @@ export function phoneRegion(locale: string | null | undefined): CountryCode {
   return (region && /^[A-Z]{2}$/.test(region) ? region : DEFAULT_PHONE_REGION) as CountryCode;
 }
 
-const invalid = (param: string, message: string) => new ApiError('validation_failed', `${param} ${message}`, { param, errors: [{ param, message: `${param} ${message}` }] });
+const invalid = (param: string, message: string) =>
+  new ApiError('validation_failed', `${param} ${message}`, { param, errors: [{ param, message: `${param} ${message}` }] });
 
 /**
  * A telephone number in E.164 (`+447911123456`).
@@ -76,7 +77,17 @@ function check<T>(kind: keyof typeof SCHEMAS, param: string, value: unknown): T 
 export function storedValue(type: ContactDetailType, value: unknown, region: CountryCode, param = 'value'): StoredValue {
   if (type === 'address') {
     const a = check<AddressInput>('address', param, value);
-    return { value: null, address: { line_1: a.line_1, line_2: a.line_2 ?? null, city: a.city ?? null, county: a.county ?? null, postal_code: a.postal_code ?? null, country: a.country ?? null } };
+    return {
+      value: null,
+      address: {
+        line_1: a.line_1,
+        line_2: a.line_2 ?? null,
+        city: a.city ?? null,
+        county: a.county ?? null,
+        postal_code: a.postal_code ?? null,
+        country: a.country ?? null,
+      },
+    };
   }
   if (type === 'email') return { value: check<string>('email', param, value), address: null };
   const text = check<string>('text', param, value);

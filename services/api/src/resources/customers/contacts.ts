@@ -27,7 +27,12 @@ const keyOf = (type: string, stored: { value: string | null; address: unknown })
  * @returns the `created` events, in the order given
  * @throws ApiError 400 `validation_failed` naming `contact_details[i].value`
  */
-export async function createCustomerDetails(trx: Knex.Transaction, tenantId: string, customer: CustomerRef, list: readonly ContactDetailCreate[]): Promise<DetailEvent[]> {
+export async function createCustomerDetails(
+  trx: Knex.Transaction,
+  tenantId: string,
+  customer: CustomerRef,
+  list: readonly ContactDetailCreate[],
+): Promise<DetailEvent[]> {
   const events: DetailEvent[] = [];
   for (const [i, input] of lastPrimaryWins(list).entries()) events.push(...(await insertContactDetail(trx, tenantId, customer, input, param(i))));
   return events;
@@ -38,7 +43,12 @@ export async function createCustomerDetails(trx: Knex.Transaction, tenantId: str
  * @returns the events of the changes: `deleted`, then `updated`, then `created`
  * @throws ApiError 400 `validation_failed` naming `contact_details[i].value`
  */
-export async function replaceCustomerDetails(trx: Knex.Transaction, tenantId: string, customer: CustomerRef, list: readonly ContactDetailCreate[]): Promise<DetailEvent[]> {
+export async function replaceCustomerDetails(
+  trx: Knex.Transaction,
+  tenantId: string,
+  customer: CustomerRef,
+  list: readonly ContactDetailCreate[],
+): Promise<DetailEvent[]> {
   const wanted = lastPrimaryWins(list);
   const region = phoneRegion(customer.preferred_locale);
   const keys = wanted.map((c, i) => keyOf(c.type, storedValue(c.type, c.value, region, `${param(i)}.value`)));
@@ -57,9 +67,13 @@ export async function replaceCustomerDetails(trx: Knex.Transaction, tenantId: st
     if (!row) continue;
     const input = wanted[i]!;
     const next = { primary: input.primary!, usage: input.usage ?? row.usage, source: input.source ?? row.source, status: input.status ?? row.status };
-    if (next.primary === row.primary && next.usage === row.usage && next.source === row.source && next.status === row.status && input.metadata === undefined) continue;
+    if (next.primary === row.primary && next.usage === row.usage && next.source === row.source && next.status === row.status && input.metadata === undefined)
+      continue;
     const metadata = input.metadata === undefined ? {} : { metadata: JSON.stringify(input.metadata) };
-    const [updated] = (await trx('customer_contact_details').where({ id: row.id }).update({ ...next, ...metadata, updated_at: trx.fn.now() }).returning('*')) as ContactDetailRow[];
+    const [updated] = (await trx('customer_contact_details')
+      .where({ id: row.id })
+      .update({ ...next, ...metadata, updated_at: trx.fn.now() })
+      .returning('*')) as ContactDetailRow[];
     events.push({ type: 'customer_contact_detail.updated', object: toContactDetail(updated!) });
   }
   for (const [i, input] of wanted.entries()) if (!kept[i]) events.push(...(await insertContactDetail(trx, tenantId, customer, input, param(i))));

@@ -42,7 +42,8 @@ export const customerOperations: AnyOperation[] = [
   }),
   defineOperation({
     ...names.create,
-    description: '`kind` defaults to `individual`. Each entry of `contact_details` becomes a contact detail object (events `customer.created`, then `customer_contact_detail.created`).',
+    description:
+      '`kind` defaults to `individual`. Each entry of `contact_details` becomes a contact detail object (events `customer.created`, then `customer_contact_detail.created`).',
     query: querySchema(expand),
     body: { name: 'CustomerCreate', schema: CustomerCreate },
     response: { ...object, status: 201 },

@@ -5,7 +5,20 @@
  */
 import { ContactDetail, ContactDetailCreate, type ContactDetailRow } from '../contact-details/schemas.js';
 import { DebtEmbedded } from '../debts/fields.js';
-import { DateColumn, Nullable, StringEnum, Type, metadataPatchSchema, metadataSchema, objectId, rowColumns, textSchema, timestampProperties, updateBody, type Static } from '../../schemas/common.js';
+import {
+  DateColumn,
+  Nullable,
+  StringEnum,
+  Type,
+  metadataPatchSchema,
+  metadataSchema,
+  objectId,
+  rowColumns,
+  textSchema,
+  timestampProperties,
+  updateBody,
+  type Static,
+} from '../../schemas/common.js';
 
 /** Values of `kind`: a person (first/last name, date of birth) or a company (full name). */
 export const CUSTOMER_KINDS = ['individual', 'company'] as const;
@@ -21,7 +34,8 @@ const fields = {
   preferred_locale: Nullable(Type.String({ pattern: '^[a-z]{2,3}(-[A-Z]{2})?$', description: 'BCP 47 language tag, e.g. `en-GB`.' })),
   contact_details: Type.Array(ContactDetailCreate, {
     maxItems: 20,
-    description: 'On create, each entry becomes a contact detail object; on update, the whole set of visible contact details (equal entries keep their object).',
+    description:
+      'On create, each entry becomes a contact detail object; on update, the whole set of visible contact details (equal entries keep their object).',
   }),
   metadata: metadataSchema,
 };

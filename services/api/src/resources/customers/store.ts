@@ -48,7 +48,13 @@ export async function loadCustomer(db: Knex | Knex.Transaction, tenantId: string
 }
 
 /** Records the customer's event (details embedded), then the details' events, in `trx`. */
-async function recordCustomerEvents(trx: Knex.Transaction, tenantId: string, type: 'customer.created' | 'customer.updated', id: string, details: DetailEvent[]): Promise<Customer> {
+async function recordCustomerEvents(
+  trx: Knex.Transaction,
+  tenantId: string,
+  type: 'customer.created' | 'customer.updated',
+  id: string,
+  details: DetailEvent[],
+): Promise<Customer> {
   const customer = await loadCustomer(trx, tenantId, id);
   await recordEvent(trx, tenantId, type, customer);
   await recordDetailEvents(trx, tenantId, details);
@@ -120,7 +126,8 @@ export function updateCustomer(db: Knex, tenantId: string, id: string, input: Cu
       async (current, t) => {
         // Numbers are read in the region of the locale being set, if one is.
         const locale = input.preferred_locale !== undefined ? input.preferred_locale : current.preferred_locale;
-        if (input.contact_details !== undefined) details = await replaceCustomerDetails(t, tenantId, { id: current.id, preferred_locale: locale }, input.contact_details);
+        if (input.contact_details !== undefined)
+          details = await replaceCustomerDetails(t, tenantId, { id: current.id, preferred_locale: locale }, input.contact_details);
         return { ...givenFields(input, ['kind', 'first_name', 'last_name', 'date_of_birth', 'preferred_locale']), full_name: updatedFullName(current, input) };
       },
       input.metadata,

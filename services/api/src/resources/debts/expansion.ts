@@ -43,7 +43,11 @@ export type DebtExpansion = keyof typeof DEBT_EXPANSIONS;
  * in place of its id, its own references as ids.
  */
 export function embeddedDebt<Obj extends { debt: unknown }>(): Relation<Obj> {
-  return referencedRow<Obj, DebtRow>('debts', (o) => o.debt as string, (r) => toDebt(r));
+  return referencedRow<Obj, DebtRow>(
+    'debts',
+    (o) => o.debt as string,
+    (r) => toDebt(r),
+  );
 }
 
 /**
@@ -53,5 +57,11 @@ export function embeddedDebt<Obj extends { debt: unknown }>(): Relation<Obj> {
  * @returns the public debts, in the order of `rows`
  */
 export function serializeDebts(db: Knex, tenantId: string, rows: DebtRow[], expand: ReadonlySet<DebtExpansion>): Promise<Debt[]> {
-  return expandObjects(db, tenantId, rows.map((r) => toDebt(r)), [...expand], DEBT_EXPANSIONS);
+  return expandObjects(
+    db,
+    tenantId,
+    rows.map((r) => toDebt(r)),
+    [...expand],
+    DEBT_EXPANSIONS,
+  );
 }

@@ -8,7 +8,19 @@
 import { CURRENCIES, Nullable, StringEnum, Type, metadataSchema, objectId, timestampProperties, type Static } from '../../schemas/common.js';
 
 /** Every status of the lifecycle (docs/api.md sections 6 and 9). */
-export const DEBT_STATUSES = ['initializing', 'prepared', 'paused', 'resumed', 'paying', 'defaulted', 'disputed', 'settled', 'paid', 'withdrawn', 'deleted'] as const;
+export const DEBT_STATUSES = [
+  'initializing',
+  'prepared',
+  'paused',
+  'resumed',
+  'paying',
+  'defaulted',
+  'disputed',
+  'settled',
+  'paid',
+  'withdrawn',
+  'deleted',
+] as const;
 export type DebtStatus = (typeof DEBT_STATUSES)[number];
 
 /** Usual kinds of debt (the seed's; `kind` itself is free text, docs/api.md section 8). */

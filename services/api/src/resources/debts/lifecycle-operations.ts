@@ -39,8 +39,16 @@ const ActionBody = Type.Object(
 );
 
 function bodyOf(action: DebtAction) {
-  if (action === 'pause') return { name: 'DebtPause', schema: Type.Object({ reason: ActionBody.properties.reason, end_at: ActionBody.properties.end_at }, { additionalProperties: false }) };
-  if (action === 'withdraw') return { name: 'DebtWithdraw', schema: Type.Object({ reason: ActionBody.properties.reason, info: ActionBody.properties.info }, { additionalProperties: false }) };
+  if (action === 'pause')
+    return {
+      name: 'DebtPause',
+      schema: Type.Object({ reason: ActionBody.properties.reason, end_at: ActionBody.properties.end_at }, { additionalProperties: false }),
+    };
+  if (action === 'withdraw')
+    return {
+      name: 'DebtWithdraw',
+      schema: Type.Object({ reason: ActionBody.properties.reason, info: ActionBody.properties.info }, { additionalProperties: false }),
+    };
   return { name: 'DebtActionReason', schema: reasonBodySchema };
 }
 
@@ -49,7 +57,11 @@ function actionOperation(action: DebtAction): AnyOperation {
   const rule = TRANSITIONS[action];
   const camel = action.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase());
   const planNote = ['resume', 'resolve-dispute'].includes(action) ? ' (`paying` while the debt has an active payment plan)' : '';
-  const events = [`debt.${rule.to}` as EventType, ...(planNote ? (['debt.paying'] as EventType[]) : []), ...(['settle', 'withdraw'].includes(action) ? (['payment_plan.canceled'] as EventType[]) : [])];
+  const events = [
+    `debt.${rule.to}` as EventType,
+    ...(planNote ? (['debt.paying'] as EventType[]) : []),
+    ...(['settle', 'withdraw'].includes(action) ? (['payment_plan.canceled'] as EventType[]) : []),
+  ];
   return defineOperation({
     method: 'post',
     path: `/debts/{id}/${action}`,

@@ -75,8 +75,7 @@ export function transition(status: DebtStatus, move: DebtMove, activePlan = fals
   const rule = TRANSITIONS[move];
   if (rule.from.includes(status)) return { ok: true, to: activePlan && BACK_TO_PLAN.includes(move) ? 'paying' : rule.to };
   const allowed = rule.from.join(', ');
-  const what =
-    move === 'pay' ? 'accept payments' : move === 'delete' ? 'be deleted' : move === 'plan' ? 'take a payment plan' : `be moved by '${move}'`;
+  const what = move === 'pay' ? 'accept payments' : move === 'delete' ? 'be deleted' : move === 'plan' ? 'take a payment plan' : `be moved by '${move}'`;
   return { ok: false, message: `A debt in status '${status}' cannot ${what}; allowed from: ${allowed}.` };
 }
 

@@ -58,7 +58,7 @@ export const DebtCreate = Type.Object(
     organisation_id: idSchema('org', 'Organisation the debt is owed to (yours).'),
     currency: currencySchema,
     breakdown: Type.Optional(Breakdown),
-    line_items: Type.Optional(Type.Array(LineItemCreate, { minItems: 1, maxItems: 100, description: 'The debt\'s first line items (not with `breakdown`).' })),
+    line_items: Type.Optional(Type.Array(LineItemCreate, { minItems: 1, maxItems: 100, description: "The debt's first line items (not with `breakdown`)." })),
     account_number: Type.Optional(editable.account_number),
     kind: Type.Optional(editable.kind),
     start_at: Type.Optional(editable.start_at),
@@ -138,4 +138,3 @@ export type DebtUpdate = Static<typeof DebtUpdate>;
 export type Debt = Static<typeof Debt>;
 export type DebtRow = Static<typeof DebtRow>;
 export type Summary = Static<typeof Summary>;
-

@@ -64,7 +64,8 @@ export const invoiceOperations: AnyOperation[] = [
   }),
   defineOperation({
     ...names.create,
-    description: "Creates the invoice and its `line_items` (new items of the debt, which move its summary) in one transaction. `reference` is unique within the debt (409).",
+    description:
+      'Creates the invoice and its `line_items` (new items of the debt, which move its summary) in one transaction. `reference` is unique within the debt (409).',
     query: querySchema(expand),
     body: { name: 'InvoiceCreate', schema: InvoiceCreate },
     response: { ...object, status: 201 },

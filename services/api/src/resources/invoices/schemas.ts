@@ -54,7 +54,10 @@ const invoiceProperties = {
 };
 
 /** An item of an invoice's `line_items`: the id, or the line item with `expand[]=line_items`. */
-const LineItemRef = Type.Unsafe<string | LineItem>({ description: 'Line item id, or the line item with `expand[]=line_items`.', oneOf: [{ type: 'string' }, LineItem] });
+const LineItemRef = Type.Unsafe<string | LineItem>({
+  description: 'Line item id, or the line item with `expand[]=line_items`.',
+  oneOf: [{ type: 'string' }, LineItem],
+});
 
 /** The public invoice object. */
 export const Invoice = Type.Object({
@@ -62,7 +65,9 @@ export const Invoice = Type.Object({
   object: Type.Literal('invoice'),
   debt: DebtRef,
   ...invoiceProperties,
-  line_items: Type.Array(LineItemRef, { description: 'The line items created with the invoice (ids, or the objects with `expand[]=line_items`), oldest first.' }),
+  line_items: Type.Array(LineItemRef, {
+    description: 'The line items created with the invoice (ids, or the objects with `expand[]=line_items`), oldest first.',
+  }),
   metadata: metadataSchema,
   ...timestampProperties,
 });

@@ -41,9 +41,20 @@ export function toInvoice(row: InvoiceRow, lineItemIds: string[]): Invoice {
  */
 export async function toInvoices(db: Knex | Knex.Transaction, rows: InvoiceRow[]): Promise<Invoice[]> {
   const items: Array<{ id: string; invoice_id: string }> = rows.length
-    ? await db('line_items').whereIn('invoice_id', rows.map((r) => r.id)).orderBy('seq').select('id', 'invoice_id')
+    ? await db('line_items')
+        .whereIn(
+          'invoice_id',
+          rows.map((r) => r.id),
+        )
+        .orderBy('seq')
+        .select('id', 'invoice_id')
     : [];
-  return rows.map((row) => toInvoice(row, items.filter((i) => i.invoice_id === row.id).map((i) => i.id)));
+  return rows.map((row) =>
+    toInvoice(
+      row,
+      items.filter((i) => i.invoice_id === row.id).map((i) => i.id),
+    ),
+  );
 }
 
 /** An invoice row read with `withLineItemIds`. */
@@ -106,10 +117,17 @@ export async function updateInvoice(db: Knex, tenantId: string, debtId: string, 
   let out: Invoice | undefined;
   const resource: OwnedResource<InvoiceRow, InvoiceRow> = { table: 'invoices', idPrefix: 'inv', toObject: (row) => row };
   await db.transaction(async (trx) => {
-    const row = await updateOwned(trx as unknown as Knex, tenantId, resource, id, (current) => {
-      if (current.debt_id !== debtId) throw new ApiError('resource_missing', `No such invoice: '${id}'`);
-      return givenFields(input, ['description', 'due_on', 'status']);
-    }, input.metadata);
+    const row = await updateOwned(
+      trx as unknown as Knex,
+      tenantId,
+      resource,
+      id,
+      (current) => {
+        if (current.debt_id !== debtId) throw new ApiError('resource_missing', `No such invoice: '${id}'`);
+        return givenFields(input, ['description', 'due_on', 'status']);
+      },
+      input.metadata,
+    );
     [out] = await toInvoices(trx, [row]);
     await recordEvent(trx, tenantId, 'invoice.updated', out);
   });

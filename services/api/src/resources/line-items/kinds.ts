@@ -55,6 +55,10 @@ export function summaryDeltas(items: ReadonlyArray<{ kind: LineItemKind; amount:
 
 /** `breakdown` shorthand (principal, interest, fees) → the line items it stands for (zero parts left out). */
 export function breakdownItems(breakdown: { principal?: number; interest?: number; fees?: number }): Array<{ kind: LineItemKind; amount: number }> {
-  const parts: Array<[LineItemKind, number | undefined]> = [['debt', breakdown.principal], ['interest', breakdown.interest], ['fee', breakdown.fees]];
+  const parts: Array<[LineItemKind, number | undefined]> = [
+    ['debt', breakdown.principal],
+    ['interest', breakdown.interest],
+    ['fee', breakdown.fees],
+  ];
   return parts.filter(([, amount]) => (amount ?? 0) > 0).map(([kind, amount]) => ({ kind, amount: amount! }));
 }

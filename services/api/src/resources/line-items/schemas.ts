@@ -23,7 +23,9 @@ const MAX_AMOUNT = 100_000_000_000_000;
 /** `POST /debts/{debtId}/line_items` body. */
 export const LineItemCreate = Type.Object(
   {
-    kind: StringEnum(LINE_ITEM_KINDS, { description: '`debt`, `interest`, `fee`, `vat`, `refund` take positive amounts; `credit`, `discount`, `creditor_refund` negative ones.' }),
+    kind: StringEnum(LINE_ITEM_KINDS, {
+      description: '`debt`, `interest`, `fee`, `vat`, `refund` take positive amounts; `credit`, `discount`, `creditor_refund` negative ones.',
+    }),
     amount: Type.Integer({ minimum: -MAX_AMOUNT, maximum: MAX_AMOUNT, description: 'Signed amount in minor units, never 0.' }),
     currency: Type.Optional(StringEnum(CURRENCIES, { description: "ISO 4217 code; must be the debt's (default)." })),
     description: Type.Optional(textSchema(500)),

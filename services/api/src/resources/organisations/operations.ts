@@ -9,7 +9,14 @@ import { crud } from '../../operations/crud.js';
 import { Organisation, OrganisationCreate, OrganisationUpdate, type OrganisationRow } from './schemas.js';
 import { createOrganisation, toOrganisation, updateOrganisation } from './store.js';
 
-const names = crud({ path: '/organisations', idPrefix: 'org', tag: 'Organisations', noun: 'organisation', read: 'organisations:read', write: 'organisations:write' });
+const names = crud({
+  path: '/organisations',
+  idPrefix: 'org',
+  tag: 'Organisations',
+  noun: 'organisation',
+  read: 'organisations:read',
+  write: 'organisations:write',
+});
 const object = { name: 'Organisation', schema: Organisation };
 
 /** The operations of `/organisations`. */
@@ -18,7 +25,8 @@ export const organisationOperations: AnyOperation[] = [
     ...names.list,
     query: pageQuery(),
     response: { ...object, status: 200, list: true },
-    handler: (i) => listPage<OrganisationRow, Organisation>(i, { table: 'organisations', counter: () => ['organisations'], serialize: (rows) => rows.map(toOrganisation) }),
+    handler: (i) =>
+      listPage<OrganisationRow, Organisation>(i, { table: 'organisations', counter: () => ['organisations'], serialize: (rows) => rows.map(toOrganisation) }),
   }),
   defineOperation({
     ...names.create,

@@ -2,7 +2,19 @@
  * Organisation schemas (docs/api.md section 5): the create and update bodies, the public object
  * and the stored row, with their types derived from them.
  */
-import { DateColumn, Nullable, Type, metadataPatchSchema, metadataSchema, objectId, rowColumns, textSchema, timestampProperties, updateBody, type Static } from '../../schemas/common.js';
+import {
+  DateColumn,
+  Nullable,
+  Type,
+  metadataPatchSchema,
+  metadataSchema,
+  objectId,
+  rowColumns,
+  textSchema,
+  timestampProperties,
+  updateBody,
+  type Static,
+} from '../../schemas/common.js';
 
 const fields = {
   name: textSchema(200, 'Legal or trading name.'),

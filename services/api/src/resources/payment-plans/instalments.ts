@@ -76,9 +76,7 @@ export function rescheduleUnpaid(
   schedule: readonly Instalment[],
   terms: { frequency: Frequency; startOn: string; instalmentAmount?: number; instalmentCount?: number },
 ): Instalment[] {
-  const kept = schedule
-    .filter((i) => i.amount_paid > 0)
-    .map((i) => ({ ...i, amount: i.amount_paid, status: 'paid' as const }));
+  const kept = schedule.filter((i) => i.amount_paid > 0).map((i) => ({ ...i, amount: i.amount_paid, status: 'paid' as const }));
   const unpaid = schedule.reduce((sum, i) => sum + i.amount - i.amount_paid, 0);
   const firstSequence = kept.length + 1;
   const renumbered = kept.map((i, n) => ({ ...i, sequence: n + 1 }));

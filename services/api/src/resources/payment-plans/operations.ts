@@ -16,12 +16,20 @@ import { cancelPaymentPlan, createPlan, delayPlan, reschedulePlan } from './stor
 import { PAYMENT_PLAN_EXPANSIONS } from './expansion.js';
 
 const scopes = { read: 'debts:read', write: 'debts:write' } as const;
-const nested = crud({ path: '/debts/{debtId}/payment_plans', idPrefix: 'pp', tag: 'Payment plans', noun: 'payment plan', ...scopes, parentParams: { debtId: 'deb' } });
+const nested = crud({
+  path: '/debts/{debtId}/payment_plans',
+  idPrefix: 'pp',
+  tag: 'Payment plans',
+  noun: 'payment plan',
+  ...scopes,
+  parentParams: { debtId: 'deb' },
+});
 const top = crud({ path: '/payment_plans', idPrefix: 'pp', tag: 'Payment plans', noun: 'payment plan', ...scopes });
 const object = { name: 'PaymentPlan', schema: PaymentPlan };
 const expand = expandQuery(PAYMENT_PLAN_EXPANSIONS);
 /** Serializes a page of rows with the request's `expand[]` (one query per relation). */
-const serializer = (i: OperationInput<unknown, unknown>) => (rows: PaymentPlanRow[]) => expanderFor(PAYMENT_PLAN_EXPANSIONS, i)(rows.map((r) => toPaymentPlan(r)));
+const serializer = (i: OperationInput<unknown, unknown>) => (rows: PaymentPlanRow[]) =>
+  expanderFor(PAYMENT_PLAN_EXPANSIONS, i)(rows.map((r) => toPaymentPlan(r)));
 /** Expands one plan with the request's `expand[]`. */
 const one = async (i: OperationInput<unknown, unknown>, plan: PaymentPlan | Promise<PaymentPlan>) => expandOne(PAYMENT_PLAN_EXPANSIONS, i, await plan);
 const note = (i: OperationInput<unknown, unknown>) => ({ whodunnit: i.principal.clientId });
@@ -48,7 +56,7 @@ export const paymentPlanOperations: AnyOperation[] = [
   defineOperation({
     ...nested.create,
     description:
-      'Schedules the whole `amount_remaining` from `start_on` (today or later) by `instalment_amount` or `instalment_count` (exactly one): equal instalments, the last takes the remainder; monthly dates keep the start day or the month\'s last day. Allowed while the debt is `prepared`, `resumed`, `paused` or `defaulted` (409 otherwise); a second active plan is 409 `resource_conflict`. The debt moves to `paying`.',
+      "Schedules the whole `amount_remaining` from `start_on` (today or later) by `instalment_amount` or `instalment_count` (exactly one): equal instalments, the last takes the remainder; monthly dates keep the start day or the month's last day. Allowed while the debt is `prepared`, `resumed`, `paused` or `defaulted` (409 otherwise); a second active plan is 409 `resource_conflict`. The debt moves to `paying`.",
     query: querySchema(expand),
     body: { name: 'PaymentPlanCreate', schema: PaymentPlanCreate },
     response: { ...object, status: 201 },
@@ -67,14 +75,19 @@ export const paymentPlanOperations: AnyOperation[] = [
     ...top.retrieve,
     query: querySchema(expand),
     response: { ...object, status: 200 },
-    handler: (i) => one(i, retrieveOne(i, 'payment_plans', (row: PaymentPlanRow) => toPaymentPlan(row))),
+    handler: (i) =>
+      one(
+        i,
+        retrieveOne(i, 'payment_plans', (row: PaymentPlanRow) => toPaymentPlan(row)),
+      ),
   }),
   defineOperation({
     ...top.update,
     path: '/payment_plans/{id}/reschedule',
     operationId: 'reschedulePaymentPlan',
     summary: 'Reschedule what is unpaid of a payment plan',
-    description: 'New `frequency`, `start_on` and `instalment_amount` or `instalment_count` for the unpaid amount; paid instalments stay. Only an active plan (409).',
+    description:
+      'New `frequency`, `start_on` and `instalment_amount` or `instalment_count` for the unpaid amount; paid instalments stay. Only an active plan (409).',
     query: querySchema(expand),
     body: { name: 'PaymentPlanReschedule', schema: PaymentPlanReschedule },
     response: { ...object, status: 200 },

@@ -2,17 +2,7 @@
  * Payment plan schemas (docs/api.md section 9): the create, reschedule and delay bodies, the
  * public object (with its schedule) and the stored row. Amounts in minor units, dates `YYYY-MM-DD`.
  */
-import {
-  Nullable,
-  StringEnum,
-  Type,
-  metadataSchema,
-  minorUnits,
-  objectId,
-  rowColumns,
-  timestampProperties,
-  type Static,
-} from '../../schemas/common.js';
+import { Nullable, StringEnum, Type, metadataSchema, minorUnits, objectId, rowColumns, timestampProperties, type Static } from '../../schemas/common.js';
 import { DebtRef } from '../debts/fields.js';
 import { PaymentEmbedded } from '../payments/fields.js';
 import { FREQUENCIES, MAX_INSTALMENTS } from './schedule.js';
@@ -24,7 +14,9 @@ const day = (description: string) => Type.String({ format: 'date', description }
 const terms = {
   frequency: StringEnum(FREQUENCIES, { description: 'How often an instalment falls due.' }),
   start_on: day('Due date of the first instalment (YYYY-MM-DD, today or later).'),
-  instalment_amount: Type.Optional(minorUnits({ minimum: 1, description: 'Each instalment, minor units (the last takes the remainder). Not with `instalment_count`.' })),
+  instalment_amount: Type.Optional(
+    minorUnits({ minimum: 1, description: 'Each instalment, minor units (the last takes the remainder). Not with `instalment_count`.' }),
+  ),
   instalment_count: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INSTALMENTS, description: 'Number of instalments. Not with `instalment_amount`.' })),
 };
 
@@ -32,7 +24,9 @@ const terms = {
 export const PaymentPlanCreate = Type.Object(
   {
     ...terms,
-    grace_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 30, default: 5, description: 'Days after a due date before an unpaid instalment is missed (default 5).' })),
+    grace_days: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 30, default: 5, description: 'Days after a due date before an unpaid instalment is missed (default 5).' }),
+    ),
     metadata: Type.Optional(metadataSchema),
   },
   { additionalProperties: false },
@@ -69,7 +63,13 @@ const planProperties = {
 };
 
 /** A plan embedded in another object (`expand[]=payment_plans` of a debt, `expand[]=payment_plan` of a payment): `debt` is the id. */
-export const PaymentPlanEmbedded = Type.Object({ id: objectId('pp'), object: Type.Literal('payment_plan'), debt: Type.String(), ...planProperties, ...timestampProperties });
+export const PaymentPlanEmbedded = Type.Object({
+  id: objectId('pp'),
+  object: Type.Literal('payment_plan'),
+  debt: Type.String(),
+  ...planProperties,
+  ...timestampProperties,
+});
 
 /** The public payment plan object. */
 export const PaymentPlan = Type.Object({

@@ -85,7 +85,8 @@ export async function createPlan(db: Knex, tenantId: string, debtId: string, inp
     });
   } catch (err) {
     // Two creates that raced past the check: the unique index lets one win.
-    if ((err as { constraint?: string }).constraint === 'payment_plans_one_active') throw new ApiError('resource_conflict', 'The debt already has an active payment plan.');
+    if ((err as { constraint?: string }).constraint === 'payment_plans_one_active')
+      throw new ApiError('resource_conflict', 'The debt already has an active payment plan.');
     throw err;
   }
 }

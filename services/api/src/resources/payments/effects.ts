@@ -16,7 +16,10 @@ import type { PaymentPlanRow } from '../payment-plans/schemas.js';
 
 /** Writes `amount_paid` without a status change, with `debt.updated`. */
 async function writePaid(trx: Knex.Transaction, tenantId: string, debt: DebtRow, amountPaid: number): Promise<void> {
-  const [row] = await tenantRows(trx, 'debts', tenantId).where('debts.id', debt.id).update({ amount_paid: amountPaid, updated_at: trx.fn.now() }).returning('*');
+  const [row] = await tenantRows(trx, 'debts', tenantId)
+    .where('debts.id', debt.id)
+    .update({ amount_paid: amountPaid, updated_at: trx.fn.now() })
+    .returning('*');
   await recordEvent(trx, tenantId, 'debt.updated', toDebt(row as DebtRow));
 }
 

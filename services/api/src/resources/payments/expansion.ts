@@ -12,5 +12,9 @@ import type { Payment } from './schemas.js';
 /** The relations of a payment. */
 export const PAYMENT_EXPANSIONS = {
   debt: embeddedDebt<Payment>(),
-  payment_plan: referencedRow<Payment, PaymentPlanRow>('payment_plans', (p) => p.payment_plan as string | null, (r) => toPaymentPlan(r)),
+  payment_plan: referencedRow<Payment, PaymentPlanRow>(
+    'payment_plans',
+    (p) => p.payment_plan as string | null,
+    (r) => toPaymentPlan(r),
+  ),
 } satisfies ExpansionRegistry<Payment>;

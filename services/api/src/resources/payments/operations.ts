@@ -87,7 +87,8 @@ export const paymentOperations: AnyOperation[] = [
   }),
   defineOperation({
     ...nested.update,
-    description: 'Moves a `pending` payment to `succeeded`, `failed` or `canceled` (any other move is 409) and/or merges `metadata`. A success counts as a new succeeded payment does.',
+    description:
+      'Moves a `pending` payment to `succeeded`, `failed` or `canceled` (any other move is 409) and/or merges `metadata`. A success counts as a new succeeded payment does.',
     query: querySchema(expand),
     body: { name: 'PaymentUpdate', schema: PaymentUpdate },
     response: { ...object, status: 200 },
@@ -100,7 +101,8 @@ export const paymentOperations: AnyOperation[] = [
     path: '/debts/{debtId}/payments/{id}/refund',
     operationId: 'refundPayment',
     summary: 'Refund a payment',
-    description: 'Refunds a `succeeded` (or partly refunded) payment: `amount` or, by default, all that is left. The debt\'s `amount_paid` falls by it; a `paid` debt moves back to `resumed`.',
+    description:
+      "Refunds a `succeeded` (or partly refunded) payment: `amount` or, by default, all that is left. The debt's `amount_paid` falls by it; a `paid` debt moves back to `resumed`.",
     pathParams: { debtId: 'deb', id: 'pay' },
     query: querySchema(expand),
     body: { name: 'PaymentRefund', schema: PaymentRefund, optional: true },

@@ -42,7 +42,10 @@ export const OUTCOME_MOVES: Readonly<Record<OutcomeStatus, PaymentMove>> = { suc
  */
 export function requirePaymentTransition(status: PaymentStatus, move: PaymentMove, fullRefund = false): PaymentStatus {
   if (!TRANSITIONS[move].includes(status)) {
-    throw new ApiError('invalid_state_transition', `A payment in status '${status}' cannot ${move === 'refund' ? 'be refunded' : `move by '${move}'`}; allowed from: ${TRANSITIONS[move].join(', ')}.`);
+    throw new ApiError(
+      'invalid_state_transition',
+      `A payment in status '${status}' cannot ${move === 'refund' ? 'be refunded' : `move by '${move}'`}; allowed from: ${TRANSITIONS[move].join(', ')}.`,
+    );
   }
   switch (move) {
     case 'succeed':

@@ -67,7 +67,9 @@ async function pendingTotal(trx: Knex.Transaction, debtId: string, exceptId?: st
 async function assertFits(trx: Knex.Transaction, debt: DebtRow, amount: number, exceptId?: string): Promise<void> {
   const room = debt.amount_remaining - (await pendingTotal(trx, debt.id, exceptId));
   if (amount > room) {
-    throw new ApiError('business_rule_violation', `amount exceeds the remaining balance of ${debt.amount_remaining} (less pending payments: ${room}).`, { param: 'amount' });
+    throw new ApiError('business_rule_violation', `amount exceeds the remaining balance of ${debt.amount_remaining} (less pending payments: ${room}).`, {
+      param: 'amount',
+    });
   }
 }
 

@@ -59,7 +59,11 @@ export const webhookDeliverySchema: JsonSchema = {
     endpoint: { type: 'string', description: 'The webhook endpoint id.' },
     event: { type: 'string', description: 'The event id (also the `webhook-id` header of every attempt).' },
     event_type: { type: 'string' },
-    status: { type: 'string', enum: [...DELIVERY_STATUSES], description: '`pending` until an attempt succeeds or the retry schedule is exhausted; `canceled` when the endpoint was deleted or disabled first.' },
+    status: {
+      type: 'string',
+      enum: [...DELIVERY_STATUSES],
+      description: '`pending` until an attempt succeeds or the retry schedule is exhausted; `canceled` when the endpoint was deleted or disabled first.',
+    },
     attempt_count: { type: 'integer' },
     response_status: { type: ['integer', 'null'], description: 'HTTP status of the latest attempt.' },
     duration_ms: { type: ['integer', 'null'], description: 'Duration of the latest attempt.' },
@@ -88,7 +92,10 @@ function toAttempt(row: DeliveryAttemptRow): DeliveryAttempt {
  * @param rows deliveries already scoped to the caller's tenant
  */
 export async function toWebhookDeliveries(db: Knex, rows: WebhookDeliveryRow[]): Promise<WebhookDelivery[]> {
-  const attempts = await loadAttempts(db, rows.map((r) => r.id));
+  const attempts = await loadAttempts(
+    db,
+    rows.map((r) => r.id),
+  );
   const byDelivery = new Map<string, DeliveryAttempt[]>();
   for (const a of attempts) {
     const list = byDelivery.get(a.delivery_id) ?? [];

@@ -43,7 +43,15 @@ export async function sendTestEvent(db: Knex, tenantId: string, endpointId: stri
     const endpoint = await enabledEndpoint(trx, tenantId, endpointId);
     const event = await recordEvent(trx, tenantId, 'webhook.test', toWebhookEndpoint(endpoint));
     const [delivery] = await trx('webhook_deliveries')
-      .insert({ id: newId('del'), tenant_id: tenantId, endpoint_id: endpoint.id, event_id: event.id, event_type: event.type, next_attempt_at: trx.fn.now(), created_at: event.created_at })
+      .insert({
+        id: newId('del'),
+        tenant_id: tenantId,
+        endpoint_id: endpoint.id,
+        event_id: event.id,
+        event_type: event.type,
+        next_attempt_at: trx.fn.now(),
+        created_at: event.created_at,
+      })
       .returning('*');
     return delivery as WebhookDeliveryRow;
   });

@@ -37,7 +37,11 @@ export const webhookOperations: AnyOperation[] = [
     query: pageQuery(),
     response: { ...object, status: 200, list: true },
     handler: (i) =>
-      listPage<WebhookEndpointRow, WebhookEndpoint>(i, { table: 'webhook_endpoints', counter: () => ['webhook_endpoints'], serialize: (rows) => rows.map(toWebhookEndpoint) }),
+      listPage<WebhookEndpointRow, WebhookEndpoint>(i, {
+        table: 'webhook_endpoints',
+        counter: () => ['webhook_endpoints'],
+        serialize: (rows) => rows.map(toWebhookEndpoint),
+      }),
   }),
   defineOperation({
     ...names.create,
@@ -116,7 +120,7 @@ export const webhookOperations: AnyOperation[] = [
       '/webhooks/{id}/recover',
       'recoverWebhookDeliveries',
       'Recover failed deliveries',
-      'Queues again every delivery of this endpoint created at or after `since` that ended without success (`failed`, or `canceled` while the endpoint was disabled), each due now with a fresh retry schedule (as Svix\'s recover).',
+      "Queues again every delivery of this endpoint created at or after `since` that ended without success (`failed`, or `canceled` while the endpoint was disabled), each due now with a fresh retry schedule (as Svix's recover).",
     ),
     pathParams: { id: 'wh' },
     body: { name: 'WebhookRecoverBody', schema: WebhookRecoverBody },

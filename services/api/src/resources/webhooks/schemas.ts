@@ -40,10 +40,7 @@ export const OAuth2Credentials = Type.Object(
   },
 );
 
-const credentials = Type.Object(
-  { oauth2: OAuth2Credentials },
-  { additionalProperties: false, description: 'Authentication of deliveries. Omit for none.' },
-);
+const credentials = Type.Object({ oauth2: OAuth2Credentials }, { additionalProperties: false, description: 'Authentication of deliveries. Omit for none.' });
 
 /** Event types an endpoint can subscribe to: `webhook.test` goes only to the endpoint tested. */
 export const SUBSCRIBABLE_EVENT_TYPES = EVENT_TYPES.filter((t) => t !== 'webhook.test');

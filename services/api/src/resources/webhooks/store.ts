@@ -41,8 +41,7 @@ export function toWebhookEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
     enabled: row.enabled,
     enabled_events: row.enabled_events,
     version: row.version,
-    credentials:
-      row.oauth2_token_url && row.oauth2_client_id ? { oauth2: { token_url: row.oauth2_token_url, client_id: row.oauth2_client_id } } : null,
+    credentials: row.oauth2_token_url && row.oauth2_client_id ? { oauth2: { token_url: row.oauth2_token_url, client_id: row.oauth2_client_id } } : null,
     metadata: row.metadata,
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
@@ -140,16 +139,23 @@ export async function updateWebhookEndpoint(
   patch: WebhookEndpointUpdate,
 ): Promise<WebhookEndpoint> {
   await checkSemantics(patch, policy);
-  return updateOwned(db, tenantId, endpoints, id, async (current, trx) => {
-    const changes = givenFields(patch, ['url', 'version', 'enabled_events', 'enabled']);
-    if (patch.enabled) changes.disabled_at = null;
-    if (patch.enabled && !current.enabled) await restartSchedule(trx, tenantId, current.id);
-    if (patch.credentials !== undefined) {
-      Object.assign(changes, credentialColumns(box, patch.credentials));
-      changes.credentials_version = current.credentials_version + 1;
-    }
-    return changes;
-  }, patch.metadata);
+  return updateOwned(
+    db,
+    tenantId,
+    endpoints,
+    id,
+    async (current, trx) => {
+      const changes = givenFields(patch, ['url', 'version', 'enabled_events', 'enabled']);
+      if (patch.enabled) changes.disabled_at = null;
+      if (patch.enabled && !current.enabled) await restartSchedule(trx, tenantId, current.id);
+      if (patch.credentials !== undefined) {
+        Object.assign(changes, credentialColumns(box, patch.credentials));
+        changes.credentials_version = current.credentials_version + 1;
+      }
+      return changes;
+    },
+    patch.metadata,
+  );
 }
 
 /**
