@@ -33,6 +33,7 @@ export default {
       moduleNameMapper: {
         '^(\\.{1,2}/.*)\\.js$': '$1',
         '^@dms/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
+        '^@dms/domain/([a-z-]+)$': '<rootDir>/libs/domain/src/$1/index.ts',
       },
       testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
     },

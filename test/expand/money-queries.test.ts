@@ -12,10 +12,10 @@ import { DEBT_EXPANSIONS } from '../../services/api/src/resources/debts/expansio
 import { INVOICE_EXPANSIONS } from '../../services/api/src/resources/invoices/expansion.js';
 import { PAYMENT_EXPANSIONS } from '../../services/api/src/resources/payments/expansion.js';
 import { PAYMENT_PLAN_EXPANSIONS } from '../../services/api/src/resources/payment-plans/expansion.js';
-import { toDebt } from '../../services/api/src/resources/debts/store.js';
-import { toInvoices } from '../../services/api/src/resources/invoices/store.js';
-import { toPayment } from '../../services/api/src/resources/payments/store.js';
-import { toPaymentPlan } from '../../services/api/src/resources/payment-plans/active.js';
+import { toDebt } from '../../libs/domain/src/debts/store.js';
+import { toInvoices } from '../../libs/domain/src/invoices/store.js';
+import { toPayment } from '../../libs/domain/src/payments/store.js';
+import { toPaymentPlan } from '../../libs/domain/src/payment-plans/store.js';
 
 afterAll(closeHarness);
 
@@ -42,7 +42,7 @@ beforeAll(async () => {
 
 /** Expands `objects` while counting the queries sent. */
 async function counted<Obj extends object>(
-  objects: Obj[],
+  objects: NoInfer<Obj>[],
   expand: string[],
   registry: ExpansionRegistry<Obj>,
 ): Promise<{ expanded: Obj[]; queries: string[] }> {
@@ -84,7 +84,7 @@ test('a page of payments: payment_plan and debt cost one query each; all-null pl
 });
 
 test('a page of invoices: line_items and debt cost one query each', async () => {
-  const invoices = await toInvoices(db, await rows('invoices'));
+  const invoices = await toInvoices(db, tenantId, await rows('invoices'));
   const { expanded, queries } = await counted(invoices, ['line_items', 'debt'], INVOICE_EXPANSIONS);
   for (const inv of expanded) {
     expect(inv.line_items).toEqual([expect.objectContaining({ object: 'line_item', invoice: inv.id, amount: 50 })]);

@@ -10,8 +10,8 @@ import { expandObjects } from '../../services/api/src/operations/expansion.js';
 import { DEBT_EXPANSIONS } from '../../services/api/src/resources/debts/expansion.js';
 import { CUSTOMER_EXPANSIONS } from '../../services/api/src/resources/customers/expansion.js';
 import { PAYMENT_EXPANSIONS } from '../../services/api/src/resources/payments/expansion.js';
-import { toDebt } from '../../services/api/src/resources/debts/store.js';
-import { toPayment } from '../../services/api/src/resources/payments/store.js';
+import { toDebt } from '../../libs/domain/src/debts/store.js';
+import { toPayment } from '../../libs/domain/src/payments/store.js';
 
 afterAll(closeHarness);
 

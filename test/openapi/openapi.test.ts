@@ -70,7 +70,7 @@ describe('coverage of the routes', () => {
   test('every route Express registered is documented, and every documented operation is a route', async () => {
     // The router stack is walked in a child process: the app's CommonJS dependencies load ESM
     // modules, which Node does natively and Jest's module runtime does not.
-    const { stdout } = await runScript('tools/dist/check-routes/index.js', []);
+    const { stdout } = await runScript('services/api/dist/check-routes.js', []);
     const report = JSON.parse(stdout) as { routes: string[]; undocumented: string[]; missing: string[]; duplicated: string[] };
     expect(report.routes.length).toBeGreaterThan(30);
     expect(report).toMatchObject({ undocumented: [], missing: [], duplicated: [] });

@@ -5,7 +5,8 @@
 import request from 'supertest';
 import { createDb, type Knex } from '@dms/db';
 import { SecretBox } from '@dms/secrets';
-import { createClient, createTenant } from '@dms/auth/domain';
+import { createClient } from '@dms/auth/domain';
+import { createTenant } from '@dms/domain/tenants';
 
 /** Base URLs of the issuer and the API started by global-setup.ts. */
 export const AUTH_URL = process.env.TEST_AUTH_URL!;

@@ -6,8 +6,8 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import { ApiError } from '@dms/errors';
-import { DEBT_STATUSES, type DebtStatus } from '../../services/api/src/resources/debts/schemas.js';
-import { DEBT_ACTIONS, requireTransition, transition, type DebtMove } from '../../services/api/src/resources/debts/lifecycle.js';
+import { DEBT_STATUSES, type DebtStatus } from '../../libs/domain/src/debts/states.js';
+import { DEBT_ACTIONS, requireTransition, transition, type DebtMove } from '../../libs/domain/src/debts/states.js';
 
 const MOVES: readonly DebtMove[] = [...DEBT_ACTIONS, 'pay', 'refund', 'plan', 'cancel-plan', 'default', 'delete'];
 const COLLECTING: DebtStatus[] = ['prepared', 'resumed', 'paused', 'paying', 'defaulted'];

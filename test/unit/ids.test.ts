@@ -3,13 +3,14 @@
  * characters; the validation pattern accepts exactly those; characters are uniformly spread.
  */
 import { describe, expect, test } from '@jest/globals';
-import { ID_PREFIXES, idPattern, newId, randomBase62, type IdPrefix } from '../../libs/ids/src/index.js';
+import { PREFIX_PATTERN, idPattern, newId, randomBase62, type IdPrefix } from '../../libs/ids/src/index.js';
+import { ID_PREFIXES } from '../../libs/domain/src/registry.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 describe('prefixes', () => {
-  test('are those of the reference (section 3; li, inv, pp of section 8; cd of section 10), one per object type, all distinct', () => {
-    expect(ID_PREFIXES).toEqual({
+  test('the resources declare those of the reference (section 3; li, inv, pp of section 8; cd of section 10), one per object type, all distinct', () => {
+    expect(ID_PREFIXES).toMatchObject({
       tenant: 'ten',
       organisation: 'org',
       customer: 'cus',
@@ -21,15 +22,19 @@ describe('prefixes', () => {
       payment_plan: 'pp',
       webhook_endpoint: 'wh',
       event: 'evt',
-      delivery: 'del',
-      request: 'req',
+      webhook_delivery: 'del',
     });
     expect(new Set(Object.values(ID_PREFIXES)).size).toBe(Object.keys(ID_PREFIXES).length);
+    for (const prefix of Object.values(ID_PREFIXES)) expect(prefix).toMatch(PREFIX_PATTERN);
+  });
+
+  test('newId refuses a prefix that is not 2 to 4 lower-case letters', () => {
+    for (const bad of ['', 'd', 'DEB', 'debts', 'de_b']) expect(() => newId(bad)).toThrow(/2 to 4 lower-case letters/);
   });
 });
 
 describe('newId', () => {
-  test.each(Object.values(ID_PREFIXES))('%s_ followed by 24 base62 characters', (prefix) => {
+  test.each(Object.values(ID_PREFIXES) as IdPrefix[])('%s_ followed by 24 base62 characters', (prefix) => {
     const id = newId(prefix);
     expect(id).toMatch(new RegExp(`^${prefix}_[0-9A-Za-z]{24}$`));
     expect(id).toMatch(new RegExp(idPattern(prefix)));

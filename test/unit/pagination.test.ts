@@ -6,7 +6,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { ApiError } from '@dms/errors';
 import { DEFAULT_LIMIT, MAX_LIMIT, pageQuery, queryParser } from '../../services/api/src/operations/query.js';
-import { Type } from '../../services/api/src/schemas/common.js';
+import { Type } from '../../libs/domain/src/kernel/schemas.js';
 
 type Query = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import pg from 'pg';
-import { iso } from '../../services/api/src/schemas/common.js';
+import { iso } from '../../libs/domain/src/kernel/schemas.js';
 
 /** What the API wrote before: node-postgres's timestamptz parser, then `toISOString`. */
 const viaDate = (text: string) => (pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, 'text')(text) as Date).toISOString();

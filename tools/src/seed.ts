@@ -2,7 +2,7 @@
  * `npm run seed [-- --organisations 20 --customers 2000 --debts 5000 --seed N --concurrency 8
  * --tenant-name NAME]`: creates a demo
  * tenant and an OAuth client, then loads organisations, customers and debts (with lifecycle moves
- * and payments) through the API's own validation and domain functions, so events, list counters
+ * and payments) through the API's own validation and the domain library, so events, list counters
  * and summaries are written exactly as `POST /organisations`, `/customers`, `/debts` and the debt
  * actions write them. Part of the debts left `prepared` then get the money of docs/api.md
  * sections 8 and 9 (seed/money.ts): invoices with line items, pending, failed and refunded
@@ -16,17 +16,13 @@ import { fakerEN_GB } from '@faker-js/faker';
 import { commonSpec, loadConfig, resolveSecretsKey } from '@dms/config';
 import { createDb, migrateLatest, resolveDatabase, type Knex } from '@dms/db';
 import { SecretBox } from '@dms/secrets';
-import { createClient, createTenant } from '@dms/auth/domain';
-import { validator } from '@dms/api/http/validation';
-import { createOrganisation } from '@dms/api/resources/organisations/store';
-import { OrganisationCreate } from '@dms/api/resources/organisations/schemas';
-import { createCustomer } from '@dms/api/resources/customers/store';
-import { CustomerCreate } from '@dms/api/resources/customers/schemas';
-import { DebtCreate, type Debt } from '@dms/api/resources/debts/schemas';
-import { createDebt } from '@dms/api/resources/debts/store';
-import { moveDebt } from '@dms/api/resources/debts/moves';
-import { PaymentCreate } from '@dms/api/resources/payments/schemas';
-import { createPayment } from '@dms/api/resources/payments/store';
+import { createClient } from '@dms/auth/domain';
+import { validator } from '@dms/domain/kernel';
+import { createTenant } from '@dms/domain/tenants';
+import { OrganisationCreate, createOrganisation } from '@dms/domain/organisations';
+import { CustomerCreate, createCustomer } from '@dms/domain/customers';
+import { DebtCreate, createDebt, moveDebt, type Debt } from '@dms/domain/debts';
+import { PaymentCreate, createPayment } from '@dms/domain/payments';
 import { fakeCustomer, fakeDebt, fakeDebtHistory, fakeOrganisation, type DebtStep } from './seed/fake-data.js';
 import { breakOverduePlans, MONEY_STORIES, tellMoneyStory } from './seed/money.js';
 import { mapPool } from './seed/pool.js';

@@ -7,24 +7,15 @@
  */
 import { randomBytes } from 'node:crypto';
 
-/** Every identifier prefix the platform issues, keyed by object type. */
-export const ID_PREFIXES = {
-  tenant: 'ten',
-  organisation: 'org',
-  customer: 'cus',
-  contact_detail: 'cd',
-  debt: 'deb',
-  payment: 'pay',
-  line_item: 'li',
-  invoice: 'inv',
-  payment_plan: 'pp',
-  webhook_endpoint: 'wh',
-  event: 'evt',
-  delivery: 'del',
-  request: 'req',
-} as const;
+/**
+ * A prefix: 2 to 4 lower-case letters naming the object type (`deb`, `pay`, `ctpl`). The domain
+ * library declares one per resource (`resource.ts` of each folder) and lists them all in its
+ * registry (`ID_PREFIXES`), so adding a resource changes nothing here.
+ */
+export type IdPrefix = string;
 
-export type IdPrefix = (typeof ID_PREFIXES)[keyof typeof ID_PREFIXES];
+/** What a prefix must look like. */
+export const PREFIX_PATTERN = /^[a-z]{2,4}$/;
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const RANDOM_LENGTH = 24;
@@ -50,8 +41,10 @@ export function randomBase62(n: number): string {
  * Creates a new identifier.
  * @param prefix the object's prefix, e.g. `deb`
  * @returns `${prefix}_` followed by 24 base62 characters
+ * @throws Error when `prefix` is not 2 to 4 lower-case letters (a programming error)
  */
 export function newId(prefix: IdPrefix): string {
+  if (!PREFIX_PATTERN.test(prefix)) throw new Error(`id prefix must be 2 to 4 lower-case letters: '${prefix}'`);
   return `${prefix}_${randomBase62(RANDOM_LENGTH)}`;
 }
 

@@ -1,22 +1,11 @@
 /**
- * The OAuth 2.0 scopes of the resource API (docs/api.md section 2). The issuer grants from this list;
- * the API requires one of them per route.
+ * The OAuth 2.0 scopes of the resource API (docs/api.md section 2). The issuer grants from this
+ * list; the API requires one of them per route. The list itself is built from the resources'
+ * declarations (@dms/domain's registry), so a new resource's scopes appear here without an edit.
  */
+import { SCOPES, type Scope } from '@dms/domain';
 
-/** Every scope, in the order documentation lists them. */
-export const SCOPES = [
-  'debts:read',
-  'debts:write',
-  'customers:read',
-  'customers:write',
-  'organisations:read',
-  'organisations:write',
-  'webhooks:read',
-  'webhooks:write',
-  'events:read',
-] as const;
-
-export type Scope = (typeof SCOPES)[number];
+export { SCOPES, type Scope };
 
 const KNOWN = new Set<string>(SCOPES);
 

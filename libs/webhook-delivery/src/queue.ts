@@ -200,49 +200,6 @@ export async function releaseDelivery(db: Knex, d: ClaimedDelivery): Promise<voi
     .update({ next_attempt_at: db.fn.now(), lease_token: null, attempt_count: d.attempt - 1, updated_at: db.fn.now() });
 }
 
-/** The SQL condition of each state on a `webhook_deliveries` row (the inverse of `stateOf`, states.ts). */
-export const STATE_CONDITION: Readonly<Record<DeliveryState, string>> = {
-  pending: `(status = 'pending' AND lease_token IS NULL AND attempt_count <= schedule_base)`,
-  delivering: `(status = 'pending' AND lease_token IS NOT NULL)`,
-  retry_scheduled: `(status = 'pending' AND lease_token IS NULL AND attempt_count > schedule_base)`,
-  succeeded: `(status = 'succeeded')`,
-  exhausted: `(status = 'failed')`,
-  canceled: `(status = 'canceled')`,
-};
-
-/** Which deliveries of one endpoint a requeue takes. */
-export interface RequeueFilter {
-  endpointId: string;
-  /** States to take; each must allow the move `requeue` (default: all that do). */
-  states?: readonly DeliveryState[];
-  /** Only this delivery. */
-  deliveryId?: string;
-  /** Only deliveries created at or after this time. */
-  createdSince?: Date;
-}
-
-/**
- * Sends deliveries again (move `requeue`, docs/api.md section 11): each becomes pending, due now,
- * with a fresh retry schedule (`schedule_base` = attempts so far; attempt numbers continue, so the
- * history keeps every earlier attempt). Rows under a dispatcher's lease are never taken.
- * @param db a transaction when the caller checks or locks anything first
- * @returns the ids requeued
- * @throws Error when `states` names a state `requeue` does not leave (a programming error)
- */
-export async function requeueDeliveries(db: Knex | Knex.Transaction, f: RequeueFilter): Promise<string[]> {
-  const states = f.states ?? TRANSITIONS.requeue.from;
-  for (const state of states) requireTransition(state, 'requeue');
-  const q = db('webhook_deliveries')
-    .where('endpoint_id', f.endpointId)
-    .whereRaw(`(${states.map((s) => STATE_CONDITION[s]).join(' OR ')})`);
-  if (f.deliveryId) q.where('id', f.deliveryId);
-  if (f.createdSince) q.where('created_at', '>=', f.createdSince);
-  const rows: Array<{ id: string }> = await q
-    .update({ status: 'pending', next_attempt_at: db.fn.now(), lease_token: null, schedule_base: db.ref('attempt_count'), updated_at: db.fn.now() })
-    .returning('id');
-  return rows.map((r) => r.id);
-}
-
 /**
  * Disables an endpoint whose delivery just exhausted the schedule (move `exhaust`), unless some
  * delivery to it succeeded since that delivery began (the endpoint works, that one message did

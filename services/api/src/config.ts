@@ -2,7 +2,7 @@
  * Settings of the resource API (services/api), read and validated once at start.
  */
 import { bool, commonSpec, ConfigError, loadConfig, num, port, str, trustProxySpec, webConcurrencySpec } from '@dms/config';
-import { DEFAULT_SEARCH_TOTAL_CAP } from './search/total.js';
+import { DEFAULT_SEARCH_TOTAL_CAP } from '@dms/search';
 
 /** envalid spec of the API's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
 export const apiSpec = {

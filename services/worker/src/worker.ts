@@ -1,7 +1,7 @@
 /**
  * The worker's loop (docs/api.md section 9): every `WORKER_POLL_SECONDS` it makes the due
  * time-driven changes, each in a transaction of its own that claims one row with `FOR UPDATE SKIP
- * LOCKED`, changes it through the API's domain functions and writes the events through the outbox.
+ * LOCKED`, changes it through the domain library (@dms/domain) and writes the events through the outbox.
  * Exactly once with several workers: a claimed row is invisible to the others until commit, and
  * after commit it no longer matches (the plan is broken, the debt no longer paused). A worker
  * killed midway rolls back (the connection drops), so the next check of any worker redoes it.

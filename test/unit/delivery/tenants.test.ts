@@ -1,9 +1,9 @@
 /**
- * The public tenant object of @dms/tenants (docs/api.md section 5), the one mapping the issuer's
+ * The public tenant object of @dms/domain's tenants (docs/api.md section 5), the one mapping the issuer's
  * admin CLI and `GET /tenants/me` both use.
  */
 import { expect, test } from '@jest/globals';
-import { tenantFromRow } from '@dms/tenants';
+import { tenantFromRow } from '@dms/domain/tenants';
 
 test('a tenants row maps to the public object with ISO 8601 UTC timestamps', () => {
   const row = {

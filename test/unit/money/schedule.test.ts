@@ -4,18 +4,11 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import { ApiError } from '@dms/errors';
-import { addMonths, buildSchedule, ScheduleError } from '../../../services/api/src/resources/payment-plans/schedule.js';
-import {
-  allocate,
-  delayUnpaid,
-  freshInstalments,
-  markMissed,
-  nextDueOn,
-  rescheduleUnpaid,
-} from '../../../services/api/src/resources/payment-plans/instalments.js';
-import { isMissed, requirePlanTransition, shownInstalmentStatus } from '../../../services/api/src/resources/payment-plans/states.js';
-import { requirePaymentTransition, PAYMENT_STATUSES, type PaymentMove } from '../../../services/api/src/resources/payments/states.js';
-import { breakdownItems, signError, summaryDeltas } from '../../../services/api/src/resources/line-items/kinds.js';
+import { addMonths, buildSchedule, ScheduleError } from '../../../libs/domain/src/payment-plans/schedule.js';
+import { allocate, delayUnpaid, freshInstalments, markMissed, nextDueOn, rescheduleUnpaid } from '../../../libs/domain/src/payment-plans/instalments.js';
+import { isMissed, requirePlanTransition, shownInstalmentStatus } from '../../../libs/domain/src/payment-plans/states.js';
+import { requirePaymentTransition, PAYMENT_STATUSES, type PaymentMove } from '../../../libs/domain/src/payments/states.js';
+import { breakdownItems, signError, summaryDeltas } from '../../../libs/domain/src/line-items/kinds.js';
 
 describe('calendar months', () => {
   test.each([

@@ -3,7 +3,7 @@
  * metrics labels by template, and the compiled response serializers.
  */
 import { describe, expect, test } from '@jest/globals';
-import { Type } from '../../../services/api/src/schemas/common.js';
+import { Type } from '../../../libs/domain/src/kernel/schemas.js';
 import { pageQuery, querySchema, expandProperty, queryParser, EXPAND_PARAM } from '../../../services/api/src/operations/query.js';
 import { bySpecificity, expressPath } from '../../../services/api/src/operations/mount.js';
 import { routeLabeler } from '../../../services/api/src/operations/route-label.js';

@@ -6,9 +6,10 @@
  */
 import { afterAll, describe, expect, test } from '@jest/globals';
 import knexFactory, { type Knex } from 'knex';
-import { applySearch, compileSearch, type SearchRegistry } from '../../../services/api/src/search/compiler.js';
-import { exactText, integer } from '../../../services/api/src/search/field-kinds.js';
-import { CUSTOMER_SEARCH_FIELDS, DEBT_SEARCH_FIELDS } from '../../../services/api/src/search/registries.js';
+import { applySearch, compileSearch, type SearchRegistry } from '../../../libs/search/src/compiler.js';
+import { exactText, integer } from '../../../libs/search/src/field-kinds.js';
+import { CUSTOMER_SEARCH_FIELDS } from '../../../libs/domain/src/customers/search.js';
+import { DEBT_SEARCH_FIELDS } from '../../../libs/domain/src/debts/search.js';
 import { expectSearchError } from './errors.js';
 
 const db: Knex = knexFactory({ client: 'pg' });

@@ -3,7 +3,7 @@
  * bare and quoted values, escapes, and errors that name the position of the first bad character.
  */
 import { describe, expect, test } from '@jest/globals';
-import { MAX_QUERY_LENGTH, OPERATORS, tokenize } from '../../../services/api/src/search/lexer.js';
+import { MAX_QUERY_LENGTH, OPERATORS, tokenize } from '../../../libs/search/src/lexer.js';
 import { expectSearchError } from './errors.js';
 
 describe('tokens and positions', () => {

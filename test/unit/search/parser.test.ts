@@ -5,7 +5,7 @@
  * of what was found instead.
  */
 import { describe, expect, test } from '@jest/globals';
-import { MAX_TERMS, parseSearch } from '../../../services/api/src/search/parser.js';
+import { MAX_TERMS, parseSearch } from '../../../libs/search/src/parser.js';
 import { expectSearchError } from './errors.js';
 
 describe('valid queries', () => {

@@ -7,10 +7,9 @@
  * faker reproduces the same data set. The inputs have the shape of the API's create bodies.
  */
 import type { Faker } from '@faker-js/faker';
-import type { OrganisationCreate as OrganisationInput } from '@dms/api/resources/organisations/schemas';
-import type { CustomerCreate as CustomerInput } from '@dms/api/resources/customers/schemas';
-import { DEBT_KINDS, type DebtCreate } from '@dms/api/resources/debts/schemas';
-import type { DebtMove } from '@dms/api/resources/debts/lifecycle';
+import type { OrganisationCreate as OrganisationInput } from '@dms/domain/organisations';
+import type { CustomerCreate as CustomerInput } from '@dms/domain/customers';
+import { DEBT_KINDS, type DebtCreate, type DebtMove } from '@dms/domain/debts';
 
 type DebtKind = (typeof DEBT_KINDS)[number];
 

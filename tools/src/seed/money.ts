@@ -1,24 +1,18 @@
 /**
  * The money side of seeded debts (docs/api.md sections 8 and 9): invoices with their line items,
  * pending, failed, refunded and partly refunded payments, and payment plans in every status
- * (active, completed, broken, canceled), each made through the API's domain functions with the
- * API's body validation, so events, summaries and schedules are exactly what the API writes.
- * Broken plans are broken by the worker's own change (services/worker), run with its clock two
+ * (active, completed, broken, canceled), each made through the domain library with the API's body
+ * validation, so events, summaries and schedules are exactly what the API writes.
+ * Broken plans are broken by the worker's own rule (`breakPlanIfMissed` of the domain), decided two
  * days ahead as `WORKER_CLOCK_OFFSET_SECONDS` would, on plans that start today with no grace days.
  */
 import type { Faker } from '@faker-js/faker';
 import type { Knex } from '@dms/db';
-import { validator } from '@dms/api/http/validation';
-import type { Debt } from '@dms/api/resources/debts/schemas';
-import type { StatusNote } from '@dms/api/resources/debts/moves';
-import { InvoiceCreate } from '@dms/api/resources/invoices/schemas';
-import { createInvoice } from '@dms/api/resources/invoices/store';
-import { PaymentCreate } from '@dms/api/resources/payments/schemas';
-import { createPayment, refundPayment, updatePayment } from '@dms/api/resources/payments/store';
-import { PaymentPlanCreate } from '@dms/api/resources/payment-plans/schemas';
-import { cancelPaymentPlan, createPlan } from '@dms/api/resources/payment-plans/store';
-import { readClock } from '@dms/worker/changes/clock';
-import { missedInstalments } from '@dms/worker/changes/missed-instalments';
+import { tenantRows, validator } from '@dms/domain/kernel';
+import { breakPlanIfMissed, cancelPaymentPlan, createPlan, debtsResource, lockDebt, type Debt, type StatusNote } from '@dms/domain/debts';
+import { InvoiceCreate, createInvoice } from '@dms/domain/invoices';
+import { PaymentCreate, createPayment, refundPayment, updatePayment } from '@dms/domain/payments';
+import { PaymentPlanCreate } from '@dms/domain/payment-plans';
 
 /** What happens to one `prepared` debt's money. */
 export const MONEY_STORIES = [
@@ -123,15 +117,19 @@ export async function tellMoneyStory(db: Knex, tenantId: string, debt: Debt, sto
 }
 
 /**
- * Breaks the tenant's overdue plans (the `plan_broken` stories) with the worker's change, its
- * clock two days ahead; each break defaults its debt and records the events the worker records.
+ * Breaks the tenant's overdue plans (the `plan_broken` stories) by the worker's rule, its clock two
+ * days ahead; each break defaults its debt and records the events the worker records.
  * @returns how many plans were broken
  */
 export async function breakOverduePlans(db: Knex, tenantId: string): Promise<number> {
+  // The worker's rule, decided two days ahead of the database clock (as WORKER_CLOCK_OFFSET_SECONDS would).
+  const { rows } = await db.raw(`SELECT ((now() + interval '2 days') AT TIME ZONE 'UTC')::date::text AS today`);
+  const today = rows[0].today as string;
+  const paying: Array<{ id: string }> = await tenantRows(db, debtsResource, tenantId).where('debts.status', 'paying').select('debts.id');
   let broken = 0;
-  for (;;) {
-    const outcome = await db.transaction(async (trx) => missedInstalments.applyOne(trx, await readClock(trx, 2 * 86_400), [tenantId]));
-    if (outcome.kind === 'none') return broken;
-    if (outcome.kind === 'made') broken += 1;
+  for (const { id } of paying) {
+    const context = await db.transaction(async (trx) => breakPlanIfMissed(trx, tenantId, await lockDebt(trx, tenantId, id), today));
+    if (context !== undefined) broken += 1;
   }
+  return broken;
 }

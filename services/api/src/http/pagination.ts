@@ -12,7 +12,6 @@
 import type { Request, Response } from 'express';
 import { TEXT_TIMESTAMPS, type Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
-import { PAGE_PARAM_NAMES } from '../operations/query.js';
 import { preparedQuery } from '../db/prepared.js';
 
 /**
@@ -38,6 +37,16 @@ export interface Page<Row> {
   hasOlder: boolean;
 }
 
+/** A page ready to be written: its objects, the list's total, and where it lies in the list. */
+export interface PageResult<T extends { id: string }> {
+  data: T[];
+  total: number;
+  page: Page<unknown>;
+  params: PageParams;
+}
+
+/** Names of the pagination parameters (kept out of the links' other parameters). */
+export const PAGE_PARAM_NAMES = ['limit', 'after', 'before'] as const;
 const PAGE_PARAMS: readonly string[] = PAGE_PARAM_NAMES;
 
 /**

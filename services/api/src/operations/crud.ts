@@ -1,48 +1,60 @@
 /**
  * The descriptive half of a collection's standard operations (list, search, create, retrieve,
  * update, delete): method, path, operationId, tag, summary, access, so every collection is
- * described the same way. A resource's table spreads these and adds schemas and handlers.
+ * described the same way. The id prefix, the noun and the scopes come from the resource's
+ * declaration (@dms/domain); a resource's operation table spreads these heads and adds schemas and
+ * handlers. Paths keep their literal types, so handlers get typed path parameters.
  */
-import type { IdPrefix } from '@dms/ids';
+import type { AnyResource } from '@dms/domain/kernel';
 import type { Scope } from '@dms/scopes';
-import type { Access, AnyOperation } from './operation.js';
+import type { Access, AnyOperation, HttpMethod } from './operation.js';
 
-/** The descriptive fields of one operation. */
-export type OperationHead = Pick<AnyOperation, 'method' | 'path' | 'operationId' | 'tag' | 'summary' | 'description' | 'access' | 'pathParams'>;
+/** The descriptive fields of one operation, its path kept literal. */
+export type OperationHead<P extends string = string> = Pick<AnyOperation, 'operationId' | 'tag' | 'summary' | 'description' | 'access' | 'pathParams'> & {
+  method: HttpMethod;
+  path: P;
+};
 
-/** A collection to describe: its path, id prefix, tag, singular noun and scopes. */
-export interface CollectionNames {
-  path: string;
-  idPrefix: IdPrefix;
+/** A collection to describe. */
+export interface CollectionNames<Path extends string, IdParam extends string> {
+  /** Its declaration: id prefix and noun. */
+  resource: AnyResource;
+  path: Path;
   tag: string;
-  noun: string;
-  read: Scope;
-  write: Scope;
+  /** Scopes that read and write it (default: the resource's own, `<x>:read` and `<x>:write`). */
+  read?: Scope;
+  write?: Scope;
   /** Name of the id parameter of the item path (default `id`). */
-  idParam?: string;
-  /** Path parameters of the collection path itself (nested collections, e.g. `{debtId}`). */
-  parentParams?: Record<string, IdPrefix>;
+  idParam?: IdParam;
+  /** Path parameters of the collection path itself (nested collections, e.g. `{debtId}` → `deb`). */
+  parentParams?: Record<string, string>;
 }
 
 /**
  * Heads of the standard operations of a collection.
- * @returns `{list, search, create, retrieve, update, replace, delete}`, each an OperationHead
+ * @returns `{list, search, create, retrieve, update, delete}`, each an OperationHead
+ * @throws Error when neither the names nor the resource give the scopes (a programming error)
  */
-export function crud(c: CollectionNames) {
-  const Noun = c.noun
+export function crud<const Path extends string, const IdParam extends string = 'id'>(c: CollectionNames<Path, IdParam>) {
+  const { resource } = c;
+  const [ownRead, ownWrite] = (resource.scopes ?? []) as Scope[];
+  const readScope = c.read ?? ownRead;
+  const writeScope = c.write ?? ownWrite;
+  if (!readScope || !writeScope) throw new Error(`crud(${c.path}): no scopes for ${resource.noun}`);
+  const Noun = resource.noun
     .split(' ')
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('');
-  const aNoun = `${/^[aeiou]/.test(c.noun) ? 'an' : 'a'} ${c.noun}`;
+  const aNoun = `${/^[aeiou]/.test(resource.noun) ? 'an' : 'a'} ${resource.noun}`;
   const name = c.tag.replace(/\s+/g, '');
-  const idParam = c.idParam ?? 'id';
-  const item = `${c.path}/{${idParam}}`;
+  const idParam = (c.idParam ?? 'id') as IdParam;
+  const item = `${c.path}/{${idParam}}` as `${Path}/{${IdParam}}`;
   const parent = c.parentParams;
-  const itemParams = { ...parent, [idParam]: c.idPrefix };
-  const read: Access = { token: true, scope: c.read };
-  const write: Access = { token: true, scope: c.write };
+  const itemParams = { ...parent, [idParam]: resource.idPrefix };
+  const read: Access = { token: true, scope: readScope };
+  const write: Access = { token: true, scope: writeScope };
   const plural = c.tag.toLowerCase();
-  const head = (h: OperationHead): OperationHead => h;
+  const head = <P extends string>(h: OperationHead<P>): OperationHead<P> => h;
   return {
     list: head({
       method: 'get',
@@ -56,7 +68,7 @@ export function crud(c: CollectionNames) {
     }),
     search: head({
       method: 'get',
-      path: `${c.path}/search`,
+      path: `${c.path}/search` as `${Path}/search`,
       operationId: `search${name}`,
       tag: c.tag,
       summary: `Search ${plural}`,

@@ -6,7 +6,7 @@
  * the registry too (`expandQuery`), so an unknown one is 400 `parameter_invalid` on `expand[]`.
  */
 import type { Knex } from '@dms/db';
-import { tenantRows, type ScopedTable } from '../db/scoped.js';
+import { tenantRows, type AnyResource } from '@dms/domain/kernel';
 import { EXPAND_PARAM, expandProperty } from './query.js';
 import type { OperationInput } from './operation.js';
 
@@ -42,7 +42,8 @@ export function expandQuery<Obj>(registry: ExpansionRegistry<Obj>) {
 export async function expandObjects<Obj extends object>(
   db: Knex,
   tenantId: string,
-  objects: Obj[],
+  // The registry decides the type: objects come in with ids and leave with what expanded.
+  objects: NoInfer<Obj>[],
   expand: readonly string[] | undefined,
   registry: ExpansionRegistry<Obj>,
 ): Promise<Obj[]> {
@@ -65,7 +66,7 @@ export async function expandObjects<Obj extends object>(
 }
 
 /** The `expand[]` of a request's validated query. */
-export function requestedExpansions(input: OperationInput<unknown, unknown>): string[] | undefined {
+export function requestedExpansions(input: OperationInput<unknown, unknown, unknown>): string[] | undefined {
   return (input.query as Record<string, string[] | undefined> | undefined)?.[EXPAND_PARAM];
 }
 
@@ -73,13 +74,41 @@ export function requestedExpansions(input: OperationInput<unknown, unknown>): st
  * An operation helper: expands objects with the request's `expand[]`.
  * @returns a function from objects (a page, or one object) to the expanded objects
  */
-export function expanderFor<Obj extends object>(registry: ExpansionRegistry<Obj>, input: OperationInput<unknown, unknown>) {
+export function expanderFor<Obj extends object>(registry: ExpansionRegistry<Obj>, input: OperationInput<unknown, unknown, unknown>) {
   return (objects: Obj[]) => expandObjects(input.ctx.db, input.tenantId, objects, requestedExpansions(input), registry);
 }
 
 /** Expands one object (a retrieve, create or update) with the request's `expand[]`. */
-export async function expandOne<Obj extends object>(registry: ExpansionRegistry<Obj>, input: OperationInput<unknown, unknown>, object: Obj): Promise<Obj> {
+export async function expandOne<Obj extends object>(
+  registry: ExpansionRegistry<Obj>,
+  input: OperationInput<unknown, unknown, unknown>,
+  object: Obj,
+): Promise<Obj> {
   return (await expanderFor(registry, input)([object]))[0]!;
+}
+
+/**
+ * How a resource's objects are shown (docs/api.md section 10): rows mapped to public objects a page
+ * at a time, then expanded with the request's `expand[]` from the resource's relations. One place
+ * for what every operations table needs: the query property, a page serializer, one object.
+ * @param toObjects rows → public objects, in order (one query at most for the whole page)
+ */
+export function presenter<Row, Obj extends object>(
+  toObjects: (rows: Row[], input: OperationInput<unknown, unknown, unknown>) => Obj[] | Promise<Obj[]>,
+  registry: ExpansionRegistry<Obj> = {},
+) {
+  const page = (input: OperationInput<unknown, unknown, unknown>) => async (rows: Row[]) =>
+    expandObjects(input.ctx.db, input.tenantId, await toObjects(rows, input), requestedExpansions(input), registry);
+  return {
+    /** `{"expand[]": …}` of the operations' query schemas (empty when nothing expands). */
+    expand: expandQuery(registry),
+    /** A page's rows → expanded objects (for `listPage`/`searchPage`). */
+    page,
+    /** One row → its expanded object (for `retrieveOne`). */
+    row: (input: OperationInput<unknown, unknown, unknown>) => async (row: Row) => (await page(input)([row]))[0]!,
+    /** Expands one object a write returned. */
+    one: async (input: OperationInput<unknown, unknown, unknown>, object: Obj | Promise<Obj>) => expandOne(registry, input, await object),
+  };
 }
 
 /**
@@ -111,12 +140,12 @@ export interface RowQuery {
 }
 
 /**
- * A to-one relation: the tenant's visible row of `table` whose id is `key(obj)`.
+ * A to-one relation: the tenant's visible row of `resource` whose id is `key(obj)`.
  * @param map row → the embedded object
  * @param missing shown when the row is not visible (e.g. a deleted stub); default undefined
  */
 export function referencedRow<Obj, Row extends { id: string }>(
-  table: ScopedTable,
+  resource: AnyResource,
   key: (obj: Obj) => string | null,
   map: (row: Row) => unknown,
   options: RowQuery & { missing?: (key: string) => unknown } = {},
@@ -124,7 +153,7 @@ export function referencedRow<Obj, Row extends { id: string }>(
   return {
     key,
     load: async (db, tenantId, ids) => {
-      const q = tenantRows(db, table, tenantId).whereIn(`${table}.id`, ids);
+      const q = tenantRows(db, resource, tenantId).whereIn(`${resource.table}.id`, ids);
       options.select?.(db, q);
       return byId((await q) as Row[], map);
     },
@@ -133,12 +162,12 @@ export function referencedRow<Obj, Row extends { id: string }>(
 }
 
 /**
- * A to-many relation: the tenant's visible rows of `table` whose `column` holds the object's id,
+ * A to-many relation: the tenant's visible rows of `resource` whose `column` holds the object's id,
  * as a list (`[]` when none), ordered by insertion.
  * @param map row → the embedded object
  */
 export function referencingRows<Obj extends { id: string }, Row>(
-  table: ScopedTable,
+  resource: AnyResource,
   column: string,
   map: (row: Row) => unknown,
   options: RowQuery = {},
@@ -146,7 +175,8 @@ export function referencingRows<Obj extends { id: string }, Row>(
   return {
     key: (obj) => obj.id,
     load: async (db, tenantId, ids) => {
-      const q = tenantRows(db, table, tenantId)
+      const { table } = resource;
+      const q = tenantRows(db, resource, tenantId)
         .whereIn(`${table}.${column}`, ids)
         .orderBy(`${table}.seq`, options.order ?? 'desc');
       options.select?.(db, q);

@@ -7,7 +7,7 @@
  * docs/api.md section 4).
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { validator } from '../http/validation.js';
+import { validator } from '@dms/domain/kernel';
 import { writePage } from '../http/pagination.js';
 import type { AppContext } from '../context.js';
 import type { Principal } from '../http/types.js';

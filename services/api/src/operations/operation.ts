@@ -11,9 +11,9 @@ import type { ErrorCode } from '@dms/errors';
 import type { IdPrefix } from '@dms/ids';
 import type { Scope } from '@dms/scopes';
 import type { AppContext } from '../context.js';
-import type { EventType } from '../db/outbox.js';
+import type { EventType } from '@dms/domain';
 import type { Principal } from '../http/types.js';
-import type { PageResult } from './lists.js';
+import type { PageResult } from '../http/pagination.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -26,15 +26,25 @@ export interface NamedSchema<S extends TSchema = TSchema> {
   schema: S;
 }
 
+/**
+ * The path parameters of a path template, typed: `/debts/{debtId}/payments/{id}` gives
+ * `{debtId: string; id: string}`, so handlers read `params.id` without a cast.
+ */
+export type PathParams<P extends string> = string extends P
+  ? Record<string, string>
+  : P extends `${string}{${infer Name}}${infer Rest}`
+    ? { [K in Name]: string } & PathParams<Rest>
+    : unknown;
+
 /** What a handler receives: validated inputs plus the request context. */
-export interface OperationInput<Q, B> {
+export interface OperationInput<Q, B, Params = Record<string, string>> {
   ctx: AppContext;
   /** The verified caller; `undefined` only for public operations. */
   principal: Principal;
   /** The caller's tenant: every object the handler touches must belong to it. */
   tenantId: string;
-  /** Path parameters by template name (`{id}` → `params.id`). */
-  params: Record<string, string>;
+  /** Path parameters by template name (`{id}` → `params.id`), typed from the path template. */
+  params: Params;
   /** The query after schema validation (types coerced, defaults applied). */
   query: Q;
   /** The body after schema validation (`{}` for an omitted optional body). */
@@ -43,11 +53,11 @@ export interface OperationInput<Q, B> {
   res: Response;
 }
 
-/** One operation. `Q` and `B` are the TypeBox schemas of the query and body. */
-export interface Operation<Q extends TSchema = TSchema, B extends TSchema = TSchema> {
+/** One operation. `Q` and `B` are the TypeBox schemas of the query and body, `P` its path template. */
+export interface Operation<Q extends TSchema = TSchema, B extends TSchema = TSchema, P extends string = string> {
   method: HttpMethod;
   /** OpenAPI path template, parameters as `{name}`. */
-  path: string;
+  path: P;
   operationId: string;
   tag: string;
   summary: string;
@@ -68,7 +78,7 @@ export interface Operation<Q extends TSchema = TSchema, B extends TSchema = TSch
   errors?: ErrorCode[];
   /** Event types the operation records (documented; written through the outbox). */
   events?: EventType[];
-  handler: (input: OperationInput<Static<Q>, Static<B>>) => Promise<unknown> | unknown;
+  handler: (input: OperationInput<Static<Q>, Static<B>, PathParams<P>>) => Promise<unknown> | unknown;
 }
 
 /** An operation whose schema types have been checked and erased, as tables hold them. */
@@ -78,8 +88,15 @@ export type AnyOperation = Operation<TSchema, TSchema>;
  * Declares an operation: checks the handler against the schemas' static types, then erases them
  * so operations of different shapes share one table.
  */
-export function defineOperation<Q extends TSchema = TSchema, B extends TSchema = TSchema>(op: Operation<Q, B>): AnyOperation {
+export function defineOperation<Q extends TSchema = TSchema, B extends TSchema = TSchema, const P extends string = string>(
+  op: Operation<Q, B, P>,
+): AnyOperation {
   return op as unknown as AnyOperation;
+}
+
+/** The actor of a status change made by the calling client (docs/api.md section 9): its `whodunnit`. */
+export function actor(input: Pick<OperationInput<unknown, unknown, unknown>, 'principal'>): { whodunnit: string } {
+  return { whodunnit: input.principal.clientId };
 }
 
 /** What a list handler returns (see lists.ts): mount writes it with the pagination headers. */

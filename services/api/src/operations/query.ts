@@ -10,6 +10,7 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { ApiError, type ErrorCode } from '@dms/errors';
 import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { MAX_QUERY_LENGTH, type SearchRegistry } from '@dms/search';
 
 /** `limit` when a list request gives none. */
 export const DEFAULT_LIMIT = 10;
@@ -17,9 +18,6 @@ export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 100;
 /** The query parameter naming expansions (repeatable: `expand[]=customer&expand[]=organisation`). */
 export const EXPAND_PARAM = 'expand[]';
-
-/** Names of the pagination parameters (kept out of the links' other parameters). */
-export const PAGE_PARAM_NAMES = ['limit', 'after', 'before'] as const;
 
 // A cursor is an object id: '' and U+0000 (which PostgreSQL text cannot hold) can name none.
 const cursor = (name: string, description: string) =>
@@ -120,4 +118,20 @@ export function queryParser<T>(schema: TSchema): (raw: Record<string, unknown>) 
     for (const name of integers) if (copy[name] !== undefined) copy[name] = Number(copy[name]);
     return copy as T;
   };
+}
+
+/** "`status` (`:`; one of …), …": the fields of `registry` with their operators and values. */
+export function searchFieldsDescription(registry: SearchRegistry): string {
+  const list = Object.entries(registry)
+    .map(([name, f]) => `\`${f.keyed ? `${name}['key']` : name}\` (${f.operators.map((o) => `\`${o}\``).join(' ')}; ${f.expects})`)
+    .join(', ');
+  return `Search expression (at most ${MAX_QUERY_LENGTH} characters): terms \`field:value\` (or \`=\`) or \`field>value\` (also \`>=\`, \`<\`, \`<=\`) joined by \`AND\`, \`OR\` (any case) or spaces (= AND), never AND and OR in one query; values bare, \`"double"\` or \`'single'\` quoted. Fields: ${list}.`;
+}
+
+/**
+ * `{query, limit, after, before, ...extra}` with `query` required. The lexer reports malformed
+ * queries itself (400 `invalid_search_query` with the position), so the schema checks presence only.
+ */
+export function searchQuery<P extends TProperties>(registry: SearchRegistry, extra: P = {} as P) {
+  return querySchema({ query: Type.String({ description: searchFieldsDescription(registry) }), ...pageProperties, ...extra });
 }

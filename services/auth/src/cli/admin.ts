@@ -17,7 +17,8 @@ import { createDb, poolTimeoutsFromEnv, migrateLatest, resolveDatabase, type Kne
 import { resolveSecretsKey } from '@dms/config';
 import { SecretBox } from '@dms/secrets';
 import { loadAuthConfig } from '../config.js';
-import { ClientAdminError, createClient, createTenant, revokeClient, rotateClientSecret, rotateSigningKey, type SigningAlg } from '../domain/index.js';
+import { createTenant } from '@dms/domain/tenants';
+import { ClientAdminError, createClient, revokeClient, rotateClientSecret, rotateSigningKey, type SigningAlg } from '../domain/index.js';
 
 const USAGE = `usage: admin tenants create --name NAME
        admin clients create --tenant TEN_ID --name NAME [--scope "SCOPE ..."]

@@ -1,4 +1,3 @@
-/** Operator-facing domain of the issuer: tenants, OAuth clients, signing keys. */
-export * from './tenants.js';
+/** Operator-facing domain of the issuer: OAuth clients (tenants are the domain library's), signing keys. */
 export * from './clients.js';
 export * from './signing-keys.js';

@@ -1,7 +1,7 @@
 /**
  * What every time-driven change of the worker looks like (docs/api.md section 9), so the loop in
  * worker.ts runs them alike: claim one due row under `FOR UPDATE SKIP LOCKED`, apply the change
- * through the API's domain functions (events through the outbox), in the caller's transaction.
+ * through the domain library's functions (events through the outbox), in the caller's transaction.
  */
 import type { Knex } from '@dms/db';
 import type { Clock } from './clock.js';
@@ -21,6 +21,3 @@ export interface TimedChange {
    */
   applyOne(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]): Promise<ChangeOutcome>;
 }
-
-/** `whodunnit` of every status move the worker makes (docs/api.md section 9). */
-export const SYSTEM_ACTOR = 'system';

@@ -7,7 +7,7 @@
  * services/api/src/search/total.ts, docs/api.md section 4), with the plans of both statements and
  * the exact `count(*)` the capped count replaced.
  */
-import { loadApiConfig } from '@dms/api/config';
+import { DEFAULT_SEARCH_TOTAL_CAP } from '@dms/search';
 import type { Knex } from '@dms/db';
 import { explainAnalyze, explainWithoutIndex, executionMs, log, type BenchContext } from '../context.js';
 import { measureHttp } from '../load.js';
@@ -97,8 +97,8 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
   const tenant = data.tenants[0];
   const token = await stack.token(tenant);
   const headers = { authorization: `Bearer ${token}` };
-  // The cap the API under test runs with (its environment over ours, defaults as the API fills them).
-  const cap = loadApiConfig({ ...process.env, ...stack.env }, false).SEARCH_TOTAL_CAP;
+  // The cap the API under test runs with (its environment over ours, else the API's default).
+  const cap = Number({ ...process.env, ...stack.env }.SEARCH_TOTAL_CAP ?? DEFAULT_SEARCH_TOTAL_CAP);
   const runs: LoadRun[] = [];
   const checks: Check[] = [];
   const notes: string[] = [

@@ -12,6 +12,9 @@
  *   database clock. (Through the API, per-tenant write contention would be measured instead.)
  * The receiver is a separate process answering 204; dispatchers run with their production defaults.
  */
+import { tenantRows } from '@dms/domain/kernel';
+import { webhookEndpointsResource } from '@dms/domain/webhooks';
+import { cancelEndpointDeliveries } from '@dms/webhook-delivery';
 import { log, type BenchContext } from '../context.js';
 import { fmt, fmtMs, quantile, type Check, type LoadRun, type ScenarioResult } from '../model.js';
 import { cpuTimeMs } from '../proc.js';
@@ -130,11 +133,9 @@ async function drainRate(
   const cpu = await meter.stop(delivered);
   const waits = await sampler.stop(5);
   if (delivered < n) {
-    await stack
-      .db('webhook_deliveries')
-      .where({ tenant_id: tenant.tenantId, status: 'pending', attempt_count: 0 })
-      .update({ status: 'canceled', next_attempt_at: null });
-    // Attempts already claimed finish; wait for them before the next phase.
+    const endpoints: Array<{ id: string }> = await tenantRows(stack.db, webhookEndpointsResource, tenant.tenantId).select('webhook_endpoints.id');
+    for (const { id } of endpoints) await cancelEndpointDeliveries(stack.db, id, 'bench: phase over');
+    // A dispatcher holding one loses it (its result can no longer be recorded); wait until none is pending.
     await waitFor(
       'claimed deliveries',
       async () => Number((await stack.db('webhook_deliveries').where({ tenant_id: tenant.tenantId, status: 'pending' }).count({ n: '*' }).first())?.n) === 0,

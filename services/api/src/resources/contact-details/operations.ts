@@ -1,27 +1,33 @@
 /**
  * `/customers/{customerId}/contact_details` (docs/api.md section 10): list, create, retrieve,
- * update (`PATCH`, and `PUT` with the same meaning) and delete (soft) a customer's contact
- * details, behind `customers:read` / `customers:write`. A customer that is not the tenant's (or is
- * deleted) is 404, for the list too; a detail under another customer does not exist there.
+ * update (`PATCH`, and `PUT` as its twin) and delete the contact details of a customer, behind
+ * `customers:read` / `customers:write`. Another tenant's (or no) customer is 404, for the list too.
  */
+import {
+  ContactDetail,
+  ContactDetailCreate,
+  ContactDetailUpdate,
+  contactDetailsResource,
+  findContactDetail,
+  toContactDetail,
+  type ContactDetailRow,
+} from '@dms/domain/contact-details';
+import { createContactDetail, customersResource, deleteContactDetail, updateContactDetail } from '@dms/domain/customers';
 import { defineOperation, type AnyOperation } from '../../operations/operation.js';
-import { listPage } from '../../operations/lists.js';
+import { listPage, nestedUnder } from '../../operations/lists.js';
 import { pageQuery } from '../../operations/query.js';
 import { crud } from '../../operations/crud.js';
-import { findOwned } from '../../db/scoped.js';
-import { ContactDetail, ContactDetailCreate, ContactDetailUpdate, type ContactDetailRow } from './schemas.js';
-import { createContactDetail, deleteContactDetail, findContactDetail, toContactDetail, updateContactDetail } from './store.js';
 
 const names = crud({
+  resource: contactDetailsResource,
   path: '/customers/{customerId}/contact_details',
-  idPrefix: 'cd',
   tag: 'Contact details',
-  noun: 'contact detail',
   read: 'customers:read',
   write: 'customers:write',
-  parentParams: { customerId: 'cus' },
+  parentParams: { customerId: customersResource.idPrefix },
 });
 const object = { name: 'ContactDetail', schema: ContactDetail };
+const underCustomer = nestedUnder(customersResource, 'customerId', 'customer_contact_details.customer_id');
 
 /** The operations of `/customers/{customerId}/contact_details`. */
 export const contactDetailOperations: AnyOperation[] = [
@@ -32,12 +38,11 @@ export const contactDetailOperations: AnyOperation[] = [
     query: pageQuery(),
     response: { ...object, status: 200, list: true },
     handler: async (i) => {
-      const customerId = i.params.customerId!;
-      await findOwned(i.ctx.db, 'customers', i.tenantId, customerId);
+      const customer = await underCustomer(i);
       return listPage<ContactDetailRow, ContactDetail>(i, {
-        table: 'customer_contact_details',
-        narrow: (q) => void q.where('customer_contact_details.customer_id', customerId).whereNot('customer_contact_details.status', 'deleted'),
-        counter: () => ['contact_details', customerId],
+        resource: contactDetailsResource,
+        narrow: (q) => void customer.narrow(q.whereNot('customer_contact_details.status', 'deleted')),
+        counter: () => ['contact_details', customer.id],
         serialize: (rows) => rows.map(toContactDetail),
       });
     },
@@ -49,15 +54,15 @@ export const contactDetailOperations: AnyOperation[] = [
     body: { name: 'ContactDetailCreate', schema: ContactDetailCreate },
     response: { ...object, status: 201 },
     events: ['customer_contact_detail.created', 'customer_contact_detail.updated'],
-    handler: (i) => createContactDetail(i.ctx.db, i.tenantId, i.params.customerId!, i.body),
+    handler: (i) => createContactDetail(i.ctx.db, i.tenantId, i.params.customerId, i.body),
   }),
   defineOperation({
     ...names.retrieve,
     description: 'Deleted details stay retrievable, with `status: deleted`.',
     response: { ...object, status: 200 },
     handler: async (i) => {
-      await findOwned(i.ctx.db, 'customers', i.tenantId, i.params.customerId!);
-      return toContactDetail(await findContactDetail(i.ctx.db, i.tenantId, i.params.customerId!, i.params.id!));
+      await underCustomer(i);
+      return toContactDetail(await findContactDetail(i.ctx.db, i.tenantId, i.params.customerId, i.params.id));
     },
   }),
   defineOperation({
@@ -67,7 +72,7 @@ export const contactDetailOperations: AnyOperation[] = [
     response: { ...object, status: 200 },
     errors: ['invalid_state_transition'],
     events: ['customer_contact_detail.updated'],
-    handler: (i) => updateContactDetail(i.ctx.db, i.tenantId, i.params.customerId!, i.params.id!, i.body),
+    handler: (i) => updateContactDetail(i.ctx.db, i.tenantId, i.params.customerId, i.params.id, i.body),
   }),
   defineOperation({
     ...names.delete,
@@ -75,6 +80,6 @@ export const contactDetailOperations: AnyOperation[] = [
     response: { ...object, status: 200 },
     errors: ['invalid_state_transition'],
     events: ['customer_contact_detail.deleted'],
-    handler: (i) => deleteContactDetail(i.ctx.db, i.tenantId, i.params.customerId!, i.params.id!),
+    handler: (i) => deleteContactDetail(i.ctx.db, i.tenantId, i.params.customerId, i.params.id),
   }),
 ];

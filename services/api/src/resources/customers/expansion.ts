@@ -2,12 +2,11 @@
  * What a customer expands (docs/api.md section 10): `debts`, the customer's visible debts newest
  * first (their references as ids), one batch query per page (operations/expansion.ts).
  */
+import { debtsResource, toDebt, type DebtRow } from '@dms/domain/debts';
 import { referencingRows, type ExpansionRegistry } from '../../operations/expansion.js';
-import type { DebtRow } from '../debts/schemas.js';
-import { toDebt } from '../debts/store.js';
-import type { Customer } from './schemas.js';
+import type { CustomerView as Customer } from './schemas.js';
 
 /** The relations of a customer. */
 export const CUSTOMER_EXPANSIONS = {
-  debts: referencingRows<Customer, DebtRow>('debts', 'customer_id', (r) => toDebt(r)),
+  debts: referencingRows<Customer, DebtRow>(debtsResource, 'customer_id', (r) => toDebt(r)),
 } satisfies ExpansionRegistry<Customer>;

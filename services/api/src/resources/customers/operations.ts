@@ -4,70 +4,76 @@
  * tenants' ids answer 404. Customers are read with their contact details in the same query.
  */
 import type { Knex } from '@dms/db';
+import { deletedObjectSchema } from '@dms/domain/kernel';
+import {
+  CustomerCreate,
+  CustomerUpdate,
+  createCustomer,
+  customersResource,
+  deleteCustomer,
+  loadCustomer,
+  toCustomer,
+  updateCustomer,
+  withContactDetails,
+  type Customer as CustomerObject,
+  type CustomerRow,
+} from '@dms/domain/customers';
 import { defineOperation, type AnyOperation, type OperationInput } from '../../operations/operation.js';
 import { listPage, searchPage } from '../../operations/lists.js';
-import { pageQuery, querySchema } from '../../operations/query.js';
-import { expandOne, expandQuery, expanderFor } from '../../operations/expansion.js';
+import { pageQuery, querySchema, searchQuery } from '../../operations/query.js';
+import { presenter } from '../../operations/expansion.js';
 import { crud } from '../../operations/crud.js';
-import { searchQuery } from '../../search/query-schema.js';
-import { CUSTOMER_SEARCH_FIELDS } from '../../search/registries.js';
-import { deletedObjectSchema } from '../../schemas/common.js';
-import { Customer, CustomerCreate, CustomerUpdate, type CustomerRow } from './schemas.js';
-import { createCustomer, deleteCustomer, loadCustomer, toCustomer, updateCustomer, withContactDetails } from './store.js';
 import { CUSTOMER_EXPANSIONS } from './expansion.js';
+import { Customer } from './schemas.js';
 
-const names = crud({ path: '/customers', idPrefix: 'cus', tag: 'Customers', noun: 'customer', read: 'customers:read', write: 'customers:write' });
+const names = crud({ resource: customersResource, path: '/customers', tag: 'Customers' });
 const object = { name: 'Customer', schema: Customer };
-const expand = expandQuery(CUSTOMER_EXPANSIONS);
-type Input = OperationInput<unknown, unknown>;
-
-/** A page of rows (contact details aggregated in) as expanded customers. */
-const serializer = (i: Input) => (rows: CustomerRow[]) => expanderFor(CUSTOMER_EXPANSIONS, i)(rows.map(toCustomer));
+const show = presenter((rows: CustomerRow[]) => rows.map(toCustomer), CUSTOMER_EXPANSIONS);
 /** Adds the contact details to a list query. */
-const narrow = (q: Knex.QueryBuilder, i: Input) => withContactDetails(i.ctx.db)(q);
+const narrow = (q: Knex.QueryBuilder, i: OperationInput<unknown, unknown, unknown>) => withContactDetails(i.ctx.db)(q);
 
 /** The operations of `/customers`. */
 export const customerOperations: AnyOperation[] = [
   defineOperation({
     ...names.list,
-    query: pageQuery(expand),
+    query: pageQuery(show.expand),
     response: { ...object, status: 200, list: true },
-    handler: (i) => listPage<CustomerRow, Customer>(i, { table: 'customers', narrow, counter: () => ['customers'], serialize: serializer(i) }),
+    handler: (i) => listPage<CustomerRow, CustomerObject>(i, { resource: customersResource, narrow, counter: () => ['customers'], serialize: show.page(i) }),
   }),
   defineOperation({
     ...names.search,
-    query: searchQuery(CUSTOMER_SEARCH_FIELDS, expand),
+    query: searchQuery(customersResource.search, show.expand),
     response: { ...object, status: 200, list: true },
-    handler: (i) => searchPage<CustomerRow, Customer>(i, { table: 'customers', narrow, fields: CUSTOMER_SEARCH_FIELDS, serialize: serializer(i) }),
+    handler: (i) => searchPage<CustomerRow, CustomerObject>(i, { resource: customersResource, narrow, serialize: show.page(i) }),
   }),
   defineOperation({
     ...names.create,
     description:
       '`kind` defaults to `individual`. Each entry of `contact_details` becomes a contact detail object (events `customer.created`, then `customer_contact_detail.created`).',
-    query: querySchema(expand),
+    query: querySchema(show.expand),
     body: { name: 'CustomerCreate', schema: CustomerCreate },
     response: { ...object, status: 201 },
     events: ['customer.created', 'customer_contact_detail.created'],
-    handler: async (i) => expandOne(CUSTOMER_EXPANSIONS, i, await createCustomer(i.ctx.db, i.tenantId, i.body)),
+    handler: (i) => show.one(i, createCustomer(i.ctx.db, i.tenantId, i.body)),
   }),
   defineOperation({
     ...names.retrieve,
-    query: querySchema(expand),
+    query: querySchema(show.expand),
     response: { ...object, status: 200 },
-    handler: async (i) => expandOne(CUSTOMER_EXPANSIONS, i, await loadCustomer(i.ctx.db, i.tenantId, i.params.id!)),
+    handler: (i) => show.one(i, loadCustomer(i.ctx.db, i.tenantId, i.params.id)),
   }),
   defineOperation({
     ...names.update,
-    query: querySchema(expand),
+    query: querySchema(show.expand),
     body: { name: 'CustomerUpdate', schema: CustomerUpdate },
     response: { ...object, status: 200 },
     events: ['customer.updated', 'customer_contact_detail.created', 'customer_contact_detail.updated', 'customer_contact_detail.deleted'],
-    handler: async (i) => expandOne(CUSTOMER_EXPANSIONS, i, await updateCustomer(i.ctx.db, i.tenantId, i.params.id!, i.body)),
+    handler: (i) => show.one(i, updateCustomer(i.ctx.db, i.tenantId, i.params.id, i.body)),
   }),
   defineOperation({
     ...names.delete,
     response: { name: 'DeletedCustomer', schema: deletedObjectSchema('customer'), status: 200 },
     events: ['customer.deleted'],
-    handler: (i) => deleteCustomer(i.ctx.db, i.tenantId, i.params.id!),
+    handler: (i) => deleteCustomer(i.ctx.db, i.tenantId, i.params.id),
   }),
 ];

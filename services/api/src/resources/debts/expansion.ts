@@ -7,33 +7,28 @@
  * (`expand[]=debt`).
  */
 import type { Knex } from '@dms/db';
+import { deletedObject } from '@dms/domain/kernel';
+import { customersResource, toCustomer, withContactDetails, type CustomerRow } from '@dms/domain/customers';
+import { debtsResource, toDebt, type DebtRow } from '@dms/domain/debts';
+import { invoicesResource, toInvoice, withLineItemIds, type InvoiceRowWithItems } from '@dms/domain/invoices';
+import { lineItemsResource, toLineItem, type LineItemRow } from '@dms/domain/line-items';
+import { organisationsResource, toOrganisation, type OrganisationRow } from '@dms/domain/organisations';
+import { paymentPlansResource, toPaymentPlan, type PaymentPlanRow } from '@dms/domain/payment-plans';
+import { paymentsResource, toPayment, type PaymentRow } from '@dms/domain/payments';
 import { expandObjects, referencedRow, referencingRows, type ExpansionRegistry, type Relation } from '../../operations/expansion.js';
-import { deletedObject } from '../../schemas/common.js';
-import type { CustomerRow } from '../customers/schemas.js';
-import { toCustomer, withContactDetails } from '../customers/store.js';
-import { toInvoice, withLineItemIds, type InvoiceRowWithItems } from '../invoices/store.js';
-import type { LineItemRow } from '../line-items/schemas.js';
-import { toLineItem } from '../line-items/store.js';
-import type { OrganisationRow } from '../organisations/schemas.js';
-import { toOrganisation } from '../organisations/store.js';
-import { toPaymentPlan } from '../payment-plans/active.js';
-import type { PaymentPlanRow } from '../payment-plans/schemas.js';
-import type { PaymentRow } from '../payments/schemas.js';
-import { toPayment } from '../payments/store.js';
-import type { Debt, DebtRow } from './schemas.js';
-import { toDebt } from './store.js';
+import type { DebtView as Debt } from './schemas.js';
 
 /** The relations of a debt. */
 export const DEBT_EXPANSIONS = {
-  customer: referencedRow<Debt, CustomerRow>('customers', (d) => d.customer as string, toCustomer, {
+  customer: referencedRow<Debt, CustomerRow>(customersResource, (d) => d.customer as string, toCustomer, {
     select: (db, q) => withContactDetails(db)(q),
     missing: (id) => deletedObject('customer', id),
   }),
-  organisation: referencedRow<Debt, OrganisationRow>('organisations', (d) => d.organisation as string, toOrganisation),
-  payments: referencingRows<Debt, PaymentRow>('payments', 'debt_id', toPayment),
-  line_items: referencingRows<Debt, LineItemRow>('line_items', 'debt_id', toLineItem),
-  invoices: referencingRows<Debt, InvoiceRowWithItems>('invoices', 'debt_id', (r) => toInvoice(r, r.line_item_ids), { select: withLineItemIds }),
-  payment_plans: referencingRows<Debt, PaymentPlanRow>('payment_plans', 'debt_id', (r) => toPaymentPlan(r)),
+  organisation: referencedRow<Debt, OrganisationRow>(organisationsResource, (d) => d.organisation as string, toOrganisation),
+  payments: referencingRows<Debt, PaymentRow>(paymentsResource, 'debt_id', toPayment),
+  line_items: referencingRows<Debt, LineItemRow>(lineItemsResource, 'debt_id', toLineItem),
+  invoices: referencingRows<Debt, InvoiceRowWithItems>(invoicesResource, 'debt_id', (r) => toInvoice(r, r.line_item_ids), { select: withLineItemIds }),
+  payment_plans: referencingRows<Debt, PaymentPlanRow>(paymentPlansResource, 'debt_id', (r) => toPaymentPlan(r)),
 } satisfies ExpansionRegistry<Debt>;
 
 export type DebtExpansion = keyof typeof DEBT_EXPANSIONS;
@@ -44,7 +39,7 @@ export type DebtExpansion = keyof typeof DEBT_EXPANSIONS;
  */
 export function embeddedDebt<Obj extends { debt: unknown }>(): Relation<Obj> {
   return referencedRow<Obj, DebtRow>(
-    'debts',
+    debtsResource,
     (o) => o.debt as string,
     (r) => toDebt(r),
   );

@@ -5,15 +5,12 @@
  * 409 when the action is not allowed from its status. The status records the client as `whodunnit`.
  * Each takes `expand[]` as the other debt operations do (docs/api.md section 10).
  */
-import { ApiError } from '@dms/errors';
+import type { EventType } from '@dms/domain';
+import { Type, reasonBodySchema, textSchema, timestampSchema } from '@dms/domain/kernel';
+import { DEBT_ACTIONS, TRANSITIONS, actOnDebt, type DebtAction } from '@dms/domain/debts';
 import { defineOperation, type AnyOperation } from '../../operations/operation.js';
-import type { EventType } from '../../db/outbox.js';
-import { expandOne, expandQuery } from '../../operations/expansion.js';
 import { querySchema } from '../../operations/query.js';
-import { Type, reasonBodySchema, textSchema, timestampSchema } from '../../schemas/common.js';
-import { DEBT_EXPANSIONS } from './expansion.js';
-import { DEBT_ACTIONS, TRANSITIONS, type DebtAction } from './lifecycle.js';
-import { moveDebt } from './moves.js';
+import { showDebts } from './operations.js';
 import { Debt } from './schemas.js';
 
 const ACTION_SUMMARIES: Record<DebtAction, string> = {
@@ -71,29 +68,12 @@ function actionOperation(action: DebtAction): AnyOperation {
     description: `Moves the debt from ${rule.from.map((s) => `\`${s}\``).join(', ')} to \`${rule.to}\`${planNote}; any other status is 409 \`invalid_state_transition\`. The optional \`reason\` is stored on the status.`,
     access: { token: true, scope: 'debts:write' },
     pathParams: { id: 'deb' },
-    query: querySchema(expandQuery(DEBT_EXPANSIONS)),
+    query: querySchema(showDebts.expand),
     body: { ...bodyOf(action), optional: true },
     response: { name: 'Debt', schema: Debt, status: 200 },
     errors: ['invalid_state_transition', ...(action === 'pause' ? (['business_rule_violation'] as const) : [])],
     events,
-    handler: async (i) => {
-      const body = i.body as { reason?: string; end_at?: string; info?: string };
-      const endAt = body.end_at;
-      const moved = await moveDebt(
-        i.ctx.db,
-        i.tenantId,
-        i.params.id!,
-        action,
-        { reason: body.reason ?? null, whodunnit: i.principal.clientId, context: body.info ?? null, endAt: endAt ?? null },
-        endAt === undefined
-          ? undefined
-          : async (trx) => {
-              const { rows } = await trx.raw('SELECT ?::timestamptz > now() AS future', [endAt]);
-              if (!rows[0].future) throw new ApiError('business_rule_violation', 'end_at must be in the future.', { param: 'end_at' });
-            },
-      );
-      return expandOne(DEBT_EXPANSIONS, i, moved);
-    },
+    handler: (i) => showDebts.one(i, actOnDebt(i.ctx.db, i.tenantId, i.params.id, action, i.body, i.principal.clientId)),
   });
 }
 

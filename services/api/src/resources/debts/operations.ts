@@ -3,57 +3,64 @@
  * (the last two only while `initializing`), with `expand[]` on every read and write, behind
  * `debts:read` / `debts:write`; other tenants' ids answer 404.
  */
-import { defineOperation, type AnyOperation, type OperationInput } from '../../operations/operation.js';
+import { deletedObject, deletedObjectSchema } from '@dms/domain/kernel';
+import {
+  DebtCreate,
+  DebtUpdate,
+  Summary,
+  createDebt,
+  debtsResource,
+  moveDebt,
+  toDebt,
+  toSummary,
+  updateDebt,
+  type Debt as DebtObject,
+  type DebtRow,
+} from '@dms/domain/debts';
+import { actor, defineOperation, type AnyOperation } from '../../operations/operation.js';
 import { listPage, retrieveOne, searchPage } from '../../operations/lists.js';
-import { pageQuery, querySchema } from '../../operations/query.js';
-import { expandOne, expandQuery, expanderFor } from '../../operations/expansion.js';
+import { pageQuery, querySchema, searchQuery } from '../../operations/query.js';
+import { presenter } from '../../operations/expansion.js';
 import { crud } from '../../operations/crud.js';
-import { searchQuery } from '../../search/query-schema.js';
-import { DEBT_SEARCH_FIELDS } from '../../search/registries.js';
-import { deletedObject, deletedObjectSchema } from '../../schemas/common.js';
-import { Debt, DebtCreate, DebtUpdate, Summary, type DebtRow } from './schemas.js';
-import { createDebt, toDebt, toSummary, updateDebt } from './store.js';
 import { DEBT_EXPANSIONS } from './expansion.js';
-import { moveDebt } from './moves.js';
+import { Debt } from './schemas.js';
 
-const names = crud({ path: '/debts', idPrefix: 'deb', tag: 'Debts', noun: 'debt', read: 'debts:read', write: 'debts:write' });
+const names = crud({ resource: debtsResource, path: '/debts', tag: 'Debts' });
 const object = { name: 'Debt', schema: Debt };
-const expand = expandQuery(DEBT_EXPANSIONS);
-
-/** Serializes rows with the `expand[]` of the request (ids only when absent). */
-const serializer = (i: OperationInput<unknown, unknown>) => (rows: DebtRow[]) => expanderFor(DEBT_EXPANSIONS, i)(rows.map((r) => toDebt(r)));
+/** How debts are shown: ids, or the relations `expand[]` asks for. */
+export const showDebts = presenter((rows: DebtRow[]) => rows.map((r) => toDebt(r)), DEBT_EXPANSIONS);
 
 /** The operations of `/debts` (the lifecycle actions are in lifecycle-operations.ts). */
 export const debtOperations: AnyOperation[] = [
   defineOperation({
     ...names.list,
-    query: pageQuery(expand),
+    query: pageQuery(showDebts.expand),
     response: { ...object, status: 200, list: true },
-    handler: (i) => listPage<DebtRow, Debt>(i, { table: 'debts', counter: () => ['debts'], serialize: serializer(i) }),
+    handler: (i) => listPage<DebtRow, DebtObject>(i, { resource: debtsResource, counter: () => ['debts'], serialize: showDebts.page(i) }),
   }),
   defineOperation({
     ...names.search,
-    query: searchQuery(DEBT_SEARCH_FIELDS, expand),
+    query: searchQuery(debtsResource.search, showDebts.expand),
     response: { ...object, status: 200, list: true },
     errors: ['invalid_search_query'],
-    handler: (i) => searchPage<DebtRow, Debt>(i, { table: 'debts', fields: DEBT_SEARCH_FIELDS, serialize: serializer(i) }),
+    handler: (i) => searchPage<DebtRow, DebtObject>(i, { resource: debtsResource, serialize: showDebts.page(i) }),
   }),
   defineOperation({
     ...names.create,
-    query: querySchema(expand),
+    query: querySchema(showDebts.expand),
     body: { name: 'DebtCreate', schema: DebtCreate },
     response: { ...object, status: 201 },
     description:
       'Takes `line_items` (1 to 100), or the shorthand `breakdown` (`principal` → a `debt` item, `interest` → `interest`, `fees` → `fee`), or neither (a debt of 0, filled in later with line items). The summary is computed from the items.',
     errors: ['resource_missing', 'business_rule_violation'],
     events: ['debt.created', 'line_item.created'],
-    handler: async (i) => expandOne(DEBT_EXPANSIONS, i, await createDebt(i.ctx.db, i.tenantId, i.body)),
+    handler: (i) => showDebts.one(i, createDebt(i.ctx.db, i.tenantId, i.body)),
   }),
   defineOperation({
     ...names.retrieve,
-    query: querySchema(expand),
+    query: querySchema(showDebts.expand),
     response: { ...object, status: 200 },
-    handler: (i) => retrieveOne(i, 'debts', async (row: DebtRow) => (await serializer(i)([row]))[0]!),
+    handler: (i) => retrieveOne(i, debtsResource, showDebts.row(i)),
   }),
   defineOperation({
     ...names.retrieve,
@@ -62,22 +69,22 @@ export const debtOperations: AnyOperation[] = [
     summary: "Retrieve a debt's summary",
     description: 'The `summary` of the debt: line items summed by kind, succeeded payments less refunds, and what remains (minor units).',
     response: { name: 'DebtSummary', schema: Summary, status: 200 },
-    handler: (i) => retrieveOne(i, 'debts', (row: DebtRow) => toSummary(row)),
+    handler: (i) => retrieveOne(i, debtsResource, (row: DebtRow) => toSummary(row)),
   }),
   defineOperation({
     ...names.update,
-    query: querySchema(expand),
+    query: querySchema(showDebts.expand),
     body: { name: 'DebtUpdate', schema: DebtUpdate },
     response: { ...object, status: 200 },
     errors: ['invalid_state_transition', 'resource_missing'],
     events: ['debt.updated'],
-    handler: async (i) => expandOne(DEBT_EXPANSIONS, i, await updateDebt(i.ctx.db, i.tenantId, i.params.id!, i.body)),
+    handler: (i) => showDebts.one(i, updateDebt(i.ctx.db, i.tenantId, i.params.id, i.body)),
   }),
   defineOperation({
     ...names.delete,
     response: { name: 'DeletedDebt', schema: deletedObjectSchema('debt'), status: 200 },
     errors: ['invalid_state_transition'],
     events: ['debt.deleted'],
-    handler: async (i) => deletedObject('debt', (await moveDebt(i.ctx.db, i.tenantId, i.params.id!, 'delete', { whodunnit: i.principal.clientId })).id),
+    handler: async (i) => deletedObject('debt', (await moveDebt(i.ctx.db, i.tenantId, i.params.id, 'delete', actor(i))).id),
   }),
 ];

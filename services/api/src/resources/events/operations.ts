@@ -1,13 +1,13 @@
 /**
  * `/events` (docs/api.md section 7): the tenant's events, newest first, and one event by id,
- * behind `events:read`. Read-only: events are written by the outbox (db/outbox.ts) in the
- * transaction of the change they record.
+ * behind `events:read`. Read-only: events are written by the outbox in the transaction of the
+ * change they record.
  */
+import { eventsResource, toEvent, type ApiEvent, type EventRow } from '@dms/domain/events';
 import { defineOperation, type AnyOperation } from '../../operations/operation.js';
 import { listPage, retrieveOne } from '../../operations/lists.js';
 import { pageQuery } from '../../operations/query.js';
-import type { ApiEvent } from '../../db/outbox.js';
-import { Event, toEvent, type EventRow } from './schemas.js';
+import { Event } from './schemas.js';
 
 const read = { token: true, scope: 'events:read' } as const;
 const object = { name: 'Event', schema: Event };
@@ -24,7 +24,7 @@ export const eventOperations: AnyOperation[] = [
     access: read,
     query: pageQuery(),
     response: { ...object, status: 200, list: true },
-    handler: (i) => listPage<EventRow, ApiEvent>(i, { table: 'events', counter: () => ['events'], serialize: (rows) => rows.map(toEvent) }),
+    handler: (i) => listPage<EventRow, ApiEvent>(i, { resource: eventsResource, counter: () => ['events'], serialize: (rows) => rows.map(toEvent) }),
   }),
   defineOperation({
     method: 'get',
@@ -33,8 +33,8 @@ export const eventOperations: AnyOperation[] = [
     tag: 'Events',
     summary: 'Retrieve an event',
     access: read,
-    pathParams: { id: 'evt' },
+    pathParams: { id: eventsResource.idPrefix },
     response: { ...object, status: 200 },
-    handler: (i) => retrieveOne(i, 'events', toEvent),
+    handler: (i) => retrieveOne(i, eventsResource, toEvent),
   }),
 ];

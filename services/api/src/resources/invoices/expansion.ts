@@ -4,13 +4,12 @@
  * batch query per page (operations/expansion.ts).
  */
 import { referencingRows, type ExpansionRegistry } from '../../operations/expansion.js';
+import { lineItemsResource, toLineItem, type LineItemRow } from '@dms/domain/line-items';
 import { embeddedDebt } from '../debts/expansion.js';
-import type { LineItemRow } from '../line-items/schemas.js';
-import { toLineItem } from '../line-items/store.js';
-import type { Invoice } from './schemas.js';
+import type { InvoiceView as Invoice } from './schemas.js';
 
 /** The relations of an invoice. */
 export const INVOICE_EXPANSIONS = {
-  line_items: referencingRows<Invoice, LineItemRow>('line_items', 'invoice_id', toLineItem, { order: 'asc' }),
+  line_items: referencingRows<Invoice, LineItemRow>(lineItemsResource, 'invoice_id', toLineItem, { order: 'asc' }),
   debt: embeddedDebt<Invoice>(),
 } satisfies ExpansionRegistry<Invoice>;

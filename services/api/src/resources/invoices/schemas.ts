@@ -1,57 +1,11 @@
 /**
- * Invoice schemas (docs/api.md section 8): the create and update bodies, the public object and the
- * stored row. Dates are `YYYY-MM-DD`; the invoice's line items are created with it and immutable.
+ * The invoice as the API shows it (docs/api.md sections 8 and 10): the domain's object with its
+ * `debt` and `line_items` as ids or, with `expand[]`, the objects themselves.
  */
-import {
-  Nullable,
-  StringEnum,
-  Type,
-  metadataPatchSchema,
-  metadataSchema,
-  objectId,
-  rowColumns,
-  textSchema,
-  timestampProperties,
-  updateBody,
-  type Static,
-} from '../../schemas/common.js';
-import { DebtRef } from '../debts/fields.js';
-import { LineItem, LineItemCreate } from '../line-items/schemas.js';
-
-export const INVOICE_STATUSES = ['open', 'paid', 'void'] as const;
-
-const day = (description: string) => Type.String({ format: 'date', description });
-const editable = {
-  description: textSchema(500),
-  due_on: day('When the invoice is due (YYYY-MM-DD).'),
-  status: StringEnum(INVOICE_STATUSES, { description: '`open` (default), `paid` or `void`.' }),
-};
-
-/** `POST /debts/{debtId}/invoices` body. */
-export const InvoiceCreate = Type.Object(
-  {
-    reference: textSchema(100, 'Your invoice number; unique within the debt.'),
-    invoiced_on: Type.Optional(day('Date of the invoice (YYYY-MM-DD).')),
-    due_on: Type.Optional(editable.due_on),
-    description: Type.Optional(editable.description),
-    status: Type.Optional(editable.status),
-    line_items: Type.Optional(Type.Array(LineItemCreate, { maxItems: 100, description: 'New line items of the debt, created with the invoice.' })),
-    metadata: Type.Optional(metadataSchema),
-  },
-  { additionalProperties: false },
-);
-
-/** `PUT`/`PATCH /debts/{debtId}/invoices/{id}` body. */
-export const InvoiceUpdate = updateBody({ ...editable, metadata: metadataPatchSchema });
-
-/** What an invoice shows between its `debt` and its `line_items`. */
-const invoiceProperties = {
-  reference: Type.String(),
-  invoiced_on: Nullable(Type.String({ format: 'date' })),
-  due_on: Nullable(Type.String({ format: 'date' })),
-  description: Nullable(Type.String()),
-  status: StringEnum(INVOICE_STATUSES),
-};
+import { Type, type Static } from '@sinclair/typebox';
+import { Invoice as InvoiceObject } from '@dms/domain/invoices';
+import { LineItem } from '@dms/domain/line-items';
+import { DebtRef } from '../debts/schemas.js';
 
 /** An item of an invoice's `line_items`: the id, or the line item with `expand[]=line_items`. */
 const LineItemRef = Type.Unsafe<string | LineItem>({
@@ -61,43 +15,12 @@ const LineItemRef = Type.Unsafe<string | LineItem>({
 
 /** The public invoice object. */
 export const Invoice = Type.Object({
-  id: objectId('inv'),
-  object: Type.Literal('invoice'),
+  ...InvoiceObject.properties,
   debt: DebtRef,
-  ...invoiceProperties,
   line_items: Type.Array(LineItemRef, {
     description: 'The line items created with the invoice (ids, or the objects with `expand[]=line_items`), oldest first.',
   }),
-  metadata: metadataSchema,
-  ...timestampProperties,
 });
 
-/** An invoice embedded in its debt (`expand[]=invoices`): `debt` and `line_items` are ids. */
-export const InvoiceEmbedded = Type.Object({
-  id: objectId('inv'),
-  object: Type.Literal('invoice'),
-  debt: Type.String(),
-  ...invoiceProperties,
-  line_items: Type.Array(Type.String(), { description: 'Ids of the line items created with the invoice.' }),
-  metadata: metadataSchema,
-  ...timestampProperties,
-});
-
-/** A row of `invoices`. */
-export const InvoiceRow = Type.Object({
-  ...rowColumns,
-  seq: Type.Number(),
-  debt_id: Type.String(),
-  reference: Type.String(),
-  invoiced_on: Nullable(Type.String()),
-  due_on: Nullable(Type.String()),
-  description: Nullable(Type.String()),
-  status: StringEnum(INVOICE_STATUSES),
-  metadata: metadataSchema,
-});
-
-export type InvoiceCreate = Static<typeof InvoiceCreate>;
-export type InvoiceUpdate = Static<typeof InvoiceUpdate>;
-export type Invoice = Static<typeof Invoice>;
-export type InvoiceEmbedded = Static<typeof InvoiceEmbedded>;
-export type InvoiceRow = Static<typeof InvoiceRow>;
+/** The invoice as responses show it (relations ids or, expanded, objects). */
+export type InvoiceView = Static<typeof Invoice>;

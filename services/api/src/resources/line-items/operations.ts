@@ -1,27 +1,24 @@
 /**
- * `/debts/{debtId}/line_items` (docs/api.md section 8): add a line item to a debt (any status but
- * a terminal one) and list a debt's items; behind `debts:write` / `debts:read`. Items are
- * immutable: there is no update or delete; a correction is another item.
+ * `/debts/{debtId}/line_items` (docs/api.md section 8): list a debt's line items and add one,
+ * behind `debts:read` / `debts:write`. Another tenant's (or no) debt is 404, for the list too.
  */
+import { createLineItem, debtsResource } from '@dms/domain/debts';
+import { LineItem, LineItemCreate, lineItemsResource, toLineItem, type LineItemRow } from '@dms/domain/line-items';
 import { defineOperation, type AnyOperation } from '../../operations/operation.js';
-import { listPage } from '../../operations/lists.js';
+import { listPage, nestedUnder } from '../../operations/lists.js';
 import { pageQuery } from '../../operations/query.js';
 import { crud } from '../../operations/crud.js';
-import { findOwned } from '../../db/scoped.js';
-import type { DebtRow } from '../debts/schemas.js';
-import { LineItem, LineItemCreate, type LineItemRow } from './schemas.js';
-import { addLineItems, toLineItem } from './store.js';
 
 const names = crud({
+  resource: lineItemsResource,
   path: '/debts/{debtId}/line_items',
-  idPrefix: 'li',
   tag: 'Line items',
-  noun: 'line item',
   read: 'debts:read',
   write: 'debts:write',
-  parentParams: { debtId: 'deb' },
+  parentParams: { debtId: debtsResource.idPrefix },
 });
 const object = { name: 'LineItem', schema: LineItem };
+const underDebt = nestedUnder(debtsResource, 'debtId', 'line_items.debt_id');
 
 /** The operations of `/debts/{debtId}/line_items`. */
 export const lineItemOperations: AnyOperation[] = [
@@ -32,12 +29,11 @@ export const lineItemOperations: AnyOperation[] = [
     query: pageQuery(),
     response: { ...object, status: 200, list: true },
     handler: async (i) => {
-      const debtId = i.params.debtId!;
-      await findOwned(i.ctx.db, 'debts', i.tenantId, debtId);
+      const debt = await underDebt(i);
       return listPage<LineItemRow, LineItem>(i, {
-        table: 'line_items',
-        narrow: (q) => void q.where('line_items.debt_id', debtId),
-        counter: () => ['line_items', debtId],
+        resource: lineItemsResource,
+        narrow: debt.narrow,
+        counter: () => ['line_items', debt.id],
         serialize: (rows) => rows.map(toLineItem),
       });
     },
@@ -51,11 +47,6 @@ export const lineItemOperations: AnyOperation[] = [
     response: { ...object, status: 201 },
     errors: ['invalid_state_transition', 'business_rule_violation'],
     events: ['line_item.created', 'debt.updated'],
-    handler: (i) =>
-      i.ctx.db.transaction(async (trx) => {
-        const debt = await findOwned<DebtRow>(trx, 'debts', i.tenantId, i.params.debtId!, { forUpdate: true });
-        const [item] = await addLineItems(trx, i.tenantId, debt, [i.body], { param: () => '' });
-        return item!;
-      }),
+    handler: (i) => createLineItem(i.ctx.db, i.tenantId, i.params.debtId, i.body),
   }),
 ];

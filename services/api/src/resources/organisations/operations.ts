@@ -2,21 +2,22 @@
  * `/organisations` (docs/api.md section 5): list, create, retrieve, update, behind
  * `organisations:read` / `organisations:write`; other tenants' ids answer 404.
  */
+import {
+  Organisation,
+  OrganisationCreate,
+  OrganisationUpdate,
+  createOrganisation,
+  organisationsResource,
+  toOrganisation,
+  updateOrganisation,
+  type OrganisationRow,
+} from '@dms/domain/organisations';
 import { defineOperation, type AnyOperation } from '../../operations/operation.js';
 import { listPage, retrieveOne } from '../../operations/lists.js';
 import { pageQuery } from '../../operations/query.js';
 import { crud } from '../../operations/crud.js';
-import { Organisation, OrganisationCreate, OrganisationUpdate, type OrganisationRow } from './schemas.js';
-import { createOrganisation, toOrganisation, updateOrganisation } from './store.js';
 
-const names = crud({
-  path: '/organisations',
-  idPrefix: 'org',
-  tag: 'Organisations',
-  noun: 'organisation',
-  read: 'organisations:read',
-  write: 'organisations:write',
-});
+const names = crud({ resource: organisationsResource, path: '/organisations', tag: 'Organisations' });
 const object = { name: 'Organisation', schema: Organisation };
 
 /** The operations of `/organisations`. */
@@ -26,7 +27,11 @@ export const organisationOperations: AnyOperation[] = [
     query: pageQuery(),
     response: { ...object, status: 200, list: true },
     handler: (i) =>
-      listPage<OrganisationRow, Organisation>(i, { table: 'organisations', counter: () => ['organisations'], serialize: (rows) => rows.map(toOrganisation) }),
+      listPage<OrganisationRow, Organisation>(i, {
+        resource: organisationsResource,
+        counter: () => ['organisations'],
+        serialize: (rows) => rows.map(toOrganisation),
+      }),
   }),
   defineOperation({
     ...names.create,
@@ -38,13 +43,13 @@ export const organisationOperations: AnyOperation[] = [
   defineOperation({
     ...names.retrieve,
     response: { ...object, status: 200 },
-    handler: (i) => retrieveOne(i, 'organisations', toOrganisation),
+    handler: (i) => retrieveOne(i, organisationsResource, toOrganisation),
   }),
   defineOperation({
     ...names.update,
     body: { name: 'OrganisationUpdate', schema: OrganisationUpdate },
     response: { ...object, status: 200 },
     events: ['organisation.updated'],
-    handler: (i) => updateOrganisation(i.ctx.db, i.tenantId, i.params.id!, i.body),
+    handler: (i) => updateOrganisation(i.ctx.db, i.tenantId, i.params.id, i.body),
   }),
 ];

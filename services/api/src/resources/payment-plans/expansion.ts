@@ -4,13 +4,12 @@
  * ids). One batch query per page (operations/expansion.ts).
  */
 import { referencingRows, type ExpansionRegistry } from '../../operations/expansion.js';
+import { paymentsResource, toPayment, type PaymentRow } from '@dms/domain/payments';
 import { embeddedDebt } from '../debts/expansion.js';
-import type { PaymentRow } from '../payments/schemas.js';
-import { toPayment } from '../payments/store.js';
-import type { PaymentPlan } from './schemas.js';
+import type { PaymentPlanView as PaymentPlan } from './schemas.js';
 
 /** The relations of a payment plan. */
 export const PAYMENT_PLAN_EXPANSIONS = {
   debt: embeddedDebt<PaymentPlan>(),
-  payments: referencingRows<PaymentPlan, PaymentRow>('payments', 'payment_plan_id', toPayment),
+  payments: referencingRows<PaymentPlan, PaymentRow>(paymentsResource, 'payment_plan_id', toPayment),
 } satisfies ExpansionRegistry<PaymentPlan>;

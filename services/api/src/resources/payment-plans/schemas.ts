@@ -1,104 +1,22 @@
 /**
- * Payment plan schemas (docs/api.md section 9): the create, reschedule and delay bodies, the
- * public object (with its schedule) and the stored row. Amounts in minor units, dates `YYYY-MM-DD`.
+ * The payment plan as the API shows it (docs/api.md sections 9 and 10): the domain's object with
+ * its `debt` as the id or, with `expand[]=debt`, the debt, and its payments with `expand[]=payments`.
  */
-import { Nullable, StringEnum, Type, metadataSchema, minorUnits, objectId, rowColumns, timestampProperties, type Static } from '../../schemas/common.js';
-import { DebtRef } from '../debts/fields.js';
-import { PaymentEmbedded } from '../payments/fields.js';
-import { FREQUENCIES, MAX_INSTALMENTS } from './schedule.js';
-import { INSTALMENT_STATUSES, PLAN_STATUSES } from './states.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { PaymentPlan as PaymentPlanObject } from '@dms/domain/payment-plans';
+import { Payment } from '@dms/domain/payments';
+import { DebtRef } from '../debts/schemas.js';
 
-const day = (description: string) => Type.String({ format: 'date', description });
-
-/** The terms a schedule is computed from; `instalment_amount` and `instalment_count` exclude each other. */
-const terms = {
-  frequency: StringEnum(FREQUENCIES, { description: 'How often an instalment falls due.' }),
-  start_on: day('Due date of the first instalment (YYYY-MM-DD, today or later).'),
-  instalment_amount: Type.Optional(
-    minorUnits({ minimum: 1, description: 'Each instalment, minor units (the last takes the remainder). Not with `instalment_count`.' }),
-  ),
-  instalment_count: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INSTALMENTS, description: 'Number of instalments. Not with `instalment_amount`.' })),
-};
-
-/** `POST /debts/{debtId}/payment_plans` body. */
-export const PaymentPlanCreate = Type.Object(
-  {
-    ...terms,
-    grace_days: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 30, default: 5, description: 'Days after a due date before an unpaid instalment is missed (default 5).' }),
-    ),
-    metadata: Type.Optional(metadataSchema),
-  },
-  { additionalProperties: false },
-);
-
-/** `PATCH /payment_plans/{id}/reschedule` body: new terms for what is unpaid. */
-export const PaymentPlanReschedule = Type.Object(terms, { additionalProperties: false });
-
-/** `PATCH /payment_plans/{id}/delay` body. */
-export const PaymentPlanDelay = Type.Object(
-  { days: Type.Integer({ minimum: 1, maximum: 90, description: 'Days every unpaid instalment moves later.' }) },
-  { additionalProperties: false },
-);
-
-/** One instalment of the public schedule. */
-export const Instalment = Type.Object({
-  sequence: Type.Integer(),
-  due_on: Type.String({ format: 'date' }),
-  amount: Type.Integer(),
-  amount_paid: Type.Integer(),
-  status: StringEnum(INSTALMENT_STATUSES),
-});
-
-/** What a plan shows besides its id, its `debt` and its timestamps. */
-const planProperties = {
-  status: StringEnum(PLAN_STATUSES),
-  frequency: StringEnum(FREQUENCIES),
-  start_on: Type.String({ format: 'date' }),
-  grace_days: Type.Integer(),
-  amount_total: Type.Integer(),
-  amount_paid: Type.Integer(),
-  schedule: Type.Array(Instalment),
-  metadata: metadataSchema,
-};
-
-/** A plan embedded in another object (`expand[]=payment_plans` of a debt, `expand[]=payment_plan` of a payment): `debt` is the id. */
-export const PaymentPlanEmbedded = Type.Object({
-  id: objectId('pp'),
-  object: Type.Literal('payment_plan'),
-  debt: Type.String(),
-  ...planProperties,
-  ...timestampProperties,
-});
+const { created_at, updated_at, ...own } = PaymentPlanObject.properties;
 
 /** The public payment plan object. */
 export const PaymentPlan = Type.Object({
-  id: objectId('pp'),
-  object: Type.Literal('payment_plan'),
+  ...own,
   debt: DebtRef,
-  ...planProperties,
-  payments: Type.Optional(Type.Array(PaymentEmbedded, { description: "The plan's payments, newest first, with `expand[]=payments`." })),
-  ...timestampProperties,
+  payments: Type.Optional(Type.Array(Payment, { description: "The plan's payments, newest first, with `expand[]=payments`." })),
+  created_at,
+  updated_at,
 });
 
-/** A row of `payment_plans` (`schedule` as stored: statuses upcoming|paid|missed). */
-export const PaymentPlanRow = Type.Object({
-  ...rowColumns,
-  seq: Type.Number(),
-  debt_id: Type.String(),
-  status: StringEnum(PLAN_STATUSES),
-  frequency: StringEnum(FREQUENCIES),
-  start_on: Type.String(),
-  grace_days: Type.Integer(),
-  amount_total: Type.Integer(),
-  amount_paid: Type.Integer(),
-  schedule: Type.Array(Type.Unsafe<import('./instalments.js').Instalment>({})),
-  next_due_on: Nullable(Type.String()),
-  metadata: metadataSchema,
-});
-
-export type PaymentPlanCreate = Static<typeof PaymentPlanCreate>;
-export type PaymentPlanReschedule = Static<typeof PaymentPlanReschedule>;
-export type PaymentPlan = Static<typeof PaymentPlan>;
-export type PaymentPlanEmbedded = Static<typeof PaymentPlanEmbedded>;
-export type PaymentPlanRow = Static<typeof PaymentPlanRow>;
+/** The payment plan as responses show it (relations ids or, expanded, objects). */
+export type PaymentPlanView = Static<typeof PaymentPlan>;

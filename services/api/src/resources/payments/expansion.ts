@@ -4,16 +4,15 @@
  * query). One batch query per page (operations/expansion.ts).
  */
 import { referencedRow, type ExpansionRegistry } from '../../operations/expansion.js';
+import { paymentPlansResource, toPaymentPlan, type PaymentPlanRow } from '@dms/domain/payment-plans';
 import { embeddedDebt } from '../debts/expansion.js';
-import { toPaymentPlan } from '../payment-plans/active.js';
-import type { PaymentPlanRow } from '../payment-plans/schemas.js';
-import type { Payment } from './schemas.js';
+import type { PaymentView as Payment } from './schemas.js';
 
 /** The relations of a payment. */
 export const PAYMENT_EXPANSIONS = {
   debt: embeddedDebt<Payment>(),
   payment_plan: referencedRow<Payment, PaymentPlanRow>(
-    'payment_plans',
+    paymentPlansResource,
     (p) => p.payment_plan as string | null,
     (r) => toPaymentPlan(r),
   ),

@@ -6,35 +6,33 @@
  * read and write takes `expand[]` (docs/api.md section 10).
  */
 import { ApiError } from '@dms/errors';
-import { defineOperation, type AnyOperation, type OperationInput } from '../../operations/operation.js';
-import { listPage, retrieveOne, searchPage } from '../../operations/lists.js';
-import { pageQuery, querySchema } from '../../operations/query.js';
-import { expandOne, expandQuery, expanderFor } from '../../operations/expansion.js';
+import { debtsResource } from '@dms/domain/debts';
+import {
+  PaymentCreate,
+  PaymentRefund,
+  PaymentUpdate,
+  createPayment,
+  paymentsResource,
+  refundPayment,
+  toPayment,
+  updatePayment,
+  type Payment as PaymentObject,
+  type PaymentRow,
+} from '@dms/domain/payments';
+import { actor, defineOperation, type AnyOperation } from '../../operations/operation.js';
+import { listPage, nestedUnder, retrieveOne, searchPage } from '../../operations/lists.js';
+import { pageQuery, querySchema, searchQuery } from '../../operations/query.js';
+import { presenter } from '../../operations/expansion.js';
 import { crud } from '../../operations/crud.js';
-import { findOwned } from '../../db/scoped.js';
-import { searchQuery } from '../../search/query-schema.js';
-import { Payment, PaymentCreate, PaymentRefund, PaymentUpdate, type PaymentRow } from './schemas.js';
-import { createPayment, refundPayment, toPayment, updatePayment } from './store.js';
-import { PAYMENT_SEARCH_FIELDS } from './search.js';
 import { PAYMENT_EXPANSIONS } from './expansion.js';
+import { Payment } from './schemas.js';
 
-const scopes = { read: 'debts:read', write: 'debts:write' } as const;
-const nested = crud({ path: '/debts/{debtId}/payments', idPrefix: 'pay', tag: 'Payments', noun: 'payment', ...scopes, parentParams: { debtId: 'deb' } });
-const top = crud({ path: '/payments', idPrefix: 'pay', tag: 'Payments', noun: 'payment', ...scopes });
+const scopes = { resource: paymentsResource, tag: 'Payments', read: 'debts:read', write: 'debts:write' } as const;
+const nested = crud({ ...scopes, path: '/debts/{debtId}/payments', parentParams: { debtId: debtsResource.idPrefix } });
+const top = crud({ ...scopes, path: '/payments' });
 const object = { name: 'Payment', schema: Payment };
-const expand = expandQuery(PAYMENT_EXPANSIONS);
-/** Serializes a page of rows with the request's `expand[]` (one query per relation). */
-const serializer = (i: OperationInput<unknown, unknown>) => (rows: PaymentRow[]) => expanderFor(PAYMENT_EXPANSIONS, i)(rows.map(toPayment));
-/** Expands one payment with the request's `expand[]`. */
-const one = async (i: OperationInput<unknown, unknown>, payment: Payment | Promise<Payment>) => expandOne(PAYMENT_EXPANSIONS, i, await payment);
-const note = (i: OperationInput<unknown, unknown>) => ({ whodunnit: i.principal.clientId });
-
-/** 404 unless the path's debt is the tenant's; narrows a list to it. */
-async function debtScope(i: OperationInput<unknown, unknown>) {
-  const debtId = i.params.debtId!;
-  await findOwned(i.ctx.db, 'debts', i.tenantId, debtId);
-  return { debtId, narrow: (q: import('@dms/db').Knex.QueryBuilder) => void q.where('payments.debt_id', debtId) };
-}
+const show = presenter((rows: PaymentRow[]) => rows.map(toPayment), PAYMENT_EXPANSIONS);
+const underDebt = nestedUnder(debtsResource, 'debtId', 'payments.debt_id');
 
 /** The operations of `/debts/{debtId}/payments` and `/payments`. */
 export const paymentOperations: AnyOperation[] = [
@@ -42,59 +40,61 @@ export const paymentOperations: AnyOperation[] = [
     ...nested.list,
     summary: "List a debt's payments",
     description: undefined,
-    query: pageQuery(expand),
+    query: pageQuery(show.expand),
     response: { ...object, status: 200, list: true },
     handler: async (i) => {
-      const { debtId, narrow } = await debtScope(i);
-      return listPage<PaymentRow, Payment>(i, { table: 'payments', narrow, counter: () => ['payments', debtId], serialize: serializer(i) });
+      const debt = await underDebt(i);
+      return listPage<PaymentRow, PaymentObject>(i, {
+        resource: paymentsResource,
+        narrow: debt.narrow,
+        counter: () => ['payments', debt.id],
+        serialize: show.page(i),
+      });
     },
   }),
   defineOperation({
     ...nested.search,
     operationId: 'searchDebtPayments',
     summary: "Search a debt's payments",
-    query: searchQuery(PAYMENT_SEARCH_FIELDS, expand),
+    query: searchQuery(paymentsResource.search, show.expand),
     response: { ...object, status: 200, list: true },
     errors: ['invalid_search_query'],
     handler: async (i) =>
-      searchPage<PaymentRow, Payment>(i, { table: 'payments', narrow: (await debtScope(i)).narrow, fields: PAYMENT_SEARCH_FIELDS, serialize: serializer(i) }),
+      searchPage<PaymentRow, PaymentObject>(i, { resource: paymentsResource, narrow: (await underDebt(i)).narrow, serialize: show.page(i) }),
   }),
   defineOperation({
     ...nested.create,
     summary: 'Record a payment against a debt',
     description:
       "`succeeded` (default) updates the debt's `summary` in the same transaction, pays the active plan's oldest unpaid instalments, and a payment that clears the balance moves the debt to `paid`. `pending` reserves its amount until `PATCH` gives its outcome. Overpayments (with the pending ones), another currency and payments on a debt that does not collect are rejected and change nothing.",
-    query: querySchema(expand),
+    query: querySchema(show.expand),
     body: { name: 'PaymentCreate', schema: PaymentCreate },
     response: { ...object, status: 201 },
     errors: ['invalid_state_transition', 'business_rule_violation'],
     events: ['payment.created', 'payment_plan.updated', 'payment_plan.completed', 'debt.updated', 'debt.paid'],
-    handler: (i) => one(i, createPayment(i.ctx.db, i.tenantId, i.params.debtId!, i.body, note(i))),
+    handler: (i) => show.one(i, createPayment(i.ctx.db, i.tenantId, i.params.debtId, i.body, actor(i))),
   }),
   defineOperation({
     ...nested.retrieve,
-    query: querySchema(expand),
+    query: querySchema(show.expand),
     response: { ...object, status: 200 },
     handler: (i) =>
-      one(
-        i,
-        retrieveOne(i, 'payments', (row: PaymentRow) => {
-          // A payment is reached only through its own debt: under another debt it does not exist.
-          if (row.debt_id !== i.params.debtId) throw new ApiError('resource_missing', `No such payment: '${row.id}'`);
-          return toPayment(row);
-        }),
-      ),
+      retrieveOne(i, paymentsResource, (row: PaymentRow) => {
+        // A payment is reached only through its own debt: under another debt it does not exist.
+        if (row.debt_id !== i.params.debtId) throw new ApiError('resource_missing', `No such payment: '${row.id}'`);
+        return show.row(i)(row);
+      }),
   }),
   defineOperation({
     ...nested.update,
     description:
       'Moves a `pending` payment to `succeeded`, `failed` or `canceled` (any other move is 409) and/or merges `metadata`. A success counts as a new succeeded payment does.',
-    query: querySchema(expand),
+    query: querySchema(show.expand),
     body: { name: 'PaymentUpdate', schema: PaymentUpdate },
     response: { ...object, status: 200 },
     errors: ['invalid_state_transition', 'business_rule_violation'],
     events: ['payment.succeeded', 'payment.failed', 'payment.canceled', 'payment_plan.updated', 'payment_plan.completed', 'debt.updated', 'debt.paid'],
-    handler: (i) => one(i, updatePayment(i.ctx.db, i.tenantId, i.params.debtId!, i.params.id!, i.body, note(i))),
+    handler: (i) => show.one(i, updatePayment(i.ctx.db, i.tenantId, i.params.debtId, i.params.id, i.body, actor(i))),
   }),
   defineOperation({
     ...nested.create,
@@ -104,35 +104,35 @@ export const paymentOperations: AnyOperation[] = [
     description:
       "Refunds a `succeeded` (or partly refunded) payment: `amount` or, by default, all that is left. The debt's `amount_paid` falls by it; a `paid` debt moves back to `resumed`.",
     pathParams: { debtId: 'deb', id: 'pay' },
-    query: querySchema(expand),
+    query: querySchema(show.expand),
     body: { name: 'PaymentRefund', schema: PaymentRefund, optional: true },
     response: { ...object, status: 200 },
     errors: ['invalid_state_transition', 'business_rule_violation'],
     events: ['payment.refunded', 'debt.updated', 'debt.resumed'],
-    handler: (i) => one(i, refundPayment(i.ctx.db, i.tenantId, i.params.debtId!, i.params.id!, i.body, note(i))),
+    handler: (i) => show.one(i, refundPayment(i.ctx.db, i.tenantId, i.params.debtId, i.params.id, i.body, actor(i))),
   }),
   defineOperation({
     ...top.list,
     operationId: 'listAllPayments',
     summary: "List the tenant's payments",
-    query: pageQuery(expand),
+    query: pageQuery(show.expand),
     response: { ...object, status: 200, list: true },
-    handler: (i) => listPage<PaymentRow, Payment>(i, { table: 'payments', counter: () => ['payments_all'], serialize: serializer(i) }),
+    handler: (i) => listPage<PaymentRow, PaymentObject>(i, { resource: paymentsResource, counter: () => ['payments_all'], serialize: show.page(i) }),
   }),
   defineOperation({
     ...top.search,
     operationId: 'searchAllPayments',
     summary: "Search the tenant's payments",
-    query: searchQuery(PAYMENT_SEARCH_FIELDS, expand),
+    query: searchQuery(paymentsResource.search, show.expand),
     response: { ...object, status: 200, list: true },
     errors: ['invalid_search_query'],
-    handler: (i) => searchPage<PaymentRow, Payment>(i, { table: 'payments', fields: PAYMENT_SEARCH_FIELDS, serialize: serializer(i) }),
+    handler: (i) => searchPage<PaymentRow, PaymentObject>(i, { resource: paymentsResource, serialize: show.page(i) }),
   }),
   defineOperation({
     ...top.retrieve,
     operationId: 'retrieveTenantPayment',
-    query: querySchema(expand),
+    query: querySchema(show.expand),
     response: { ...object, status: 200 },
-    handler: (i) => one(i, retrieveOne(i, 'payments', toPayment)),
+    handler: (i) => retrieveOne(i, paymentsResource, show.row(i)),
   }),
 ];

@@ -5,8 +5,7 @@
  * also change its `name` and `description`, which carry no access.
  */
 import { defineOperation, type AnyOperation } from '../../operations/operation.js';
-import { Tenant, TenantUpdate } from './schemas.js';
-import { getTenant, updateTenant } from './store.js';
+import { Tenant, TenantUpdate, getTenant, updateTenant } from '@dms/domain/tenants';
 
 const head = { path: '/tenants/me', tag: 'Tenants', access: { token: true } } as const;
 const response = { name: 'Tenant', schema: Tenant, status: 200 } as const;

@@ -4,29 +4,49 @@
  * behind `webhooks:read` / `webhooks:write`; other tenants' ids answer 404. Secrets are sealed
  * with the `SECRETS_KEY` SecretBox; target URLs follow the SSRF policy.
  */
+import { EVENT_TYPES } from '@dms/domain';
+import { Type, deletedObject, deletedObjectSchema } from '@dms/domain/kernel';
+import {
+  WebhookEndpoint,
+  WebhookRecoverBody,
+  WebhookRecovery,
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  recoverDeliveries,
+  retryDelivery,
+  rotateSigningSecret,
+  sendTestEvent,
+  toWebhookDeliveries,
+  toWebhookEndpoint,
+  updateWebhookEndpoint,
+  webhookDeliveriesResource,
+  webhookDeliverySchema,
+  webhookEndpointBodies,
+  webhookEndpointsResource,
+  type WebhookDelivery,
+  type WebhookDeliveryRow,
+  type WebhookEndpointRow,
+} from '@dms/domain/webhooks';
 import { defineOperation, type AnyOperation, type OperationInput } from '../../operations/operation.js';
-import { listPage, retrieveOne } from '../../operations/lists.js';
+import { listPage, nestedUnder, retrieveOne } from '../../operations/lists.js';
 import { pageQuery } from '../../operations/query.js';
 import { crud } from '../../operations/crud.js';
-import { findOwned } from '../../db/scoped.js';
-import { Type, deletedObject, deletedObjectSchema } from '../../schemas/common.js';
-import { toWebhookDeliveries, webhookDeliverySchema, type WebhookDelivery, type WebhookDeliveryRow } from './deliveries.js';
-import { WebhookEndpoint, WebhookEndpointCreate, WebhookEndpointUpdate, WebhookRecoverBody, WebhookRecovery, type WebhookEndpointRow } from './schemas.js';
-import { createWebhookEndpoint, deleteWebhookEndpoint, rotateSigningSecret, toWebhookEndpoint, updateWebhookEndpoint } from './store.js';
-import { recoverDeliveries, retryDelivery, sendTestEvent } from './delivery-actions.js';
 
-const names = crud({ path: '/webhooks', idPrefix: 'wh', tag: 'Webhook endpoints', noun: 'webhook endpoint', read: 'webhooks:read', write: 'webhooks:write' });
+const names = crud({ resource: webhookEndpointsResource, path: '/webhooks', tag: 'Webhook endpoints' });
 const object = { name: 'WebhookEndpoint', schema: WebhookEndpoint };
 const deleted = { name: 'DeletedWebhookEndpoint', schema: deletedObjectSchema('webhook_endpoint') };
 // The delivery schema is plain JSON Schema (shared with the dispatcher's side of the API).
 const delivery = { name: 'WebhookDelivery', schema: Type.Unsafe<WebhookDelivery>(webhookDeliverySchema) };
+/** The bodies, subscribable to every event type the resources declare. */
+const bodies = webhookEndpointBodies(EVENT_TYPES);
+const underEndpoint = nestedUnder(webhookEndpointsResource, 'id', 'webhook_deliveries.endpoint_id');
 
 /** The shared head of the endpoint actions of docs/api.md section 11. */
-const action = (path: string, operationId: string, summary: string, description: string) =>
+const action = <const P extends string>(path: P, operationId: string, summary: string, description: string) =>
   ({ method: 'post', path, operationId, tag: 'Webhook endpoints', summary, description, access: { token: true, scope: 'webhooks:write' } }) as const;
 
 /** Where deliveries may go: private targets only when the deployment allows them (tests, development). */
-function targetPolicy(i: OperationInput<unknown, unknown>) {
+function targetPolicy(i: OperationInput<unknown, unknown, unknown>) {
   return { allowPrivate: i.ctx.cfg.ALLOW_PRIVATE_WEBHOOK_TARGETS };
 }
 
@@ -38,34 +58,34 @@ export const webhookOperations: AnyOperation[] = [
     response: { ...object, status: 200, list: true },
     handler: (i) =>
       listPage<WebhookEndpointRow, WebhookEndpoint>(i, {
-        table: 'webhook_endpoints',
+        resource: webhookEndpointsResource,
         counter: () => ['webhook_endpoints'],
         serialize: (rows) => rows.map(toWebhookEndpoint),
       }),
   }),
   defineOperation({
     ...names.create,
-    body: { name: 'WebhookEndpointCreate', schema: WebhookEndpointCreate },
+    body: { name: 'WebhookEndpointCreate', schema: bodies.create },
     response: { ...object, status: 201 },
     handler: (i) => createWebhookEndpoint(i.ctx.db, i.ctx.box, targetPolicy(i), i.tenantId, i.body),
   }),
   defineOperation({
     ...names.retrieve,
     response: { ...object, status: 200 },
-    handler: (i) => retrieveOne(i, 'webhook_endpoints', toWebhookEndpoint),
+    handler: (i) => retrieveOne(i, webhookEndpointsResource, toWebhookEndpoint),
   }),
   defineOperation({
     ...names.update,
-    body: { name: 'WebhookEndpointUpdate', schema: WebhookEndpointUpdate },
+    body: { name: 'WebhookEndpointUpdate', schema: bodies.update },
     response: { ...object, status: 200 },
-    handler: (i) => updateWebhookEndpoint(i.ctx.db, i.ctx.box, targetPolicy(i), i.tenantId, i.params.id!, i.body),
+    handler: (i) => updateWebhookEndpoint(i.ctx.db, i.ctx.box, targetPolicy(i), i.tenantId, i.params.id, i.body),
   }),
   defineOperation({
     ...names.delete,
     response: { ...deleted, status: 200 },
     handler: async (i) => {
-      await deleteWebhookEndpoint(i.ctx.db, i.tenantId, i.params.id!);
-      return deletedObject('webhook_endpoint', i.params.id!);
+      await deleteWebhookEndpoint(i.ctx.db, i.tenantId, i.params.id);
+      return deletedObject('webhook_endpoint', i.params.id);
     },
   }),
   defineOperation({
@@ -81,11 +101,11 @@ export const webhookOperations: AnyOperation[] = [
     response: { ...delivery, status: 200, list: true },
     handler: async (i) => {
       // The endpoint must be the caller's (404 otherwise) before its deliveries are listed.
-      await findOwned(i.ctx.db, 'webhook_endpoints', i.tenantId, i.params.id!);
+      const endpoint = await underEndpoint(i);
       return listPage<WebhookDeliveryRow, WebhookDelivery>(i, {
-        table: 'webhook_deliveries',
-        narrow: (q, input) => void q.where('webhook_deliveries.endpoint_id', input.params.id!),
-        counter: (input) => ['webhook_deliveries', input.params.id!],
+        resource: webhookDeliveriesResource,
+        narrow: endpoint.narrow,
+        counter: () => ['webhook_deliveries', endpoint.id],
         serialize: (rows) => toWebhookDeliveries(i.ctx.db, rows),
       });
     },
@@ -101,7 +121,7 @@ export const webhookOperations: AnyOperation[] = [
     response: { ...delivery, status: 201 },
     errors: ['invalid_state_transition'],
     events: ['webhook.test'],
-    handler: (i) => sendTestEvent(i.ctx.db, i.tenantId, i.params.id!),
+    handler: (i) => sendTestEvent(i.ctx.db, i.tenantId, i.params.id),
   }),
   defineOperation({
     ...action(
@@ -113,7 +133,7 @@ export const webhookOperations: AnyOperation[] = [
     pathParams: { id: 'wh', deliveryId: 'del' },
     response: { ...delivery, status: 200 },
     errors: ['invalid_state_transition'],
-    handler: (i) => retryDelivery(i.ctx.db, i.tenantId, i.params.id!, i.params.deliveryId!),
+    handler: (i) => retryDelivery(i.ctx.db, i.tenantId, i.params.id, i.params.deliveryId),
   }),
   defineOperation({
     ...action(
@@ -126,7 +146,7 @@ export const webhookOperations: AnyOperation[] = [
     body: { name: 'WebhookRecoverBody', schema: WebhookRecoverBody },
     response: { name: 'WebhookRecovery', schema: WebhookRecovery, status: 200 },
     errors: ['invalid_state_transition'],
-    handler: (i) => recoverDeliveries(i.ctx.db, i.tenantId, i.params.id!, i.body.since),
+    handler: (i) => recoverDeliveries(i.ctx.db, i.tenantId, i.params.id, i.body.since),
   }),
   defineOperation({
     ...action(
@@ -137,6 +157,6 @@ export const webhookOperations: AnyOperation[] = [
     ),
     pathParams: { id: 'wh' },
     response: { ...object, status: 200 },
-    handler: (i) => rotateSigningSecret(i.ctx.db, i.ctx.box, i.tenantId, i.params.id!),
+    handler: (i) => rotateSigningSecret(i.ctx.db, i.ctx.box, i.tenantId, i.params.id),
   }),
 ];

@@ -1,0 +1,180 @@
+/**
+ * Applies lifecycle moves (states.ts, docs/api.md sections 6, 8 and 9) to stored debts: under a
+ * row lock, in the caller's or a new transaction, with the `debt.<status>` event in the same
+ * transaction (outbox). The lock makes concurrent moves on one debt serial, so of two conflicting
+ * moves exactly one wins and the other sees the new status and is refused. Moves that depend on
+ * the debt's active plan (resume, resolve-dispute back to `paying`; settle, withdraw canceling it)
+ * lock the plan after the debt. This module is the one writer of a debt's `status` and of its
+ * `amount_paid` (the money a payment or refund counts).
+ */
+import type { Knex } from '@dms/db';
+import { ApiError } from '@dms/errors';
+import { recordEvent } from '../kernel/outbox.js';
+import { findOwned, tenantRows } from '../kernel/scoped.js';
+import { cancelPlan, lockActivePlan, payIntoPlan } from '../payment-plans/store.js';
+import type { PaymentPlanRow } from '../payment-plans/schemas.js';
+import { debtsResource } from './resource.js';
+import type { Debt, DebtRow } from './schemas.js';
+import { PLAN_AWARE, PLAN_ENDING, requireTransition, type DebtAction, type DebtMove } from './states.js';
+import { toDebt, updateLockedDebt } from './store.js';
+
+/** `whodunnit` of every status move the platform makes on its own (docs/api.md section 9). */
+export const SYSTEM_ACTOR = 'system';
+
+/** What the status object records about a move (docs/api.md section 9). */
+export interface StatusNote {
+  reason?: string | null;
+  /** The client id, or `system` for the worker. */
+  whodunnit: string;
+  /** The `info` of a withdrawal, or what caused an automatic move. */
+  context?: string | null;
+  /** A pause's end (`pause` only). */
+  endAt?: string | null;
+}
+
+/**
+ * Moves a debt row the caller has locked (`findOwned(…, {forUpdate: true})`) and records its event.
+ * @param changes further columns written in the same update (e.g. `amount_paid` of a payment)
+ * @returns the debt after the move
+ * @throws ApiError 409 `invalid_state_transition` when the table forbids the move
+ */
+export async function moveLockedDebt(
+  trx: Knex.Transaction,
+  tenantId: string,
+  locked: DebtRow,
+  move: DebtMove,
+  note: StatusNote,
+  changes: Record<string, unknown> = {},
+): Promise<Debt> {
+  const plan = PLAN_AWARE.includes(move) ? await lockActivePlan(trx, tenantId, locked.id) : undefined;
+  const to = requireTransition(locked.status, move, plan !== undefined);
+  if (plan && PLAN_ENDING.includes(move)) await cancelPlan(trx, tenantId, plan);
+  const [row] = await tenantRows(trx, debtsResource, tenantId)
+    .where('debts.id', locked.id)
+    .update({
+      ...changes,
+      status: to,
+      status_reason: note.reason ?? null,
+      status_whodunnit: note.whodunnit,
+      status_context: note.context ?? null,
+      pause_end_at: move === 'pause' ? (note.endAt ?? null) : null,
+      status_updated_at: trx.fn.now(),
+      updated_at: trx.fn.now(),
+    })
+    .returning('*');
+  const debt = toDebt(row as DebtRow);
+  await recordEvent(trx, debtsResource, tenantId, `debt.${to}`, debt);
+  return debt;
+}
+
+/**
+ * Locks the tenant's debt `id` (the lock every write of a debt and its plans and payments takes first).
+ * @throws ApiError 404 `resource_missing` (unknown, deleted, or another tenant's debt)
+ */
+export function lockDebt(trx: Knex.Transaction, tenantId: string, id: string, param?: string): Promise<DebtRow> {
+  return findOwned<DebtRow>(trx, debtsResource, tenantId, id, { forUpdate: true, ...(param ? { param } : {}) });
+}
+
+/**
+ * Locks the tenant's debt `id` and applies `move` in one transaction.
+ * @param check runs on the locked row before the move (e.g. a pause's `end_at` must be future)
+ * @throws ApiError 404 `resource_missing` (unknown, deleted, or another tenant's debt),
+ *   409 `invalid_state_transition`
+ */
+export async function moveDebt(
+  db: Knex,
+  tenantId: string,
+  id: string,
+  move: DebtMove,
+  note: StatusNote,
+  check?: (trx: Knex.Transaction) => Promise<void>,
+): Promise<Debt> {
+  return db.transaction(async (trx) => {
+    const locked = await lockDebt(trx, tenantId, id);
+    await check?.(trx);
+    return moveLockedDebt(trx, tenantId, locked, move, note);
+  });
+}
+
+/**
+ * The move money causes (pure): succeeded money that clears the balance pays the debt; money that
+ * completes the active plan while the debt still owes (line items added since) returns a `paying`
+ * debt to `resumed`; a refund reopens a `paid` debt. Otherwise none.
+ * @param delta money counted, minor units: > 0 succeeded, < 0 refunded
+ */
+export function moneyMove(debt: Pick<DebtRow, 'status' | 'amount_total' | 'amount_paid'>, delta: number, planCompleted: boolean): DebtMove | undefined {
+  if (delta < 0) return debt.status === 'paid' ? 'refund' : undefined;
+  if (debt.amount_paid + delta === debt.amount_total) return 'pay';
+  if (planCompleted && debt.status === 'paying') return 'cancel-plan';
+  return undefined;
+}
+
+/**
+ * Counts money on the locked debt (docs/api.md sections 8 and 9): succeeded money (`delta` > 0)
+ * pays the oldest instalments of its locked active `plan` first; `amount_paid` moves by `delta`
+ * in one update, with the status move money causes (`moneyMove`) or, without one, `debt.updated`.
+ * The database CHECKs (`amount_remaining >= 0`, `amount_paid >= 0`) back the callers' checks.
+ * @param delta minor units: > 0 succeeded money, < 0 a refund
+ * @returns the debt after the change
+ */
+export async function countMoney(
+  trx: Knex.Transaction,
+  tenantId: string,
+  debt: DebtRow,
+  delta: number,
+  note: StatusNote,
+  plan?: PaymentPlanRow,
+): Promise<Debt> {
+  const completed = delta > 0 && plan ? await payIntoPlan(trx, tenantId, plan, delta) : false;
+  const changes = { amount_paid: debt.amount_paid + delta };
+  const move = moneyMove(debt, delta, completed);
+  if (move === undefined) return updateLockedDebt(trx, tenantId, debt.id, changes);
+  const context = move === 'cancel-plan' ? `payment_plan.completed: ${plan!.id}` : note.context;
+  return moveLockedDebt(trx, tenantId, debt, move, { ...note, context }, changes);
+}
+
+/** The body of a client's lifecycle action (docs/api.md sections 6 and 9). */
+export interface ActionInput {
+  reason?: string;
+  /** `pause` only: when the pause ends by itself (a future time). */
+  end_at?: string;
+  /** `withdraw` only: why, shown as the status `context`. */
+  info?: string;
+}
+
+/**
+ * `POST /debts/{id}/{action}`: applies a client's action to the tenant's debt, recording the
+ * client as `whodunnit`.
+ * @throws ApiError 404 `resource_missing`, 409 `invalid_state_transition`, 422
+ *   `business_rule_violation` (param `end_at`) for a pause that would end in the past
+ */
+export function actOnDebt(db: Knex, tenantId: string, id: string, action: DebtAction, input: ActionInput, whodunnit: string): Promise<Debt> {
+  const endAt = input.end_at;
+  const note = { reason: input.reason ?? null, whodunnit, context: input.info ?? null, endAt: endAt ?? null };
+  return moveDebt(
+    db,
+    tenantId,
+    id,
+    action,
+    note,
+    endAt === undefined
+      ? undefined
+      : async (trx) => {
+          // The database's clock decides, as for every other time-driven rule.
+          const { rows } = await trx.raw('SELECT ?::timestamptz > now() AS future', [endAt]);
+          if (!rows[0].future) throw new ApiError('business_rule_violation', 'end_at must be in the future.', { param: 'end_at' });
+        },
+  );
+}
+
+/**
+ * The worker's end of a timed pause (docs/api.md section 9): the locked `paused` debt resumes, to
+ * `resumed`, or to `paying` while it has an active plan, as the client's `resume` would;
+ * whodunnit `system`, context naming the pause's end.
+ * @returns the context of the change
+ */
+export async function endPause(trx: Knex.Transaction, tenantId: string, debt: DebtRow): Promise<string> {
+  const context = `pause ended: end_at ${(debt.pause_end_at as Date).toISOString()}`;
+  await moveLockedDebt(trx, tenantId, debt, 'resume', { whodunnit: SYSTEM_ACTOR, context });
+  return context;
+}

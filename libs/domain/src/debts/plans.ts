@@ -1,0 +1,153 @@
+/**
+ * A debt's payment plans (docs/api.md section 9): create with a computed schedule, reschedule,
+ * delay and cancel. Each write locks the debt, then the plan (the order every writer uses), so
+ * plan changes racing each other or payments run one at a time; at most one active plan per debt
+ * is also a unique index. A create moves the debt to `paying`, a cancel back to `resumed`. The
+ * plan rows themselves are written by payment-plans/store.ts.
+ */
+import type { Knex } from '@dms/db';
+import { ApiError } from '@dms/errors';
+import { requirePlanTransition } from '../payment-plans/states.js';
+import { delayUnpaid, freshInstalments, markMissed, rescheduleUnpaid } from '../payment-plans/instalments.js';
+import { buildSchedule, ScheduleError, type Frequency } from '../payment-plans/schedule.js';
+import { cancelPlan, findPlan, insertPlan, lockActivePlan, writePlan } from '../payment-plans/store.js';
+import type { PaymentPlan, PaymentPlanCreate, PaymentPlanReschedule, PaymentPlanRow } from '../payment-plans/schemas.js';
+import { SYSTEM_ACTOR, lockDebt, moveLockedDebt, type StatusNote } from './moves.js';
+import type { DebtRow } from './schemas.js';
+import { requireTransition } from './states.js';
+
+/**
+ * Checks the terms' shape and that `start_on` is not before the database's today.
+ * @throws ApiError 400 `validation_failed` (both or neither instalment field), 422 (param `start_on`)
+ */
+async function checkTerms(trx: Knex.Transaction, terms: PaymentPlanReschedule): Promise<void> {
+  const given = [terms.instalment_amount, terms.instalment_count].filter((v) => v !== undefined).length;
+  if (given !== 1) {
+    const message = 'give exactly one of instalment_amount or instalment_count';
+    throw new ApiError('validation_failed', message, { param: 'instalment_amount', errors: [{ param: 'instalment_amount', message }] });
+  }
+  const { rows } = await trx.raw('SELECT ?::date < current_date AS past', [terms.start_on]);
+  if (rows[0].past) throw new ApiError('business_rule_violation', 'start_on must not be in the past.', { param: 'start_on' });
+}
+
+/** Runs a schedule computation, turning its refusals into 422s naming the field. */
+function scheduled<T>(compute: () => T): T {
+  try {
+    return compute();
+  } catch (err) {
+    if (err instanceof ScheduleError) throw new ApiError('business_rule_violation', err.message, { param: err.param });
+    throw err;
+  }
+}
+
+const termsOf = (t: PaymentPlanReschedule) => ({
+  frequency: t.frequency as Frequency,
+  startOn: t.start_on,
+  instalmentAmount: t.instalment_amount,
+  instalmentCount: t.instalment_count,
+});
+
+/**
+ * Creates an active plan for the debt's whole `amount_remaining` (`payment_plan.created`,
+ * `debt.paying`).
+ * @throws ApiError 404; 409 `invalid_state_transition` (debt not prepared/resumed/paused/defaulted),
+ *   409 `resource_conflict` (an active plan exists); 422 `business_rule_violation` (param
+ *   `start_on`, `instalment_count`, `instalment_amount`, `amount`)
+ */
+export async function createPlan(db: Knex, tenantId: string, debtId: string, input: PaymentPlanCreate, note: StatusNote): Promise<PaymentPlan> {
+  try {
+    return await db.transaction(async (trx) => {
+      const debt = await lockDebt(trx, tenantId, debtId);
+      if (await lockActivePlan(trx, tenantId, debt.id)) throw new ApiError('resource_conflict', 'The debt already has an active payment plan.');
+      requireTransition(debt.status, 'plan');
+      await checkTerms(trx, input);
+      const schedule = freshInstalments(scheduled(() => buildSchedule({ amount: debt.amount_remaining, ...termsOf(input) })));
+      const plan = await insertPlan(trx, tenantId, {
+        debtId: debt.id,
+        frequency: input.frequency,
+        startOn: input.start_on,
+        graceDays: input.grace_days ?? 5,
+        amountTotal: debt.amount_remaining,
+        schedule,
+        metadata: input.metadata,
+      });
+      await moveLockedDebt(trx, tenantId, debt, 'plan', { ...note, context: `payment_plan.created: ${plan.id}` });
+      return plan;
+    });
+  } catch (err) {
+    // Two creates that raced past the check: the unique index lets one win.
+    if ((err as { constraint?: string }).constraint === 'payment_plans_one_active')
+      throw new ApiError('resource_conflict', 'The debt already has an active payment plan.');
+    throw err;
+  }
+}
+
+/** Finds the plan, locks its debt, then the plan itself (the shared lock order). */
+async function lockPlan(trx: Knex.Transaction, tenantId: string, id: string): Promise<{ debt: DebtRow; plan: PaymentPlanRow }> {
+  const found = await findPlan(trx, tenantId, id);
+  const debt = await lockDebt(trx, tenantId, found.debt_id);
+  const plan = await findPlan(trx, tenantId, id, true);
+  return { debt, plan };
+}
+
+/**
+ * New terms for what is unpaid (`payment_plan.updated`); paid instalments stay.
+ * @throws ApiError 404, 409 `invalid_state_transition` (plan not active), 422 as for create
+ */
+export function reschedulePlan(db: Knex, tenantId: string, id: string, input: PaymentPlanReschedule): Promise<PaymentPlan> {
+  return db.transaction(async (trx) => {
+    const { plan } = await lockPlan(trx, tenantId, id);
+    requirePlanTransition(plan.status, 'change');
+    await checkTerms(trx, input);
+    const schedule = scheduled(() => rescheduleUnpaid(plan.schedule, termsOf(input)));
+    return writePlan(trx, tenantId, plan, 'change', { schedule, frequency: input.frequency, start_on: input.start_on }, 'payment_plan.updated');
+  });
+}
+
+/**
+ * Shifts every unpaid instalment `days` later (`payment_plan.updated`).
+ * @throws ApiError 404, 409 `invalid_state_transition` (plan not active)
+ */
+export function delayPlan(db: Knex, tenantId: string, id: string, days: number): Promise<PaymentPlan> {
+  return db.transaction(async (trx) => {
+    const { plan } = await lockPlan(trx, tenantId, id);
+    requirePlanTransition(plan.status, 'change');
+    return writePlan(trx, tenantId, plan, 'change', { schedule: delayUnpaid(plan.schedule, days) }, 'payment_plan.updated');
+  });
+}
+
+/**
+ * Cancels an active plan (`payment_plan.canceled`); a `paying` debt returns to `resumed`. The plan keeps its history.
+ * @throws ApiError 404, 409 `invalid_state_transition` (plan not active)
+ */
+export function cancelPaymentPlan(db: Knex, tenantId: string, id: string, note: StatusNote): Promise<PaymentPlan> {
+  return db.transaction(async (trx) => {
+    const { debt, plan } = await lockPlan(trx, tenantId, id);
+    requirePlanTransition(plan.status, 'cancel');
+    const canceled = await cancelPlan(trx, tenantId, plan);
+    if (debt.status === 'paying') await moveLockedDebt(trx, tenantId, debt, 'cancel-plan', { ...note, context: `payment_plan.canceled: ${plan.id}` });
+    return canceled;
+  });
+}
+
+/**
+ * The worker's check of a locked `paying` debt on `today` (docs/api.md section 9): when an
+ * instalment of its active plan is still unpaid `grace_days` after its `due_on`, the instalment
+ * becomes `missed`, the plan `broken` (`payment_plan.broken`) and the debt `defaulted`
+ * (`debt.defaulted`, whodunnit `system`), with a context naming the plan and the instalment.
+ * @param today `YYYY-MM-DD` of the worker's clock
+ * @returns the context of the change made, or undefined when nothing was missed (a payment came in
+ *   since the debt was claimed)
+ */
+export async function breakPlanIfMissed(trx: Knex.Transaction, tenantId: string, debt: DebtRow, today: string): Promise<string | undefined> {
+  // The claim read the plan without a lock; decide on the locked, current plan.
+  const plan = await lockActivePlan(trx, tenantId, debt.id);
+  if (!plan) return undefined;
+  const { schedule, missed } = markMissed(plan.schedule, plan.grace_days, today);
+  if (!missed) return undefined;
+  const first = schedule.find((i, n) => i.status === 'missed' && plan.schedule[n]!.status !== 'missed')!;
+  const context = `payment_plan.broken: ${plan.id}, instalment ${first.sequence} due ${first.due_on} unpaid after ${plan.grace_days} grace days`;
+  await writePlan(trx, tenantId, plan, 'break', { schedule }, 'payment_plan.broken');
+  await moveLockedDebt(trx, tenantId, debt, 'default', { whodunnit: SYSTEM_ACTOR, context });
+  return context;
+}

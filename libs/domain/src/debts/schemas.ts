@@ -1,0 +1,158 @@
+/**
+ * Debt schemas (docs/api.md sections 5 and 8): the create and update bodies, the public object
+ * (its `customer` and `organisation` as ids, as events carry it and other objects embed it; the API
+ * adds the `expand[]` forms) and the stored row, with their types derived from them. Amounts are
+ * integers in minor units.
+ */
+import {
+  CURRENCIES,
+  DateColumn,
+  Nullable,
+  StringEnum,
+  Type,
+  currencySchema,
+  idSchema,
+  metadataPatchSchema,
+  metadataSchema,
+  minorUnits,
+  objectId,
+  rowColumns,
+  textSchema,
+  timestampProperties,
+  timestampSchema,
+  updateBody,
+  type Static,
+} from '../kernel/schemas.js';
+import { LineItemCreate } from '../line-items/schemas.js';
+import { DEBT_STATUSES } from './states.js';
+
+/** Usual kinds of debt (the seed's; `kind` itself is free text, docs/api.md section 8). */
+export const DEBT_KINDS = ['consumer_loan', 'credit_card', 'overdraft', 'utility_bill', 'telecom_bill', 'rent', 'other'] as const;
+export type DebtKind = (typeof DEBT_KINDS)[number];
+
+/** Sums of line items by kind (docs/api.md section 8); discounts and creditor refunds are negative. */
+export const SummaryBreakdown = Type.Object({
+  principal: Type.Integer(),
+  interest: Type.Integer(),
+  fees: Type.Integer(),
+  value_added_tax: Type.Integer(),
+  discounts: Type.Integer(),
+  refunds: Type.Integer(),
+});
+
+/** `summary` of a debt, and `GET /debts/{id}/summary` (minor units). */
+export const Summary = Type.Object({
+  amount_total: Type.Integer(),
+  amount_paid: Type.Integer(),
+  amount_remaining: Type.Integer(),
+  breakdown: SummaryBreakdown,
+});
+
+/** The debt's own properties (everything but its id and references). */
+export const debtProperties = {
+  account_number: Nullable(Type.String()),
+  kind: Nullable(Type.String()),
+  currency: StringEnum(CURRENCIES),
+  start_at: Nullable(Type.String({ format: 'date-time' })),
+  tags: Type.Array(Type.String()),
+  metadata: metadataSchema,
+  status: Type.Object({
+    value: StringEnum(DEBT_STATUSES),
+    reason: Nullable(Type.String()),
+    whodunnit: Nullable(Type.String({ description: 'Who made the move: the client id, or `system` for the worker.' })),
+    context: Nullable(Type.String({ description: 'The `info` of a withdrawal, or what caused an automatic move.' })),
+    end_at: Nullable(Type.String({ format: 'date-time', description: 'When a pause ends by itself (`paused` only).' })),
+    updated_at: Type.String({ format: 'date-time' }),
+  }),
+  summary: Summary,
+};
+
+/** `breakdown` of a request: shorthand for `debt`, `interest` and `fee` line items (docs/api.md section 8), minor units. */
+const Breakdown = Type.Object(
+  {
+    principal: minorUnits({ minimum: 1, description: 'Principal owed, minor units (> 0).' }),
+    interest: Type.Optional(minorUnits({ description: 'Interest owed, minor units.' })),
+    fees: Type.Optional(minorUnits({ description: 'Fees owed, minor units.' })),
+  },
+  { additionalProperties: false },
+);
+
+const editable = {
+  account_number: textSchema(64, "The creditor's account reference."),
+  kind: textSchema(64, 'Free text, e.g. `purchased` or `consumer_loan`.'),
+  start_at: timestampSchema(),
+  tags: Type.Array(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$' }), { maxItems: 20, uniqueItems: true }),
+  metadata: metadataSchema,
+};
+
+/** `POST /debts` body. */
+export const DebtCreate = Type.Object(
+  {
+    customer_id: idSchema('cus', 'Customer who owes the debt (yours).'),
+    organisation_id: idSchema('org', 'Organisation the debt is owed to (yours).'),
+    currency: currencySchema,
+    breakdown: Type.Optional(Breakdown),
+    line_items: Type.Optional(Type.Array(LineItemCreate, { minItems: 1, maxItems: 100, description: "The debt's first line items (not with `breakdown`)." })),
+    account_number: Type.Optional(editable.account_number),
+    kind: Type.Optional(editable.kind),
+    start_at: Type.Optional(editable.start_at),
+    tags: Type.Optional(editable.tags),
+    metadata: Type.Optional(editable.metadata),
+  },
+  { additionalProperties: false },
+);
+
+/** `PATCH /debts/{id}` body (only while `initializing`). */
+export const DebtUpdate = updateBody({
+  customer_id: idSchema('cus'),
+  organisation_id: idSchema('org'),
+  currency: currencySchema,
+  breakdown: Breakdown,
+  ...editable,
+  metadata: metadataPatchSchema,
+});
+
+/** The public debt object: `customer` and `organisation` as ids, nothing expanded. */
+export const Debt = Type.Object({
+  id: objectId('deb'),
+  object: Type.Literal('debt'),
+  customer: Type.String(),
+  organisation: Type.String(),
+  ...debtProperties,
+  ...timestampProperties,
+});
+
+/** A row of `debts`; amounts in minor units (`amount_total`, `amount_remaining` are generated columns). */
+export const DebtRow = Type.Object({
+  ...rowColumns,
+  seq: Type.Number(),
+  customer_id: Type.String(),
+  organisation_id: Type.String(),
+  account_number: Nullable(Type.String()),
+  kind: Nullable(Type.String()),
+  currency: StringEnum(CURRENCIES),
+  start_at: Type.Union([DateColumn, Type.Null()]),
+  tags: Type.Array(Type.String()),
+  metadata: metadataSchema,
+  status: StringEnum(DEBT_STATUSES),
+  status_reason: Nullable(Type.String()),
+  status_updated_at: DateColumn,
+  status_whodunnit: Nullable(Type.String()),
+  status_context: Nullable(Type.String()),
+  pause_end_at: Type.Union([DateColumn, Type.Null()]),
+  amount_principal: Type.Integer(),
+  amount_interest: Type.Integer(),
+  amount_fees: Type.Integer(),
+  amount_vat: Type.Integer(),
+  amount_discounts: Type.Integer(),
+  amount_refunds: Type.Integer(),
+  amount_paid: Type.Integer(),
+  amount_total: Type.Integer(),
+  amount_remaining: Type.Integer(),
+});
+
+export type DebtCreate = Static<typeof DebtCreate>;
+export type DebtUpdate = Static<typeof DebtUpdate>;
+export type Debt = Static<typeof Debt>;
+export type DebtRow = Static<typeof DebtRow>;
+export type Summary = Static<typeof Summary>;

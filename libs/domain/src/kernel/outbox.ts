@@ -1,0 +1,43 @@
+/**
+ * The transactional outbox (docs/api.md section 7): `recordEvent` inserts the event in the caller's
+ * transaction and notifies dispatchers, whose LISTEN only fires if that transaction commits, so no
+ * change is lost and no event is sent for a change that rolled back. Event types come from the
+ * resource declarations (`resource.ts` of each folder); the one renderer of @dms/webhook-delivery
+ * gives the event the shape the API and deliveries show.
+ */
+import { EVENTS_CHANNEL, type Knex } from '@dms/db';
+import { newId } from '@dms/ids';
+import { LATEST_API_VERSION, renderEvent, type EventBody } from '@dms/webhook-delivery';
+import type { AnyResource, EventOf } from './resource.js';
+
+/** Prefix of event ids (`evt_…`); the `events` resource declares the same. */
+export const EVENT_ID_PREFIX = 'evt';
+
+/**
+ * Writes an event of `resource` for `object` in transaction `trx` (must be a transaction: the
+ * event must commit or roll back with the change).
+ * @param type one of the event types `resource` declares
+ * @returns the event as the API and deliveries show it
+ */
+export async function recordEvent<R extends AnyResource>(
+  trx: Knex.Transaction,
+  resource: R,
+  tenantId: string,
+  type: EventOf<R>,
+  object: unknown,
+): Promise<EventBody<EventOf<R>>> {
+  const id = newId(EVENT_ID_PREFIX);
+  const [row] = await trx('events')
+    .insert({ id, tenant_id: tenantId, type, api_version: LATEST_API_VERSION, data: JSON.stringify({ object }) })
+    .returning(['created_at']);
+  await notifyDispatchers(trx, tenantId);
+  return renderEvent({ id, type, created_at: row!.created_at as Date, data: { object } }, LATEST_API_VERSION);
+}
+
+/**
+ * Wakes waiting dispatchers for `tenantId` when `trx` commits (nothing is sent if it rolls back):
+ * new deliveries, or deliveries made due now (docs/api.md sections 7 and 11).
+ */
+export async function notifyDispatchers(trx: Knex.Transaction, tenantId: string): Promise<void> {
+  await trx.raw('SELECT pg_notify(?, ?)', [EVENTS_CHANNEL, tenantId]);
+}

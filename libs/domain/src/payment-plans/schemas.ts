@@ -1,0 +1,93 @@
+/**
+ * Payment plan schemas (docs/api.md section 9): the create, reschedule and delay bodies, the
+ * public object (with its schedule; its `debt` as the id, as events carry it and as other objects
+ * embed it) and the stored row. Amounts in minor units, dates `YYYY-MM-DD`.
+ */
+import { Nullable, StringEnum, Type, metadataSchema, minorUnits, objectId, rowColumns, timestampProperties, type Static } from '../kernel/schemas.js';
+import { FREQUENCIES, MAX_INSTALMENTS } from './schedule.js';
+import type { Instalment as StoredInstalment } from './instalments.js';
+import { INSTALMENT_STATUSES, PLAN_STATUSES } from './states.js';
+
+const day = (description: string) => Type.String({ format: 'date', description });
+
+/** The terms a schedule is computed from; `instalment_amount` and `instalment_count` exclude each other. */
+const terms = {
+  frequency: StringEnum(FREQUENCIES, { description: 'How often an instalment falls due.' }),
+  start_on: day('Due date of the first instalment (YYYY-MM-DD, today or later).'),
+  instalment_amount: Type.Optional(
+    minorUnits({ minimum: 1, description: 'Each instalment, minor units (the last takes the remainder). Not with `instalment_count`.' }),
+  ),
+  instalment_count: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INSTALMENTS, description: 'Number of instalments. Not with `instalment_amount`.' })),
+};
+
+/** `POST /debts/{debtId}/payment_plans` body. */
+export const PaymentPlanCreate = Type.Object(
+  {
+    ...terms,
+    grace_days: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 30, default: 5, description: 'Days after a due date before an unpaid instalment is missed (default 5).' }),
+    ),
+    metadata: Type.Optional(metadataSchema),
+  },
+  { additionalProperties: false },
+);
+
+/** `PATCH /payment_plans/{id}/reschedule` body: new terms for what is unpaid. */
+export const PaymentPlanReschedule = Type.Object(terms, { additionalProperties: false });
+
+/** `PATCH /payment_plans/{id}/delay` body. */
+export const PaymentPlanDelay = Type.Object(
+  { days: Type.Integer({ minimum: 1, maximum: 90, description: 'Days every unpaid instalment moves later.' }) },
+  { additionalProperties: false },
+);
+
+/** One instalment of the public schedule. */
+export const ShownInstalment = Type.Object({
+  sequence: Type.Integer(),
+  due_on: Type.String({ format: 'date' }),
+  amount: Type.Integer(),
+  amount_paid: Type.Integer(),
+  status: StringEnum(INSTALMENT_STATUSES),
+});
+
+/** What a plan shows besides its id, its `debt` and its timestamps. */
+const planProperties = {
+  status: StringEnum(PLAN_STATUSES),
+  frequency: StringEnum(FREQUENCIES),
+  start_on: Type.String({ format: 'date' }),
+  grace_days: Type.Integer(),
+  amount_total: Type.Integer(),
+  amount_paid: Type.Integer(),
+  schedule: Type.Array(ShownInstalment),
+  metadata: metadataSchema,
+};
+
+/** The public payment plan object, `debt` as the id (the API adds `expand[]` forms). */
+export const PaymentPlan = Type.Object({
+  id: objectId('pp'),
+  object: Type.Literal('payment_plan'),
+  debt: Type.String(),
+  ...planProperties,
+  ...timestampProperties,
+});
+
+/** A row of `payment_plans` (`schedule` as stored: statuses upcoming|paid|missed). */
+export const PaymentPlanRow = Type.Object({
+  ...rowColumns,
+  seq: Type.Number(),
+  debt_id: Type.String(),
+  status: StringEnum(PLAN_STATUSES),
+  frequency: StringEnum(FREQUENCIES),
+  start_on: Type.String(),
+  grace_days: Type.Integer(),
+  amount_total: Type.Integer(),
+  amount_paid: Type.Integer(),
+  schedule: Type.Array(Type.Unsafe<StoredInstalment>({})),
+  next_due_on: Nullable(Type.String()),
+  metadata: metadataSchema,
+});
+
+export type PaymentPlanCreate = Static<typeof PaymentPlanCreate>;
+export type PaymentPlanReschedule = Static<typeof PaymentPlanReschedule>;
+export type PaymentPlan = Static<typeof PaymentPlan>;
+export type PaymentPlanRow = Static<typeof PaymentPlanRow>;

@@ -1,0 +1,16 @@
+/**
+ * Payments (docs/api.md sections 5 and 8): money received against a debt, with its outcome. They
+ * share the debts' scopes.
+ */
+import { defineResource } from '../kernel/resource.js';
+import { PAYMENT_SEARCH_FIELDS } from './search.js';
+
+/** The `payments` table. */
+export const paymentsResource = defineResource({
+  object: 'payment',
+  noun: 'payment',
+  table: 'payments',
+  idPrefix: 'pay',
+  events: ['payment.created', 'payment.succeeded', 'payment.failed', 'payment.canceled', 'payment.refunded'],
+  search: PAYMENT_SEARCH_FIELDS,
+});

@@ -1,0 +1,4 @@
+/** Tenants (docs/api.md section 5): the declaration, schemas and store. */
+export * from './resource.js';
+export * from './schemas.js';
+export * from './store.js';

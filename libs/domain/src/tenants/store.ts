@@ -1,0 +1,51 @@
+/**
+ * Tenants (docs/api.md sections 2, 5 and 10): created by operators with the issuer's admin CLI,
+ * read and renamed by their own tokens (`/tenants/me`). Both sides map rows with `tenantFromRow`,
+ * so the CLI and the API can never show different shapes.
+ */
+import type { Knex } from '@dms/db';
+import { ApiError } from '@dms/errors';
+import { newId } from '@dms/ids';
+import { givenFields } from '../kernel/owned.js';
+import { tenantsResource } from './resource.js';
+import { tenantFromRow, type Tenant, type TenantRow, type TenantUpdate } from './schemas.js';
+
+const missing = (tenantId: string) => new ApiError('resource_missing', `No such tenant: '${tenantId}'`);
+
+/**
+ * Creates a tenant (admin CLI).
+ * @param name display name, 1..200 characters
+ * @throws Error when the name is empty or too long (an operator's mistake, printed by the CLI)
+ */
+export async function createTenant(db: Knex, name: string): Promise<Tenant> {
+  const trimmed = name.trim();
+  if (!trimmed || trimmed.length > 200) throw new Error('tenant name must be 1 to 200 characters');
+  const [row] = await db<TenantRow>(tenantsResource.table)
+    .insert({ id: newId(tenantsResource.idPrefix), name: trimmed })
+    .returning('*');
+  return tenantFromRow(row as TenantRow);
+}
+
+/**
+ * Loads the tenant `tenantId` (from a verified token).
+ * @returns the public tenant object `{id, object: "tenant", name, description, created_at, updated_at}`
+ * @throws ApiError 404 `resource_missing` if the tenant no longer exists
+ */
+export async function getTenant(db: Knex, tenantId: string): Promise<Tenant> {
+  const row = await db<TenantRow>(tenantsResource.table).where({ id: tenantId }).first();
+  if (!row) throw missing(tenantId);
+  return tenantFromRow(row as TenantRow);
+}
+
+/**
+ * Updates the tenant's `name` and/or `description` (given fields replace; `description: null` clears).
+ * @throws ApiError 404 `resource_missing` if the tenant no longer exists
+ */
+export async function updateTenant(db: Knex, tenantId: string, input: TenantUpdate): Promise<Tenant> {
+  const [row] = await db<TenantRow>(tenantsResource.table)
+    .where({ id: tenantId })
+    .update({ ...givenFields(input, ['name', 'description']), updated_at: db.fn.now() })
+    .returning('*');
+  if (!row) throw missing(tenantId);
+  return tenantFromRow(row as TenantRow);
+}
