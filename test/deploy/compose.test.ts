@@ -25,7 +25,7 @@ describe('docker-compose.yml', () => {
   });
 
   test('the schema check rejects what Compose would reject', () => {
-    const broken = structuredClone(compose) as { services: Record<string, Record<string, unknown>> };
+    const broken = structuredClone<{ services: Record<string, Record<string, unknown>> }>(compose);
     (broken.services.api!.depends_on as Record<string, { condition: string }>).auth!.condition = 'service_up';
     broken.services.auth!.healthcheck = { test: ['CMD', 'true'], interval: 'ten seconds' };
     expect(validate(broken)).toBe(false);

@@ -7,9 +7,8 @@
 import { describe, expect, test } from '@jest/globals';
 import { SENSITIVE_SETTING } from '@dms/config';
 import { validateKubernetes } from './schemas.js';
-import { containerEnvNames, find, podSpec, renderedOverlays } from './manifests.js';
+import { find, podSpec, renderedOverlays } from './manifests.js';
 import { allows, type Peer } from './network-policy.js';
-import type { Manifest } from './kustomize.js';
 
 const overlays = renderedOverlays();
 const production = overlays.production;
@@ -131,7 +130,7 @@ describe('production overlay', () => {
   describe('network policies', () => {
     const namespace = { 'kubernetes.io/metadata.name': 'dms' };
     const podOf = (name: string): Peer => {
-      const d = find(production, 'Deployment', `dms-${name}`) as Manifest;
+      const d = find(production, 'Deployment', `dms-${name}`);
       const labels = (d.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels;
       const ports = Object.fromEntries((podSpec(d).containers[0]!.ports ?? []).map((p) => [p.name!, p.containerPort]));
       return { pod: labels, namespace, ports };

@@ -77,13 +77,13 @@ test('line items, invoices, payment outcomes, refunds, plans and the worker: eve
   processes.push(await startWorker([t.tenant.tenantId], TWO_DAYS));
   await eventually(async () => (await testDb()('debts').where({ id: overdue.debtId }).first()).status === 'defaulted', 'the worker defaults the debt');
 
-  const recorded = (await testDb()('events').where({ tenant_id: t.tenant.tenantId }).select('id', 'type')) as Array<{ id: string; type: string }>;
+  const recorded: Array<{ id: string; type: string }> = await testDb()('events').where({ tenant_id: t.tenant.tenantId }).select('id', 'type');
   for (const type of MONEY_EVENTS) expect({ type, recorded: recorded.some((e) => e.type === type) }).toEqual({ type, recorded: true });
   await eventually(() => receiver.received.length >= recorded.length, 'every recorded event delivered');
   await new Promise((r) => setTimeout(r, 300));
   expect(receiver.received.map((r) => r.id).sort()).toEqual(recorded.map((e) => e.id).sort());
   expect(receiver.received.every((r) => r.verified)).toBe(true);
-  const delivered = new Set(receiver.received.map((r) => r.event.type as string));
+  const delivered = new Set(receiver.received.map((r) => r.event.type));
   expect(MONEY_EVENTS.filter((type) => !delivered.has(type))).toEqual([]);
 
   const broken = receiver.received.find((r) => r.event.type === 'payment_plan.broken')!;

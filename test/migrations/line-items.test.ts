@@ -60,7 +60,7 @@ test('old breakdowns become line items with the same summary; old payments are s
   ]);
   // The new summary columns, summed from the items, give the same totals.
   for (const row of await db('debts').select('id', 'amount_total', 'amount_vat', 'amount_discounts', 'amount_refunds')) {
-    const [{ sum }] = await db('line_items').where({ debt_id: row.id }).sum({ sum: 'amount' });
+    const { sum } = (await db('line_items').where({ debt_id: row.id }).sum({ sum: 'amount' }))[0]!;
     expect(Number(sum)).toBe(row.amount_total);
     expect([row.amount_vat, row.amount_discounts, row.amount_refunds]).toEqual([0, 0, 0]);
   }
@@ -70,5 +70,5 @@ test('old breakdowns become line items with the same summary; old payments are s
     { id: 'pay_c', status: 'succeeded', amount_refunded: 0 },
   ]);
   const counters = await db('list_counters').where({ tenant_id: 'ten_old', list: 'line_items' }).sum({ n: 'count' });
-  expect(Number(counters[0].n)).toBe(6);
+  expect(Number(counters[0]!.n)).toBe(6);
 });

@@ -15,7 +15,7 @@ afterAll(closeHarness);
 
 const API_LOG = join(SERVICE_ENV.TEST_LOG_DIR!, `api-${new URL(API_URL).port}.log`);
 
-type LogLine = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type LogLine = Record<string, any>;
 
 /** Waits until the API's log file has the line of request `requestId` (logs are written async). */
 async function logLineOf(requestId: string): Promise<LogLine> {
@@ -100,7 +100,7 @@ describe('/metrics', () => {
     expect([...routes]).toEqual(expect.arrayContaining(['/debts/{debtId}/payments', '/debts/search', '/debts/{id}', 'unmatched']));
     // No label carries an id or a raw path: each is a documented template or one of two fixed words.
     const doc = (await request(API_URL).get('/openapi.json').expect(200)).body as { paths: Record<string, unknown> };
-    for (const route of routes) expect(route in doc.paths || route === 'unmatched' || route === 'replayed').toBe(true);
+    for (const route of routes) expect(route! in doc.paths || route === 'unmatched' || route === 'replayed').toBe(true);
     expect(text).not.toContain(unknownDebt);
   });
 });

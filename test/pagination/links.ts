@@ -48,7 +48,7 @@ export async function walk(api: ReturnType<typeof apiAs>, start: FetchedPage, re
   let current = start;
   while (current.links[rel]) {
     if (pages.length > 1000) throw new Error('pagination does not terminate');
-    current = await follow(api, current.links[rel]!, apiUrl);
+    current = await follow(api, current.links[rel], apiUrl);
     pages.push(current);
   }
   return pages;

@@ -111,7 +111,6 @@ describe('over the budget', () => {
 
 describe('several API instances', () => {
   if (!redisUp) {
-    // eslint-disable-next-line no-console
     console.warn(`SKIPPED: shared rate-limit budget test: no Redis at ${REDIS_URL} (start redis-server to run it).`);
   }
   (redisUp ? test : test.skip)('share one budget per client through Redis (REDIS_URL)', async () => {
@@ -139,7 +138,6 @@ const REDIS_SERVER = '/usr/bin/redis-server';
 
 describe('when Redis fails', () => {
   if (!existsSync(REDIS_SERVER)) {
-    // eslint-disable-next-line no-console
     console.warn(`SKIPPED: Redis outage test: ${REDIS_SERVER} is not installed.`);
   }
   (existsSync(REDIS_SERVER) ? test : test.skip)('requests pass unlimited and the failure is logged, rather than the API failing', async () => {

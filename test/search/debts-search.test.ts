@@ -23,8 +23,8 @@ beforeAll(async () => {
   ids.prepared = await debtIn(me.api, parties, 'prepared');
   ids.deleted = await debtIn(me.api, parties, 'deleted');
   const at = (id: string, iso: string) => testDb()('debts').where({ id }).update({ created_at: iso, updated_at: iso });
-  await at(ids.jan, '2026-01-15T12:00:00Z');
-  await at(ids.feb, '2026-02-01T00:00:00Z');
+  await at(ids.jan!, '2026-01-15T12:00:00Z');
+  await at(ids.feb!, '2026-02-01T00:00:00Z');
   await at(ids.prepared, '2026-03-10T08:30:00Z');
   // The other tenant has a debt matching everything, which must never show.
   await createDebt(other.api, await seedParties(other.api), { account_number: 'JAN-1', tags: ['q1'] });

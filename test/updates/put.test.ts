@@ -12,7 +12,7 @@ import { createDebt } from '../support/debts.js';
 afterAll(closeHarness);
 
 let me: Awaited<ReturnType<typeof signedInTenant>>;
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 beforeAll(async () => {
   me = await signedInTenant();

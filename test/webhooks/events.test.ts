@@ -48,7 +48,7 @@ test('a change that rolls back writes no event and no delivery', async () => {
 
   // A committed change does fan out to the endpoint, in the same transaction as its event.
   await api.post('/organisations', { name: 'Committed' }).expect(201);
-  const [{ n }] = await testDb()('webhook_deliveries').where({ endpoint_id: endpoint.id }).count({ n: '*' });
+  const { n } = (await testDb()('webhook_deliveries').where({ endpoint_id: endpoint.id }).count({ n: '*' }))[0]!;
   expect(Number(n)).toBe(Number(deliveriesBefore[0]!.n) + 1);
 });
 

@@ -95,7 +95,7 @@ describe('POST /webhooks/{id}/test', () => {
     const again = await main.api.post(`/webhooks/${target.id}/test`).set('Idempotency-Key', key).expect(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body.id).toBe(first.body.id);
-    const [{ n }] = await testDb()('webhook_deliveries').where({ endpoint_id: target.id }).count({ n: '*' });
+    const { n } = (await testDb()('webhook_deliveries').where({ endpoint_id: target.id }).count({ n: '*' }))[0]!;
     expect(Number(n)).toBe(1);
   });
 });

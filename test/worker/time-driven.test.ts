@@ -108,7 +108,7 @@ test('two workers at once: every missed instalment and ended pause changed exact
 
   // Both workers' counters together: 6 broken plans, 5 pauses ended, each once.
   const made = { instalment_missed: 0, pause_ended: 0 };
-  for (const w of [a!, b!]) {
+  for (const w of [a, b]) {
     const text = await (await fetch(`${w.url}/metrics`)).text();
     for (const kind of Object.keys(made) as Array<keyof typeof made>) {
       const m = new RegExp(`^worker_changes_total\\{[^}]*change="${kind}"[^}]*\\} (\\d+)`, 'm').exec(text);

@@ -132,7 +132,7 @@ async function main(): Promise<void> {
     say(`${sizes.debts} debts, ${payments} payments in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     // Half of the debts made ready and left alone (at least one per story) get a money story.
-    const ready = created.filter((_, i) => plans[i]!.history.length === 1 && 'move' in plans[i]!.history[0]! && plans[i]!.history[0]!.move === 'ready');
+    const ready = created.filter((_, i) => plans[i]!.history.length === 1 && 'move' in plans[i]!.history[0]! && plans[i]!.history[0].move === 'ready');
     const told = ready.slice(0, Math.max(Math.min(ready.length, MONEY_STORIES.length), Math.round(ready.length / 2)));
     const stories = told.map((_, i) => MONEY_STORIES[i % MONEY_STORIES.length]!);
     // One at a time: faker draws stay in a fixed order, so `--seed` reproduces the same data.

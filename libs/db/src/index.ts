@@ -27,7 +27,9 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
  */
 export const TEXT_TIMESTAMPS: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.TIMESTAMPTZ ? (v: string) => v : pg.types.getTypeParser(oid, format ?? 'text')) as pg.CustomTypesConfig['getTypeParser'],
+    oid === (pg.types.builtins.TIMESTAMPTZ as number)
+      ? (v: string) => v
+      : pg.types.getTypeParser(oid, format ?? 'text')) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 /**

@@ -50,7 +50,7 @@ export function rateLimitStore(redis: RedisConnection | undefined, prefix: strin
   return new RedisStore({
     prefix: `dms:${prefix}:`,
     // node-redis types replies generically; the store's Lua scripts return numbers and arrays.
-    sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<RedisReply>,
+    sendCommand: (...args: string[]) => redis.sendCommand<RedisReply>(args),
   });
 }
 

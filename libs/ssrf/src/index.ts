@@ -129,7 +129,7 @@ export function guardedLookup(policy: TargetPolicy) {
       if (!policy.allowPrivate) {
         for (const { address } of addresses) {
           const range = nonPublicRange(address);
-          if (range) return callback(new ForbiddenTargetError(hostname, address, range) as unknown as NodeJS.ErrnoException, []);
+          if (range) return callback(new ForbiddenTargetError(hostname, address, range), []);
         }
       }
       if (options.all) return callback(null, addresses);

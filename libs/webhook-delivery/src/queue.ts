@@ -12,7 +12,7 @@
  */
 import type { Knex } from '@dms/db';
 import type { WebhookDeliveryRow } from './rows.js';
-import { STORED_STATUS, TRANSITIONS, requireTransition, type DeliveryState } from './states.js';
+import { STORED_STATUS, type DeliveryState } from './states.js';
 
 /** A claimed delivery (state `delivering`). */
 export interface ClaimedDelivery extends Pick<WebhookDeliveryRow, 'id' | 'tenant_id' | 'endpoint_id' | 'event_id' | 'created_at'> {

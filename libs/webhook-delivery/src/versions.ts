@@ -32,7 +32,7 @@ export function isWebhookVersion(value: string): value is WebhookVersion {
  * A stored version that is no longer supported gets the newest shape rather than no delivery.
  */
 export function eventApiVersion(version: string): string {
-  return WEBHOOK_VERSIONS[isWebhookVersion(version) ? version : LATEST_WEBHOOK_VERSION];
+  return WEBHOOK_VERSIONS[isWebhookVersion(version) ? version : LATEST_WEBHOOK_VERSION]!;
 }
 
 /**

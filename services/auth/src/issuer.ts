@@ -9,7 +9,7 @@ import { createLogger, type Logger } from '@dms/logger';
 import { SecretBox } from '@dms/secrets';
 import type { AuthConfig } from './config.js';
 import { findActiveClient } from './domain/clients.js';
-import { ensureSigningKey, loadSigningKeys, type SigningAlg } from './domain/signing-keys.js';
+import { ensureSigningKey, loadSigningKeys } from './domain/signing-keys.js';
 import { createAdapter } from './oauth/adapter.js';
 import { createClientCache } from './oauth/client-cache.js';
 import { findClientsThrough } from './oauth/client-lookup.js';
@@ -48,7 +48,7 @@ export async function buildIssuer(cfg: AuthConfig): Promise<Issuer> {
     ttlSeconds: cfg.CLIENT_CACHE_TTL_SECONDS,
   });
   const adapter = createAdapter({ clients });
-  const alg = cfg.SIGNING_ALG as SigningAlg;
+  const alg = cfg.SIGNING_ALG;
 
   await ensureSigningKey(db, box, alg);
 
@@ -70,7 +70,7 @@ export async function buildIssuer(cfg: AuthConfig): Promise<Issuer> {
     // Without the cache oidc-provider's own lookup (adapter, then its small LRU of Clients) is as good.
     if (clients.enabled) findClientsThrough(provider, clients);
     provider.use(wwwAuthenticateOnInvalidClient);
-    provider.on('grant.success', (ctx) => metrics.tokensIssued.inc({ grant_type: String(ctx.oidc.params?.grant_type ?? 'unknown') }));
+    provider.on('grant.success', (ctx) => metrics.tokensIssued.inc({ grant_type: String((ctx.oidc.params?.grant_type as string | undefined) ?? 'unknown') }));
     provider.on('grant.error', (_ctx, err) => metrics.tokenErrors.inc({ error: String((err as { error?: string }).error ?? 'server_error') }));
     provider.on('server_error', (_ctx, err) => log.error({ err }, 'token endpoint server error'));
     handler = provider.callback();

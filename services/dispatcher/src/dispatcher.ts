@@ -161,13 +161,12 @@ export class Dispatcher {
   #sleep(ms: number): Promise<void> {
     if (this.#woken) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const self = this;
-      function done() {
+      const done = () => {
         clearTimeout(timer);
-        self.#wake = undefined;
+        this.#wake = undefined;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, ms);
       this.#wake = done;
     });
   }

@@ -70,7 +70,7 @@ export async function explainWithoutIndex(db: Knex, index: string, sql: string, 
   await db
     .transaction(async (trx) => {
       await trx.raw('DROP INDEX ??', [index]);
-      plan = await explainAnalyze(trx as unknown as Knex, sql, bindings, 2);
+      plan = await explainAnalyze(trx, sql, bindings, 2);
       throw new RolledBack();
     })
     .catch((err) => {

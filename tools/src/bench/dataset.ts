@@ -263,7 +263,7 @@ export async function loadDataset(stack: Stack, debtsPerTenant: number): Promise
     debtsPerTenant,
     organisationsPerTenant: orgs,
     customersPerTenant: customers,
-    paymentsPerTenant: payments.get(ids[0]) ?? 0,
+    paymentsPerTenant: payments.get(ids[0]!) ?? 0,
     loadSeconds,
     debtsMiB: Number(rows[0].bytes) / 2 ** 20,
   };

@@ -81,7 +81,7 @@ try {
       results.push(await SCENARIOS[name]!(ctx));
     } catch (err) {
       failed = true;
-      log(`scenario ${name} failed: ${(err as Error).stack ?? err}`);
+      log(`scenario ${name} failed: ${(err as Error).stack ?? String(err)}`);
       results.push({ name, title: name, runs: [], checks: [], notes: [`**This scenario failed in this run:** ${(err as Error).message}`] });
     }
   }

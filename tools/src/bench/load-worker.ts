@@ -47,7 +47,7 @@ function run(spec: LoadSpec, durationSec: number, record: boolean): Promise<Omit
               ],
       },
       (err, result) => {
-        if (err) return reject(err);
+        if (err) return reject(err instanceof Error ? err : new Error(String(err)));
         const elapsedSec = Number(process.hrtime.bigint() - started) / 1e9;
         const ok = Object.entries(statusCodes).reduce((sum, [code, c]) => sum + (code.startsWith('2') ? c : 0), 0);
         resolve({

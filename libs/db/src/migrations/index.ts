@@ -25,8 +25,8 @@ import * as partitionedHistory from './021_partitioned_history.js';
 import * as historyWithoutForeignKeys from './022_history_without_foreign_keys.js';
 
 export interface Migration {
-  up(knex: Knex): Promise<void>;
-  down(knex: Knex): Promise<void>;
+  up: (knex: Knex) => Promise<void>;
+  down: (knex: Knex) => Promise<void>;
 }
 
 /** Migrations by name, oldest first. New migrations are appended here. */

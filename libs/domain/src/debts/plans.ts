@@ -9,7 +9,7 @@ import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
 import { requirePlanTransition } from '../payment-plans/states.js';
 import { delayUnpaid, freshInstalments, markMissed, rescheduleUnpaid } from '../payment-plans/instalments.js';
-import { buildSchedule, ScheduleError, type Frequency } from '../payment-plans/schedule.js';
+import { buildSchedule, ScheduleError } from '../payment-plans/schedule.js';
 import { cancelPlan, findPlan, insertPlan, lockActivePlan, writePlan } from '../payment-plans/store.js';
 import type { PaymentPlan, PaymentPlanCreate, PaymentPlanReschedule, PaymentPlanRow } from '../payment-plans/schemas.js';
 import { SYSTEM_ACTOR, lockDebt, moveLockedDebt, type StatusNote } from './moves.js';
@@ -41,7 +41,7 @@ function scheduled<T>(compute: () => T): T {
 }
 
 const termsOf = (t: PaymentPlanReschedule) => ({
-  frequency: t.frequency as Frequency,
+  frequency: t.frequency,
   startOn: t.start_on,
   instalmentAmount: t.instalment_amount,
   instalmentCount: t.instalment_count,

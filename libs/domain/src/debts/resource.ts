@@ -6,10 +6,10 @@
  */
 import { defineResource } from '../kernel/resource.js';
 import { DEBT_SEARCH_FIELDS } from './search.js';
-import { DEBT_MACHINE, type DebtStatus } from './states.js';
+import { DEBT_MACHINE } from './states.js';
 
 /** `debt.<status>` of every status a move leads to, in table order. */
-const STATUS_EVENTS = [...new Set(Object.values(DEBT_MACHINE.table).map((rule) => rule.to))].map((s) => `debt.${s}` as `debt.${DebtStatus}`);
+const STATUS_EVENTS = [...new Set(Object.values(DEBT_MACHINE.table).map((rule) => rule.to))].map((s) => `debt.${s}`);
 
 /** The `debts` table. */
 export const debtsResource = defineResource({

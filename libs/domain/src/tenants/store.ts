@@ -34,7 +34,7 @@ export async function createTenant(db: Knex, name: string): Promise<Tenant> {
 export async function getTenant(db: Knex, tenantId: string): Promise<Tenant> {
   const row = await db<TenantRow>(tenantsResource.table).where({ id: tenantId }).first();
   if (!row) throw missing(tenantId);
-  return tenantFromRow(row as TenantRow);
+  return tenantFromRow(row);
 }
 
 /**
@@ -47,5 +47,5 @@ export async function updateTenant(db: Knex, tenantId: string, input: TenantUpda
     .update({ ...givenFields(input, ['name', 'description']), updated_at: db.fn.now() })
     .returning('*');
   if (!row) throw missing(tenantId);
-  return tenantFromRow(row as TenantRow);
+  return tenantFromRow(row);
 }

@@ -1,13 +1,12 @@
 /**
  * Request properties the API's middleware adds, declared on Express's Request type.
  */
-import type { Scope } from '@dms/scopes';
 
 /** The verified caller, from the access token (docs/api.md section 3). */
 export interface Principal {
   tenantId: string;
   clientId: string;
-  scopes: ReadonlySet<Scope | string>;
+  scopes: ReadonlySet<string>;
 }
 
 declare global {

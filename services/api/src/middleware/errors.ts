@@ -60,7 +60,7 @@ function fromDatabase(err: unknown): ApiError | undefined {
  */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const apiError = err instanceof ApiError ? err : (fromBodyParser(err as { type?: string }) ?? fromRouter(err) ?? fromDatabase(err));
-  const { status, body, headers } = toErrorBody(apiError ?? err, String(req.id));
+  const { status, body, headers } = toErrorBody(apiError ?? err, req.id as string);
   if (apiError?.code === 'service_unavailable')
     req.log?.warn({ err: { message: (err as Error).message, code: (err as { code?: unknown }).code } }, 'database busy');
   else if (status >= 500) req.log?.error({ err }, 'request failed');

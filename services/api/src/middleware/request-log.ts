@@ -27,5 +27,5 @@ export function requestLog(log: Logger): RequestHandler {
       return principal ? { tenant_id: principal.tenantId, client_id: principal.clientId } : undefined;
     }) as unknown as (req: unknown) => object,
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-  }) as unknown as RequestHandler;
+  });
 }

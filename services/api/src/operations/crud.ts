@@ -48,7 +48,7 @@ export function crud<const Path extends string, const IdParam extends string = '
   const aNoun = `${/^[aeiou]/.test(resource.noun) ? 'an' : 'a'} ${resource.noun}`;
   const name = c.tag.replace(/\s+/g, '');
   const idParam = (c.idParam ?? 'id') as IdParam;
-  const item = `${c.path}/{${idParam}}` as `${Path}/{${IdParam}}`;
+  const item = `${c.path}/{${idParam}}` as const;
   const parent = c.parentParams;
   const itemParams = { ...parent, [idParam]: resource.idPrefix };
   const read: Access = { token: true, scope: readScope };
@@ -68,7 +68,7 @@ export function crud<const Path extends string, const IdParam extends string = '
     }),
     search: head({
       method: 'get',
-      path: `${c.path}/search` as `${Path}/search`,
+      path: `${c.path}/search` as const,
       operationId: `search${name}`,
       tag: c.tag,
       summary: `Search ${plural}`,

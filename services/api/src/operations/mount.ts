@@ -45,17 +45,16 @@ function label(op: AnyOperation): RequestHandler {
 
 function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas): RequestHandler {
   const parseQuery = queryParser<Record<string, unknown>>(op.query ?? querySchema({}));
-  const parseBody = op.body ? validator<unknown>(op.body.schema as Record<string, unknown>) : undefined;
+  const parseBody = op.body ? validator<unknown>(op.body.schema) : undefined;
   const item = op.response.schema;
   const schema = op.response.produces ? undefined : inlineRefs(op.response.list ? listSchema(item) : item, components);
   const full = schema === undefined ? undefined : compileInlined(schema);
   // Without `expand[]` every relation is an id (or null): a serializer of that narrower schema skips
   // fast-json-stringify's run-time choice of a `oneOf` branch.
-  const relations = ((op.query as { properties?: Record<string, { items?: { enum?: string[] } }> } | undefined)?.properties?.[EXPAND_PARAM]?.items?.enum ??
-    []) as string[];
+  const relations = (op.query as { properties?: Record<string, { items?: { enum?: string[] } }> } | undefined)?.properties?.[EXPAND_PARAM]?.items?.enum ?? [];
   const idsOnly = schema === undefined || !relations.length ? full : compileInlined(withRelationIds(schema, relations, op.response.list === true));
   return async (req: Request, res: Response) => {
-    const query = parseQuery(req.query as Record<string, unknown>);
+    const query = parseQuery(req.query);
     const serialize = (query[EXPAND_PARAM] as unknown[] | undefined)?.length ? full : idsOnly;
     const body = parseBody ? parseBody(req.body ?? {}) : undefined;
     const principal = req.principal as Principal;

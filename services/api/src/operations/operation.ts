@@ -78,7 +78,7 @@ export interface Operation<Q extends TSchema = TSchema, B extends TSchema = TSch
   errors?: ErrorCode[];
   /** Event types the operation records (documented; written through the outbox). */
   events?: EventType[];
-  handler: (input: OperationInput<Static<Q>, Static<B>, PathParams<P>>) => Promise<unknown> | unknown;
+  handler: (input: OperationInput<Static<Q>, Static<B>, PathParams<P>>) => unknown;
 }
 
 /** An operation whose schema types have been checked and erased, as tables hold them. */

@@ -110,7 +110,7 @@ function errorOf(e: ErrorObject): ApiError {
  */
 export function queryParser<T>(schema: TSchema): (raw: Record<string, unknown>) => T {
   const validate = ajv.compile(schema);
-  const properties = ((schema as { properties?: Record<string, Record<string, unknown>> }).properties ?? {}) as Record<string, Record<string, unknown>>;
+  const properties = (schema as { properties?: Record<string, Record<string, unknown>> }).properties ?? {};
   const integers = Object.keys(properties).filter((name) => properties[name]!['x-integer'] === true);
   return (raw) => {
     const copy: Record<string, unknown> = { ...raw };

@@ -18,7 +18,7 @@ import { resolveSecretsKey } from '@dms/config';
 import { SecretBox } from '@dms/secrets';
 import { loadAuthConfig } from '../config.js';
 import { createTenant } from '@dms/domain/tenants';
-import { ClientAdminError, createClient, revokeClient, rotateClientSecret, rotateSigningKey, type SigningAlg } from '../domain/index.js';
+import { ClientAdminError, createClient, revokeClient, rotateClientSecret, rotateSigningKey } from '../domain/index.js';
 
 const USAGE = `usage: admin tenants create --name NAME
        admin clients create --tenant TEN_ID --name NAME [--scope "SCOPE ..."]
@@ -52,7 +52,7 @@ async function main(argv: string[]): Promise<number> {
     'clients create': (db, f) => createClient(db, box, issuer, { tenantId: required(f, 'tenant'), name: required(f, 'name'), scope: f.scope }),
     'clients rotate-secret': (db, f) => rotateClientSecret(db, box, issuer, required(f, 'client')),
     'clients revoke': (db, f) => revokeClient(db, required(f, 'client')),
-    'keys rotate': (db) => rotateSigningKey(db, box, cfg.SIGNING_ALG as SigningAlg),
+    'keys rotate': (db) => rotateSigningKey(db, box, cfg.SIGNING_ALG),
   };
   const command = commands[positionals.slice(0, 2).join(' ')];
   if (!command) throw new UsageError(`unknown command "${positionals.join(' ')}"`);

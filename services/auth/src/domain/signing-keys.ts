@@ -40,8 +40,7 @@ function generateJwk(alg: SigningAlg): PrivateJwk {
 }
 
 function publicPart(jwk: PrivateJwk): JsonWebKey {
-  const { d, p, q, dp, dq, qi, ...pub } = jwk;
-  (void d, p, q, dp, dq, qi);
+  const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub } = jwk;
   return pub;
 }
 
@@ -90,7 +89,7 @@ export async function rotateSigningKey(db: Knex, box: SecretBox, alg: SigningAlg
  */
 export async function loadSigningKeys(db: Knex, box: SecretBox, tokenTtlSeconds: number): Promise<SigningKeySet> {
   const rows: Array<{ kid: string; private_jwk_ciphertext: string; rotated_at: Date | null }> = await db('signing_keys')
-    .where((q) => q.whereNull('rotated_at').orWhereRaw('rotated_at > now() - make_interval(secs => ?)', [tokenTtlSeconds + PUBLISH_MARGIN_SECONDS]))
+    .where((q) => void q.whereNull('rotated_at').orWhereRaw('rotated_at > now() - make_interval(secs => ?)', [tokenTtlSeconds + PUBLISH_MARGIN_SECONDS]))
     .orderBy('created_at', 'desc')
     .select('kid', 'private_jwk_ciphertext', 'rotated_at');
   const active = rows.find((r) => r.rotated_at === null);

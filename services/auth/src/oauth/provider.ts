@@ -30,7 +30,7 @@ export const ROUTES = {
 type ClientWithTenant = { scope?: string; tenant_id?: string };
 
 function formValue(ctx: KoaContextWithOIDC, name: string): string | undefined {
-  const value = (ctx.oidc.body as Record<string, unknown> | undefined)?.[name];
+  const value = ctx.oidc.body?.[name];
   if (value === undefined || value === '') return undefined;
   if (typeof value !== 'string') throw new errors.InvalidRequest(`'${name}' parameter must only be provided once`);
   return value;

@@ -37,7 +37,7 @@ export interface Outbound {
  * @param timeoutMs limit of one request (connect, headers and body), milliseconds
  */
 export function createOutbound(policy: TargetPolicy, timeoutMs: number): Outbound {
-  const base = buildConnector({ lookup: guardedLookup(policy) as never, timeout: timeoutMs });
+  const base = buildConnector({ lookup: guardedLookup(policy), timeout: timeoutMs });
   // IP-literal hosts never reach `lookup`, so they are checked here, before any socket opens.
   const connect: buildConnector.connector = (options, callback) => {
     const host = options.hostname.replace(/^\[(.*)\]$/, '$1');

@@ -61,7 +61,7 @@ function tenantOf(keys: Map<string, KeyObject>, authorization: string | undefine
 function links(url: URL, ids: string[], limit: number, hasOlder: boolean, hasNewer: boolean): string {
   const kept = [...url.searchParams].filter(([k]) => !PAGE_PARAMS.has(k));
   const base = `${env.PUBLIC_BASE_URL}${url.pathname}`;
-  const page = (set: Array<[string, string]>) => `${base}?${new URLSearchParams([...kept, ...set])}`;
+  const page = (set: Array<[string, string]>) => `${base}?${new URLSearchParams([...kept, ...set]).toString()}`;
   const out = [`<${page([['limit', String(limit)]])}>; rel="first"`];
   if (ids.length && hasOlder)
     out.push(

@@ -32,7 +32,7 @@ export async function startBareServer(settings: BenchSettings, stack: Stack): Pr
       WEB_CONCURRENCY: String(settings.webConcurrency),
       AUTH_ISSUER: stack.env.AUTH_ISSUER!,
       API_AUDIENCE: stack.env.API_AUDIENCE!,
-      JWKS_URI: new URL('/.well-known/jwks.json', stack.env.AUTH_ISSUER!).href,
+      JWKS_URI: new URL('/.well-known/jwks.json', stack.env.AUTH_ISSUER).href,
       PUBLIC_BASE_URL: stack.env.PUBLIC_BASE_URL!,
       ...(settings.cpuProfileDir ? cpuProfileEnv(settings.cpuProfileDir) : {}),
     },

@@ -184,7 +184,7 @@ async function pagesBesideBare(
   p: { firstPath: string; deepPath: string; at: string },
 ): Promise<{ api: Record<string, LoadRun>; runs: LoadRun[]; checks: Check[]; notes: string[] }> {
   const { stack, settings } = ctx;
-  const searchPath = `/debts/search?${new URLSearchParams({ query: SEARCH_QUERY, limit: String(LIMIT) })}`;
+  const searchPath = `/debts/search?${new URLSearchParams({ query: SEARCH_QUERY, limit: String(LIMIT) }).toString()}`;
   const pages = [
     { key: 'first', path: p.firstPath, label: 'GET /debts?limit=100 (first page)', target: 0.8 },
     { key: 'deep', path: p.deepPath, label: `GET /debts?limit=100&after=… (${p.at})`, target: 0.8 },

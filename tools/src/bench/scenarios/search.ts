@@ -107,7 +107,7 @@ export async function searchScenario(ctx: BenchContext): Promise<ScenarioResult>
   ];
 
   for (const c of CASES) {
-    const path = `/debts/search?${new URLSearchParams({ query: c.query, limit: String(LIMIT) })}`;
+    const path = `/debts/search?${new URLSearchParams({ query: c.query, limit: String(LIMIT) }).toString()}`;
     const probe = await fetch(`${stack.api.url}${path}`, { headers });
     const body = (await probe.json()) as { data?: unknown[] };
     if (probe.status !== 200) throw new Error(`GET ${path}: ${probe.status} ${JSON.stringify(body)}`);

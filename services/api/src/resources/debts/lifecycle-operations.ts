@@ -55,7 +55,7 @@ function actionOperation(action: DebtAction): AnyOperation {
   const camel = action.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase());
   const planNote = ['resume', 'resolve-dispute'].includes(action) ? ' (`paying` while the debt has an active payment plan)' : '';
   const events = [
-    `debt.${rule.to}` as EventType,
+    `debt.${rule.to}`,
     ...(planNote ? (['debt.paying'] as EventType[]) : []),
     ...(['settle', 'withdraw'].includes(action) ? (['payment_plan.canceled'] as EventType[]) : []),
   ];
