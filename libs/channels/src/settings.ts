@@ -1,0 +1,146 @@
+/**
+ * Settings of the channels (docs/api.md "Channels"), declared with the project's envalid helpers so
+ * a service spreads `channelSpec` into its own spec and the configuration table lists them, and
+ * `createChannels`, which picks each delivery method's provider from them:
+ *
+ * - email: SMTP when `SMTP_URL` is set, else none;
+ * - SMS: the Vonage SMS API when `SMS_API_KEY` is set, else none;
+ * - letters: always the local print provider (`LETTER_DIR`), until a print service is added.
+ *
+ * A delivery method without a provider is not configured: the engine records such a
+ * communication as `failed` with that reason. `npm start` runs local stand-ins and sets these
+ * variables when they are unset (tools/src/start.ts).
+ */
+import { hkdfSync } from 'node:crypto';
+import { join } from 'node:path';
+import { num, str } from '@dms/config';
+import { createSmtpEmailProvider, type EmailMessage } from './email/smtp.js';
+import { createLetterProvider, createLocalPrintProvider, type LetterProvider } from './letter/print.js';
+import { SIGNATURE_METHODS, type SignatureMethod, type VerifyOptions } from './sms/signature.js';
+import { createVonageSmsProvider, type SmsMessage } from './sms/vonage.js';
+import type { ChannelProvider } from './types.js';
+import type { AddressKey } from './email/addresses.js';
+
+/** envalid spec of the channel settings (spread into a service's spec). */
+export const channelSpec = {
+  SMTP_URL: str({
+    default: '',
+    desc: 'SMTP server of outgoing email: smtp://host:port (STARTTLS when offered) or smtps:// (implicit TLS), credentials as user:password@; empty: no email channel (npm start runs a local SMTP server)',
+  }),
+  SMTP_MAX_CONNECTIONS: num({ default: 5, desc: 'SMTP connections kept open per process' }),
+  MAIL_FROM: str({ default: 'Collections <collections@localhost>', desc: 'From of every email; its domain is also the right-hand side of Message-IDs' }),
+  REPLY_DOMAIN: str({
+    default: 'reply.localhost',
+    desc: 'Domain of the per-debt reply addresses (reply+…@) and per-communication bounce addresses (bounce+…@); its mail must reach the inbound-mail endpoint',
+  }),
+  REPLY_ADDRESS_SECRET: str({
+    default: '',
+    desc: 'Key of the tags in reply and bounce addresses (empty: derived from the first SECRETS_KEY); changing it invalidates the reply addresses of emails already sent',
+  }),
+  SMS_API_KEY: str({ default: '', desc: 'Vonage API key of the SMS channel; empty: no SMS channel (npm start runs a local stand-in)' }),
+  SMS_API_SECRET: str({ default: '', desc: 'Vonage API secret (the SMS API without a signature secret, and the Reports API)' }),
+  SMS_SIGNATURE_SECRET: str({
+    default: '',
+    desc: 'Vonage signature secret: signs our requests and verifies signed delivery receipts and inbound SMS (required with SMS_API_KEY)',
+  }),
+  SMS_SIGNATURE_METHOD: str({ default: 'md5hash', choices: [...SIGNATURE_METHODS], desc: 'Signature algorithm chosen for the Vonage account' }),
+  SMS_SIGNATURE_TOLERANCE_SECONDS: num({ default: 300, desc: 'Largest difference between a signed webhook timestamp and our clock, seconds' }),
+  SMS_API_URL: str({ default: 'https://rest.nexmo.com', desc: 'Base URL of the Vonage SMS API' }),
+  SMS_REPORTS_URL: str({ default: 'https://api.nexmo.com', desc: 'Base URL of the Vonage Reports API (reconciling sends whose outcome is unknown)' }),
+  SMS_FROM: str({ default: 'DMS', desc: 'Sender id or virtual number of outgoing SMS (replies reach a virtual number)' }),
+  SMS_CALLBACK_URL: str({ default: '', desc: 'Delivery-receipt webhook sent with each SMS (empty: the account setting)' }),
+  LETTER_DIR: str({ default: '', desc: 'Directory where the local print provider keeps letters as PDF (empty: <DATA_DIR>/letters)' }),
+};
+
+/** The channel settings as validated (a subset of a service's config). */
+export interface ChannelSettings {
+  SMTP_URL: string;
+  SMTP_MAX_CONNECTIONS: number;
+  MAIL_FROM: string;
+  REPLY_DOMAIN: string;
+  REPLY_ADDRESS_SECRET: string;
+  SMS_API_KEY: string;
+  SMS_API_SECRET: string;
+  SMS_SIGNATURE_SECRET: string;
+  SMS_SIGNATURE_METHOD: string;
+  SMS_SIGNATURE_TOLERANCE_SECONDS: number;
+  SMS_API_URL: string;
+  SMS_REPORTS_URL: string;
+  SMS_FROM: string;
+  SMS_CALLBACK_URL: string;
+  LETTER_DIR: string;
+  DATA_DIR: string;
+}
+
+/** Inconsistent channel settings, one sentence each naming the setting (empty when fine): a service stops on them at start. */
+export function channelSettingsProblems(s: ChannelSettings): string[] {
+  const problems: string[] = [];
+  if (s.SMTP_URL && !/^smtps?:\/\//.test(s.SMTP_URL)) problems.push('SMTP_URL: must start with smtp:// or smtps://');
+  if (!/@[^@\s>]+>?\s*$/.test(s.MAIL_FROM)) problems.push('MAIL_FROM: must be an address with a domain, e.g. Collections <collections@example.com>');
+  if (s.SMS_API_KEY && !s.SMS_API_SECRET) problems.push('SMS_API_SECRET: required with SMS_API_KEY');
+  if (s.SMS_API_KEY && !s.SMS_SIGNATURE_SECRET)
+    problems.push('SMS_SIGNATURE_SECRET: required with SMS_API_KEY (delivery receipts and inbound SMS must be verified)');
+  if (!(s.SMS_SIGNATURE_TOLERANCE_SECONDS > 0)) problems.push('SMS_SIGNATURE_TOLERANCE_SECONDS: must be greater than 0');
+  return problems;
+}
+
+/** The key of reply and bounce address tags: `REPLY_ADDRESS_SECRET`, else HKDF-SHA256 of the first `SECRETS_KEY` (RFC 5869). */
+export function addressKey(s: Pick<ChannelSettings, 'REPLY_DOMAIN' | 'REPLY_ADDRESS_SECRET'>, secretsKey: string): AddressKey {
+  const key =
+    s.REPLY_ADDRESS_SECRET ||
+    Buffer.from(hkdfSync('sha256', Buffer.from(secretsKey.split(',')[0], 'base64'), Buffer.alloc(0), 'dms reply addresses', 32)).toString('base64');
+  return { domain: s.REPLY_DOMAIN, key };
+}
+
+/** What verifying Vonage webhooks needs (the API's callback endpoints), from the settings. */
+export function smsVerifyOptions(s: ChannelSettings): Omit<VerifyOptions, 'replayGuard'> {
+  return {
+    secret: s.SMS_SIGNATURE_SECRET,
+    method: s.SMS_SIGNATURE_METHOD as SignatureMethod,
+    apiKey: s.SMS_API_KEY,
+    toleranceSeconds: s.SMS_SIGNATURE_TOLERANCE_SECONDS,
+  };
+}
+
+/** The provider of each delivery method; null where the method is not configured. */
+export interface Channels {
+  email: ChannelProvider<EmailMessage> | null;
+  sms: ChannelProvider<SmsMessage> | null;
+  letter: LetterProvider;
+  /** Closes every provider. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the providers the settings configure.
+ * @param secretsKey the resolved `SECRETS_KEY` (for the reply-address key when `REPLY_ADDRESS_SECRET` is empty)
+ * @throws RangeError when the settings are inconsistent (see `channelSettingsProblems`)
+ */
+export function createChannels(s: ChannelSettings, secretsKey: string): Channels {
+  const problems = channelSettingsProblems(s);
+  if (problems.length > 0) throw new RangeError(problems.join('; '));
+  const email = s.SMTP_URL
+    ? createSmtpEmailProvider({ url: s.SMTP_URL, from: s.MAIL_FROM, addresses: addressKey(s, secretsKey), maxConnections: s.SMTP_MAX_CONNECTIONS })
+    : null;
+  const sms = s.SMS_API_KEY
+    ? createVonageSmsProvider({
+        apiUrl: s.SMS_API_URL,
+        reportsUrl: s.SMS_REPORTS_URL,
+        apiKey: s.SMS_API_KEY,
+        apiSecret: s.SMS_API_SECRET,
+        signatureSecret: s.SMS_SIGNATURE_SECRET,
+        signatureMethod: s.SMS_SIGNATURE_METHOD as SignatureMethod,
+        from: s.SMS_FROM,
+        callbackUrl: s.SMS_CALLBACK_URL || undefined,
+      })
+    : null;
+  const letter = createLetterProvider({ printer: createLocalPrintProvider({ dir: s.LETTER_DIR || join(s.DATA_DIR, 'letters') }) });
+  return {
+    email,
+    sms,
+    letter,
+    async close() {
+      await Promise.all([email?.close(), sms?.close(), letter.close()]);
+    },
+  };
+}
