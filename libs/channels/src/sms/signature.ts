@@ -59,8 +59,11 @@ export class SignatureError extends Error {
 
 /**
  * Remembers what it has seen for a while: `firstSeen` resolves true the first time a key is
- * offered within `ttlSeconds`, false after. An API with several instances needs a shared one
- * (e.g. a unique row per nonce, or Redis `SET NX EX`); `memoryReplayGuard` serves one process.
+ * offered within `ttlSeconds`, false after. An API with several instances needs a shared one, and
+ * it should record the key in the same transaction as the request's effect (e.g. insert a row
+ * with a unique nonce in the transaction that updates the communication, and call
+ * `verifySignedParams` inside it): if processing failed after the key was recorded elsewhere, the
+ * sender's retry of that same request would be refused. `memoryReplayGuard` serves one process.
  */
 export interface ReplayGuard {
   firstSeen(key: string, ttlSeconds: number): Promise<boolean>;

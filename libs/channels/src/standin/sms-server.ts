@@ -6,7 +6,8 @@
  * - `POST /sms/json` (form or JSON): checks `api_key` and `api_secret` or a valid signature, splits
  *   the text into parts (160/153 GSM characters, 70/67 otherwise), answers as Vonage does, then
  *   sends each part's signed delivery receipt (`sig`, `timestamp`, `nonce`) to the request's
- *   `callback` or the default receipt URL, retrying a few times on failure.
+ *   `callback` or the default receipt URL, retrying up to three times (each attempt signed afresh)
+ *   while the receiver answers an error.
  * - `GET /v2/reports/records` (HTTP Basic `api_key:api_secret`): the outbound records received in
  *   `date_start`..`date_end` (at most 24 hours apart) or with the message ids in `id`, in pages
  *   linked by `_links.next.href`: what reconciliation searches for a `client-ref`.
@@ -116,7 +117,7 @@ export async function startLocalSmsServer(options: LocalSmsServerOptions): Promi
     if (!url) return;
     for (const id of sms.messageIds) {
       const now = new Date();
-      const params = signed({
+      const fields: Record<string, string> = {
         msisdn: sms.to,
         to: sms.from,
         'network-code': '23410',
@@ -128,11 +129,13 @@ export async function startLocalSmsServer(options: LocalSmsServerOptions): Promi
         'api-key': options.apiKey,
         ...(sms.clientRef ? { 'client-ref': sms.clientRef } : {}),
         'message-timestamp': vonageTime(now),
-      });
-      const receipt = { params, attempts: [] as Array<number | string> };
+      };
+      const receipt = { params: fields, attempts: [] as Array<number | string> };
       sms.receipts.push(receipt);
+      // Each attempt is signed afresh (new timestamp and nonce): a retry is a new request
+      // carrying the same receipt, so the receiver must be idempotent by messageId and status.
       for (let attempt = 0; attempt < 3; attempt++) {
-        const answer = await post(url, params);
+        const answer = await post(url, signed(fields));
         receipt.attempts.push(answer);
         if (typeof answer === 'number' && answer < 300) break;
         await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
