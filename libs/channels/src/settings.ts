@@ -49,7 +49,7 @@ export const channelSpec = {
   SMS_REPORTS_URL: str({ default: 'https://api.nexmo.com', desc: 'Base URL of the Vonage Reports API (reconciling sends whose outcome is unknown)' }),
   SMS_FROM: str({ default: 'DMS', desc: 'Sender id or virtual number of outgoing SMS (replies reach a virtual number)' }),
   SMS_CALLBACK_URL: str({ default: '', desc: 'Delivery-receipt webhook sent with each SMS (empty: the account setting)' }),
-  LETTER_DIR: str({ default: '', desc: 'Directory where the local print provider keeps letters as PDF (empty: <DATA_DIR>/letters)' }),
+  LETTER_DIR: str({ default: '', desc: 'Directory where the local print provider keeps letters as PDF (empty: letters under DATA_DIR)' }),
 };
 
 /** The channel settings as validated (a subset of a service's config). */
