@@ -62,19 +62,22 @@ const running: RunningService[] = [];
 let stopping = false;
 let channels: LocalChannels | null = null;
 if (localMail || localSms) {
+  const dataDir = process.env.DATA_DIR ?? join(REPO_ROOT, '.data');
   channels = await startLocalChannels({
-    dataDir: process.env.DATA_DIR ?? join(REPO_ROOT, '.data'),
+    dataDir,
     replyDomain: process.env.REPLY_DOMAIN ?? 'reply.localhost',
     ports: standinPorts,
   });
   const { SMTP_URL, ...smsEnv } = channels.env;
   if (localMail) {
     env.SMTP_URL = SMTP_URL;
-    say(`local mail server: SMTP ${SMTP_URL}, messages at ${channels.mail.webUrl} (kept under .data/mail)`);
+    say(`local mail server: SMTP ${SMTP_URL}, messages at ${channels.mail.webUrl} (kept under ${join(dataDir, 'mail')})`);
   }
   if (localSms) {
     Object.assign(env, smsEnv);
-    say(`local SMS stand-in (Vonage SMS API shape) at ${channels.sms.url}, messages at ${channels.sms.url}/_standin/messages (kept under .data/sms)`);
+    say(
+      `local SMS stand-in (Vonage SMS API shape) at ${channels.sms.url}, messages at ${channels.sms.url}/_standin/messages (kept under ${join(dataDir, 'sms')})`,
+    );
   }
 }
 
