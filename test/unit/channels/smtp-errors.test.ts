@@ -19,6 +19,8 @@ describe('classifySmtpError', () => {
     [{ code: 'ETIMEDOUT', command: 'CONN', message: 'Greeting never received' }, 'not_sent', 'etimedout'],
     [{ code: 'ETIMEDOUT', command: 'CONN', message: 'Timeout' }, 'unknown', 'etimedout'],
     [{ code: 'ECONNECTION', command: 'CONN', message: 'Connection closed unexpectedly' }, 'unknown', 'econnection'],
+    [{ code: 'EENVELOPE', command: 'API', message: 'Invalid recipient "a b"' }, 'rejected', 'invalid_address'],
+    [{ code: 'ECONNECTION', command: 'API', message: 'Connection was destroyed' }, 'not_sent', 'econnection'],
   ])('%j is %s (%s)', (fields, outcome, code) => {
     const e = classifySmtpError(err(fields));
     expect(e).toBeInstanceOf(ChannelError);

@@ -15,6 +15,7 @@ test('isGsm7: the default alphabet and its extension table, nothing else', () =>
 
 test('toWinAnsi keeps Western European text, £ and €, and prints anything else as ?', () => {
   expect(toWinAnsi('Zoë owes £5 / €5 — “quoted”\nłódź 😀')).toBe('Zoë owes £5 / €5 — “quoted”\n?ód? ?');
+  expect(toWinAnsi('a\r\nb\rc\td\u0007')).toBe('a\nb\nc    d?');
 });
 
 test('addressLines: name, lines, town, county, upper-case postcode; the country only when abroad', () => {

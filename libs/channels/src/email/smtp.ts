@@ -10,7 +10,8 @@
  * transient, 5yz permanent):
  * - a server reply 4xx: `not_sent` (the server took responsibility for nothing; retry later);
  * - a reply 5xx: `rejected` (`recipient_rejected` when refused at RCPT TO: the address is unusable);
- * - no reply, before a session existed (refused connection, DNS, TLS, authentication): `not_sent`;
+ * - no reply, before a session existed (refused connection, DNS, TLS, authentication) or refused by
+ *   nodemailer itself: `not_sent` (`rejected` with `invalid_address` for an address it cannot use);
  * - no reply otherwise (connection lost or timed out mid-session): `unknown`, because the server may
  *   have accepted the message just before the link dropped (RFC 5321 section 6.1; RFC 1047).
  *
@@ -92,6 +93,12 @@ export function classifySmtpError(error: unknown): ChannelError {
     return new ChannelError('not_sent', `smtp_${err.responseCode}`, `SMTP server deferred: ${detail}`, { cause: err });
   }
   const code = err.code ?? '';
+  // nodemailer names the command `API` for what it refuses itself, before any server saw the message.
+  if (err.command === 'API') {
+    return code === 'EENVELOPE'
+      ? new ChannelError('rejected', 'invalid_address', `not a usable address: ${err.message}`, { cause: err })
+      : new ChannelError('not_sent', (code || 'smtp_error').toLowerCase(), `email not handed over: ${err.message}`, { cause: err });
+  }
   if (BEFORE_SESSION.has(code) || CONNECT_FAILURES.has(err.originalCode ?? code) || /Greeting never received|Connection timeout/i.test(err.message)) {
     return new ChannelError('not_sent', (err.originalCode ?? code).toLowerCase() || 'connect_failed', `SMTP server not reached: ${err.message}`, {
       cause: err,

@@ -42,10 +42,10 @@ const RIGHT_EDGE = 210 * MM - 20 * MM;
 // Windows-1252 beyond Latin-1: the characters at 0x80-0x9F.
 const CP1252_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ\u2018\u2019\u201C\u201D•–—˜™š›œžŸ');
 
-/** `text` with every character Helvetica's Windows-1252 encoding cannot print replaced by `?`. */
+/** `text` with line ends as LF, tabs as spaces, and every other character Helvetica's Windows-1252 encoding cannot print replaced by `?`. */
 export function toWinAnsi(text: string): string {
   let out = '';
-  for (const c of text.normalize('NFC')) {
+  for (const c of text.normalize('NFC').replace(/\r\n?/g, '\n').replace(/\t/g, '    ')) {
     const code = c.codePointAt(0)!;
     out += c === '\n' || (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || CP1252_EXTRA.has(c) ? c : '?';
   }

@@ -181,7 +181,12 @@ export function createVonageSmsProvider(options: VonageOptions): ChannelProvider
       if (res.statusCode === 401 || res.statusCode === 403)
         return { outcome: 'unknown', reason: `reports API refused access (${res.statusCode}): the message cannot be looked up` };
       if (res.statusCode !== 200) return { outcome: 'ask_later', retryAfterSeconds: 60, reason: `reports API answered ${res.statusCode}` };
-      const answer = JSON.parse(body) as RecordsAnswer;
+      let answer: RecordsAnswer;
+      try {
+        answer = JSON.parse(body) as RecordsAnswer;
+      } catch {
+        return { outcome: 'ask_later', retryAfterSeconds: 60, reason: 'reports API answered something that is not JSON' };
+      }
       const found = answer.records?.find((r) => r.client_ref === communicationId && r.message_id);
       if (found) return { outcome: 'sent', providerReference: found.message_id!, details: { status: found.status ?? '', error_code: found.error_code ?? '' } };
       const href = answer._links?.next?.href;

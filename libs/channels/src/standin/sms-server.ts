@@ -189,8 +189,10 @@ export async function startLocalSmsServer(options: LocalSmsServerOptions): Promi
     };
     kept.set(ids[0], sms);
     await save(sms);
-    const delivery = deliverReceipts(sms).finally(() => pending.delete(delivery));
-    pending.add(delivery);
+    if (!['false', '0'].includes(p['status-report-req'] ?? '')) {
+      const delivery = deliverReceipts(sms).finally(() => pending.delete(delivery));
+      pending.add(delivery);
+    }
     const messages = ids.map((id) => ({
       to: p.to,
       'message-id': id,
