@@ -103,6 +103,8 @@ describe('sending', () => {
     await email.send(message(id, { subject: 'Hello <script>alert(1)</script>' }));
     const listed = (await (await fetch(`${mail.webUrl}/api/messages`)).json()) as Array<{ id: string; subject: string }>;
     const kept = listed.find((m) => m.subject.startsWith('Hello <script>'))!;
+    expect(listed[0]).toEqual(mail.messages()[0]);
+    expect(await (await fetch(`${mail.webUrl}/api/messages?limit=1`)).json()).toEqual([listed[0]]);
     const page = await (await fetch(`${mail.webUrl}/`)).text();
     expect(page).toContain('Hello &lt;script&gt;alert(1)&lt;/script&gt;');
     expect(page).not.toContain('<script>alert(1)');

@@ -13,7 +13,7 @@ const STYLE = `<style>body{font:14px system-ui,sans-serif;margin:2em}table{borde
 .inbound{color:#06c}iframe{width:100%;height:32em;border:1px solid #ccc}pre{white-space:pre-wrap;background:#f6f6f6;padding:1em}</style>`;
 
 const LIST = liquid.parse(`<!doctype html><html><head><meta charset="utf-8"><title>Local mail</title>${STYLE}</head><body>
-<h1>Local mail ({{ messages.size }})</h1><p>Every message the services sent, and every reply or bounce. JSON: <a href="/api/messages">/api/messages</a>.</p>
+<h1>Local mail ({{ total }})</h1><p>The newest {{ messages.size }} of the messages the services sent, and the replies and bounces. JSON: <a href="/api/messages">/api/messages</a>.</p>
 <table><tr><th>received</th><th></th><th>from</th><th>to</th><th>subject</th></tr>
 {% for m in messages %}<tr class="{{ m.direction }}"><td>{{ m.receivedAt }}</td><td>{{ m.direction }}</td><td>{{ m.from }}</td><td>{{ m.to }}</td>
 <td><a href="/messages/{{ m.id | url_encode }}">{{ m.subject | default: "(no subject)" }}</a></td></tr>{% endfor %}</table></body></html>`);
@@ -23,9 +23,9 @@ const MESSAGE = liquid.parse(`<!doctype html><html><head><meta charset="utf-8"><
 <table>{% for h in headers %}<tr><th>{{ h[0] }}</th><td>{{ h[1] }}</td></tr>{% endfor %}</table>
 {% if html %}<h2>HTML</h2><iframe sandbox srcdoc="{{ html }}"></iframe>{% endif %}{% if text %}<h2>Text</h2><pre>{{ text }}</pre>{% endif %}</body></html>`);
 
-/** The list page. */
-export function listPage(messages: StoredMail[]): string {
-  return liquid.renderSync(LIST, { messages });
+/** The list page: `messages` (the newest) of `total`. */
+export function listPage(messages: StoredMail[], total: number): string {
+  return liquid.renderSync(LIST, { messages, total });
 }
 
 /** One message's page. */

@@ -7,8 +7,9 @@
  * `X-Envelope-From`, `X-Envelope-To`), the shape the API's inbound-mail endpoint receives.
  *
  * HTTP (all on 127.0.0.1):
- * - `GET /`: the messages, newest first; `GET /messages/:id`: one, its HTML shown in a sandboxed frame.
- * - `GET /api/messages`, `GET /api/messages/:id`, `GET /api/messages/:id/raw`: the same as JSON and RFC 5322.
+ * - `GET /`: the newest 200 messages; `GET /messages/:id`: one, its HTML shown in a sandboxed frame.
+ * - `GET /api/messages?limit=100` (newest first, at most 1000), `GET /api/messages/:id`,
+ *   `GET /api/messages/:id/raw`: the same as JSON and RFC 5322.
  * - `POST /api/messages/:id/bounce` `{recipient?, status?, action?, diagnostic?}`: mails a bounce (DSN)
  *   of that message to its envelope sender, over SMTP from the null sender `<>` (RFC 5321 section 4.5.5).
  * - `POST /api/reply` `{to, from, subject?, text, inReplyTo?}`: mails a customer's reply over SMTP.
@@ -159,7 +160,7 @@ export async function startLocalMailServer(options: LocalMailServerOptions): Pro
   }
 
   const web = createStandinServer([
-    ['GET', '/', () => ({ status: 200, contentType: 'text/html; charset=utf-8', body: listPage(store.list()) })],
+    ['GET', '/', () => ({ status: 200, contentType: 'text/html; charset=utf-8', body: listPage(store.list(200), store.size) })],
     [
       'GET',
       '/messages/:id',
@@ -170,7 +171,7 @@ export async function startLocalMailServer(options: LocalMailServerOptions): Pro
           : { status: 404, body: { error: 'no such message' } };
       },
     ],
-    ['GET', '/api/messages', () => ({ status: 200, body: store.list() })],
+    ['GET', '/api/messages', (req) => ({ status: 200, body: store.list(Math.min(Number(req.url.searchParams.get('limit') ?? 100) || 100, 1000)) })],
     [
       'GET',
       '/api/messages/:id',

@@ -28,6 +28,8 @@ export interface StoredMail {
 /** The store of one directory. */
 export class MailStore {
   private readonly index = new Map<string, StoredMail>();
+  /** Ids in arrival order (ids sort by arrival). */
+  private readonly order: string[] = [];
 
   constructor(private readonly dir: string) {
     mkdirSync(dir, { recursive: true });
@@ -35,10 +37,12 @@ export class MailStore {
       try {
         const m = JSON.parse(readFileSync(join(dir, f), 'utf8')) as StoredMail;
         this.index.set(m.id, m);
+        this.order.push(m.id);
       } catch {
         // a half-written summary of an interrupted run: its .eml is still there
       }
     }
+    this.order.sort();
   }
 
   /** Parses and keeps one received message. */
@@ -59,6 +63,7 @@ export class MailStore {
       forwarded: null,
     };
     await writeFile(join(this.dir, `${id}.eml`), raw);
+    this.order.push(id);
     await this.update(mail);
     return mail;
   }
@@ -69,9 +74,15 @@ export class MailStore {
     await writeFile(join(this.dir, `${mail.id}.json`), JSON.stringify(mail, null, 2));
   }
 
-  /** Every message, newest first. */
-  list(): StoredMail[] {
-    return [...this.index.values()].sort((a, b) => (a.id < b.id ? 1 : -1));
+  /** The newest `limit` messages (all when unset), newest first. */
+  list(limit = Infinity): StoredMail[] {
+    const ids = this.order.slice(Math.max(0, this.order.length - limit)).reverse();
+    return ids.map((id) => this.index.get(id)!);
+  }
+
+  /** How many messages are kept. */
+  get size(): number {
+    return this.order.length;
   }
 
   get(id: string): StoredMail | null {
