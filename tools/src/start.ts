@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { EMBEDDED_PG_PORT, REPO_ROOT } from '@dms/config';
-import { startLocalChannels, type LocalChannels } from '@dms/channels/standin';
+import type { LocalChannels } from '@dms/channels/standin';
 import { createDb, migrateLatest, resolveDatabase } from '@dms/db';
 import { portIsFree, startService, type RunningService, type ServiceName } from './processes.js';
 
@@ -63,6 +63,8 @@ let stopping = false;
 let channels: LocalChannels | null = null;
 if (localMail || localSms) {
   const dataDir = process.env.DATA_DIR ?? join(REPO_ROOT, '.data');
+  // Loaded only when needed: the stand-ins' libraries must not slow the busy-port check above.
+  const { startLocalChannels } = await import('@dms/channels/standin');
   channels = await startLocalChannels({
     dataDir,
     replyDomain: process.env.REPLY_DOMAIN ?? 'reply.localhost',

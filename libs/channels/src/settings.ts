@@ -1,24 +1,15 @@
 /**
  * Settings of the channels (docs/api.md "Channels"), declared with the project's envalid helpers so
- * a service spreads `channelSpec` into its own spec and the configuration table lists them, and
- * `createChannels`, which picks each delivery method's provider from them:
+ * a service spreads `channelSpec` into its own spec and the configuration table lists them
+ * (`createChannels` in channels.ts picks the providers from them). Also exported alone as
+ * `@dms/channels/settings`, which loads no provider library, so a service's start stays quick.
  *
- * - email: SMTP when `SMTP_URL` is set, else none;
- * - SMS: the Vonage SMS API when `SMS_API_KEY` is set, else none;
- * - letters: always the local print provider (`LETTER_DIR`), until a print service is added.
- *
- * A delivery method without a provider is not configured: the engine records such a
- * communication as `failed` with that reason. `npm start` runs local stand-ins and sets these
- * variables when they are unset (tools/src/start.ts).
+ * `npm start` runs local stand-ins and sets these variables when they are unset (tools/src/start.ts).
  */
 import { hkdfSync } from 'node:crypto';
-import { join } from 'node:path';
 import { num, str } from '@dms/config';
-import { createSmtpEmailProvider, type EmailMessage } from './email/smtp.js';
-import { createLetterProvider, createLocalPrintProvider, type LetterProvider } from './letter/print.js';
-import { SIGNATURE_METHODS, type SignatureMethod, type VerifyOptions } from './sms/signature.js';
-import { createVonageSmsProvider, type SmsMessage } from './sms/vonage.js';
-import type { ChannelProvider } from './types.js';
+import { SIGNATURE_METHODS, type SignatureMethod } from './sms/methods.js';
+import type { VerifyOptions } from './sms/signature.js';
 import type { AddressKey } from './email/addresses.js';
 
 /** envalid spec of the channel settings (spread into a service's spec). */
@@ -99,48 +90,5 @@ export function smsVerifyOptions(s: ChannelSettings): Omit<VerifyOptions, 'repla
     method: s.SMS_SIGNATURE_METHOD as SignatureMethod,
     apiKey: s.SMS_API_KEY,
     toleranceSeconds: s.SMS_SIGNATURE_TOLERANCE_SECONDS,
-  };
-}
-
-/** The provider of each delivery method; null where the method is not configured. */
-export interface Channels {
-  email: ChannelProvider<EmailMessage> | null;
-  sms: ChannelProvider<SmsMessage> | null;
-  letter: LetterProvider;
-  /** Closes every provider. */
-  close(): Promise<void>;
-}
-
-/**
- * Creates the providers the settings configure.
- * @param secretsKey the resolved `SECRETS_KEY` (for the reply-address key when `REPLY_ADDRESS_SECRET` is empty)
- * @throws RangeError when the settings are inconsistent (see `channelSettingsProblems`)
- */
-export function createChannels(s: ChannelSettings, secretsKey: string): Channels {
-  const problems = channelSettingsProblems(s);
-  if (problems.length > 0) throw new RangeError(problems.join('; '));
-  const email = s.SMTP_URL
-    ? createSmtpEmailProvider({ url: s.SMTP_URL, from: s.MAIL_FROM, addresses: addressKey(s, secretsKey), maxConnections: s.SMTP_MAX_CONNECTIONS })
-    : null;
-  const sms = s.SMS_API_KEY
-    ? createVonageSmsProvider({
-        apiUrl: s.SMS_API_URL,
-        reportsUrl: s.SMS_REPORTS_URL,
-        apiKey: s.SMS_API_KEY,
-        apiSecret: s.SMS_API_SECRET,
-        signatureSecret: s.SMS_SIGNATURE_SECRET,
-        signatureMethod: s.SMS_SIGNATURE_METHOD as SignatureMethod,
-        from: s.SMS_FROM,
-        callbackUrl: s.SMS_CALLBACK_URL || undefined,
-      })
-    : null;
-  const letter = createLetterProvider({ printer: createLocalPrintProvider({ dir: s.LETTER_DIR || join(s.DATA_DIR, 'letters') }) });
-  return {
-    email,
-    sms,
-    letter,
-    async close() {
-      await Promise.all([email?.close(), sms?.close(), letter.close()]);
-    },
   };
 }

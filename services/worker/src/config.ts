@@ -4,7 +4,7 @@
  * local demonstrations and are refused in production. The channel settings (docs/api.md
  * "Channels") are the collection engine's, which sends communications from the worker.
  */
-import { channelSettingsProblems, channelSpec } from '@dms/channels';
+import { channelSettingsProblems, channelSpec } from '@dms/channels/settings';
 import { commonSpec, loadConfig, num, port, str } from '@dms/config';
 
 /** envalid spec of the worker's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */

@@ -13,10 +13,9 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import type { SignatureMethod } from './methods.js';
 
-/** Signature algorithms a Vonage account can choose (setting `SMS_SIGNATURE_METHOD`). */
-export const SIGNATURE_METHODS = ['md5hash', 'md5', 'sha1', 'sha256', 'sha512'] as const;
-export type SignatureMethod = (typeof SIGNATURE_METHODS)[number];
+export { SIGNATURE_METHODS, type SignatureMethod } from './methods.js';
 
 /** Default tolerance between a request's `timestamp` and our clock, seconds. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
