@@ -1,9 +1,14 @@
 /**
  * `npm start`: the whole system on one machine. Uses `DATABASE_URL`, or starts the embedded
- * PostgreSQL under `.data/pg` when it is unset; applies migrations; then runs the issuer (4000),
- * the API (3000), the dispatcher (3001) and the worker (3002) until Ctrl-C or SIGTERM, which stops them all.
+ * PostgreSQL under `.data/pg` when it is unset; applies migrations; when `SMTP_URL` and
+ * `SMS_API_KEY` are unset, starts the local mail server (SMTP 2525, web page 3003) and SMS
+ * stand-in (3004) that keep what they receive under `.data` (docs/api.md "Channels"); then runs
+ * the issuer (4000), the API (3000), the dispatcher (3001) and the worker (3002) until Ctrl-C or
+ * SIGTERM, which stops them all.
  */
-import { EMBEDDED_PG_PORT } from '@dms/config';
+import { join } from 'node:path';
+import { EMBEDDED_PG_PORT, REPO_ROOT } from '@dms/config';
+import type { LocalChannels } from '@dms/channels/standin';
 import { createDb, migrateLatest, resolveDatabase } from '@dms/db';
 import { portIsFree, startService, type RunningService, type ServiceName } from './processes.js';
 
@@ -16,11 +21,27 @@ const plan: Array<[ServiceName, number]> = [
   ['worker', Number(process.env.WORKER_PORT ?? 3002)],
 ];
 
+// Stand-ins only for channels nobody configured: a configured one is used as it is.
+const localMail = !process.env.SMTP_URL;
+const localSms = !process.env.SMS_API_KEY;
+const standinPorts = {
+  smtp: Number(process.env.LOCAL_SMTP_PORT ?? 2525),
+  mailWeb: Number(process.env.LOCAL_MAIL_WEB_PORT ?? 3003),
+  sms: Number(process.env.LOCAL_SMS_PORT ?? 3004),
+};
+
 // Every port is checked before anything starts: a second `npm start` must stop here with the
 // reason, not announce "ready" and then lose a service to EADDRINUSE.
 const ports: Array<[string, number]> = [
   ...plan.map(([name, port]): [string, number] => [`${name} (${name.toUpperCase()}_PORT)`, port]),
   ...(process.env.DATABASE_URL ? [] : [['embedded PostgreSQL', EMBEDDED_PG_PORT] as [string, number]]),
+  ...(localMail || localSms
+    ? ([
+        ['local SMTP server (LOCAL_SMTP_PORT)', standinPorts.smtp],
+        ['local mail web page (LOCAL_MAIL_WEB_PORT)', standinPorts.mailWeb],
+        ['local SMS stand-in (LOCAL_SMS_PORT)', standinPorts.sms],
+      ] as Array<[string, number]>)
+    : []),
 ];
 for (const [what, port] of ports) {
   if (!(await portIsFree(port))) {
@@ -39,12 +60,35 @@ say(applied.length ? `migrations applied: ${applied.join(', ')}` : 'schema up to
 const env: Record<string, string> = { DATABASE_URL: pgServer.url, NODE_ENV: process.env.NODE_ENV ?? 'development' };
 const running: RunningService[] = [];
 let stopping = false;
+let channels: LocalChannels | null = null;
+if (localMail || localSms) {
+  const dataDir = process.env.DATA_DIR ?? join(REPO_ROOT, '.data');
+  // Loaded only when needed: the stand-ins' libraries must not slow the busy-port check above.
+  const { startLocalChannels } = await import('@dms/channels/standin');
+  channels = await startLocalChannels({
+    dataDir,
+    replyDomain: process.env.REPLY_DOMAIN ?? 'reply.localhost',
+    ports: standinPorts,
+  });
+  const { SMTP_URL, ...smsEnv } = channels.env;
+  if (localMail) {
+    env.SMTP_URL = SMTP_URL!;
+    say(`local mail server: SMTP ${SMTP_URL}, messages at ${channels.mail.webUrl} (kept under ${join(dataDir, 'mail')})`);
+  }
+  if (localSms) {
+    Object.assign(env, smsEnv);
+    say(
+      `local SMS stand-in (Vonage SMS API shape) at ${channels.sms.url}, messages at ${channels.sms.url}/_standin/messages (kept under ${join(dataDir, 'sms')})`,
+    );
+  }
+}
 
 async function stopAll(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
     say('stopping');
     await Promise.all(running.map((s) => s.stop()));
+    await channels?.stop();
     await pgServer.stop();
   }
   process.exit(code);

@@ -1,8 +1,10 @@
 /**
  * Settings of the worker for time-driven changes (services/worker, docs/api.md sections 1 and 9),
  * read and validated once at start. The clock offset and the hold before commit exist for tests and
- * local demonstrations and are refused in production.
+ * local demonstrations and are refused in production. The channel settings (docs/api.md
+ * "Channels") are the collection engine's, which sends communications from the worker.
  */
+import { channelSettingsProblems, channelSpec } from '@dms/channels/settings';
 import { commonSpec, loadConfig, num, port, str } from '@dms/config';
 
 /** envalid spec of the worker's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
@@ -24,6 +26,7 @@ export const workerSpec = {
     default: 0,
     desc: 'Test only (NODE_ENV=test): wait this long inside each change before committing, to test a worker killed midway',
   }),
+  ...channelSpec,
 };
 
 /** The worker's validated settings with derived values. */
@@ -43,6 +46,8 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, exitOnErr
   if (cfg.NODE_ENV === 'production' && cfg.WORKER_CLOCK_OFFSET_SECONDS !== 0) fail('WORKER_CLOCK_OFFSET_SECONDS: must be 0 in production');
   if (cfg.WORKER_TEST_HOLD_MS < 0 || (cfg.WORKER_TEST_HOLD_MS > 0 && cfg.NODE_ENV !== 'test'))
     fail('WORKER_TEST_HOLD_MS: only with NODE_ENV=test, and not negative');
+  const [channelProblem] = channelSettingsProblems(cfg);
+  if (channelProblem) fail(channelProblem);
   return {
     ...cfg,
     tenantIds: cfg.WORKER_TENANT_IDS.split(',')
