@@ -5,7 +5,7 @@
  * its migration, and its operations in the API).
  *
  * Dependencies between the folders point one way, lowest first: kernel ← events, tenants,
- * organisations ← contact-details ← customers ← line-items ← payment-plans ← debts ← invoices,
+ * organisations, communication-templates ← contact-details ← customers ← line-items ← payment-plans ← debts ← invoices,
  * payments ← webhooks. A folder imports only folders before it.
  */
 import type { AnyResource } from './kernel/resource.js';
@@ -20,6 +20,7 @@ import { debtsResource } from './debts/resource.js';
 import { invoicesResource } from './invoices/resource.js';
 import { paymentsResource } from './payments/resource.js';
 import { webhookDeliveriesResource, webhookEndpointsResource } from './webhooks/resource.js';
+import { communicationTemplatesResource, communicationTemplateVersionsResource } from './communication-templates/resource.js';
 
 /** Every resource; scopes and event types are listed in this order. */
 export const RESOURCES = [
@@ -32,6 +33,8 @@ export const RESOURCES = [
   customersResource,
   contactDetailsResource,
   organisationsResource,
+  communicationTemplatesResource,
+  communicationTemplateVersionsResource,
   webhookEndpointsResource,
   webhookDeliveriesResource,
   eventsResource,

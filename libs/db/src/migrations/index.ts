@@ -23,6 +23,7 @@ import * as planSearch from './018_plan_search.js';
 import * as webhookOperations from './020_webhook_operations.js';
 import * as partitionedHistory from './021_partitioned_history.js';
 import * as historyWithoutForeignKeys from './022_history_without_foreign_keys.js';
+import * as communicationTemplates from './023_communication_templates.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -51,4 +52,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['020_webhook_operations', webhookOperations],
   ['021_partitioned_history', partitionedHistory],
   ['022_history_without_foreign_keys', historyWithoutForeignKeys],
+  ['023_communication_templates', communicationTemplates],
 ];

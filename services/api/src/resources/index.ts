@@ -14,6 +14,7 @@ import { lineItemOperations } from './line-items/operations.js';
 import { invoiceOperations } from './invoices/operations.js';
 import { paymentPlanOperations } from './payment-plans/operations.js';
 import { tenantOperations } from './tenants/operations.js';
+import { communicationTemplateOperations } from './communication-templates/operations.js';
 import { webhookOperations } from './webhooks/operations.js';
 import { eventOperations } from './events/operations.js';
 import { serviceOperations } from './service/operations.js';
@@ -30,6 +31,7 @@ export const API_OPERATIONS: readonly AnyOperation[] = withPutTwins([
   ...paymentOperations,
   ...paymentPlanOperations,
   ...tenantOperations,
+  ...communicationTemplateOperations,
   ...webhookOperations,
   ...eventOperations,
 ]);
