@@ -1,5 +1,5 @@
 /**
- * Email over real SMTP (docs/api.md "Channels"): the SMTP provider sends to the local mail server,
+ * Email over real SMTP (docs/api.md section 13): the SMTP provider sends to the local mail server,
  * which keeps and shows each message; replies and bounces come back through it to an inbound
  * endpoint and are parsed. Faults come from real SMTP servers (smtp-server) that refuse, defer or
  * stop answering, and a port nobody listens on.

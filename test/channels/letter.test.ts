@@ -1,5 +1,5 @@
 /**
- * Letters (docs/api.md "Channels"): rendered as PDF with pdfkit, handed to the local print
+ * Letters (docs/api.md section 13): rendered as PDF with pdfkit, handed to the local print
  * provider that keeps them under a directory, read back and checked with a real PDF parser
  * (Mozilla's pdf.js): the document parses, holds the address block, the date, the subject and
  * the text, runs onto further pages with numbers, and prints characters it cannot encode as `?`.

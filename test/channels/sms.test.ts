@@ -1,5 +1,5 @@
 /**
- * SMS over real HTTP (docs/api.md "Channels"): the Vonage provider sends to the SMS stand-in
+ * SMS over real HTTP (docs/api.md section 13): the Vonage provider sends to the SMS stand-in
  * (Vonage SMS API shape), which keeps each message and sends signed delivery receipts to a
  * callback receiver; receipts and inbound messages are verified (a wrong signature, a replay and a
  * stale timestamp are refused) and parsed; failures are simulated by the stand-in; sends whose

@@ -10,7 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { ERROR_CODES } from '@dms/errors';
-import { SCOPES } from '@dms/scopes';
+import { OPERATOR_SCOPES, SCOPES } from '@dms/scopes';
 import { API_URL, SERVICE_ENV, closeHarness, newTenant, seedParties, signedInTenant, tokenFor, apiAs } from '../support/harness.js';
 import { runScript } from '../support/run-script.js';
 
@@ -51,7 +51,7 @@ describe('the document', () => {
     expect(doc.servers).toEqual([{ url: SERVICE_ENV.PUBLIC_BASE_URL }]);
     const flow = doc.components.securitySchemes.oauth2.flows.clientCredentials;
     expect(flow.tokenUrl).toBe(`${SERVICE_ENV.AUTH_ISSUER}/oauth/token`);
-    expect(Object.keys(flow.scopes)).toEqual([...SCOPES]);
+    expect(Object.keys(flow.scopes)).toEqual([...SCOPES, ...OPERATOR_SCOPES]);
   });
 
   test('lists exactly the error codes of the registry, with their statuses', () => {
@@ -125,6 +125,8 @@ describe('parameters and headers', () => {
     const lists = operations.filter((o) => o.op.responses['200']?.headers?.['X-Total-Count']);
     expect(lists.map((o) => o.path).sort()).toEqual(
       [
+        '/communication_templates',
+        '/communication_templates/{id}/versions',
         '/customers',
         '/customers/search',
         '/customers/{customerId}/contact_details',
@@ -187,7 +189,7 @@ describe('parameters and headers', () => {
       if (op.security.length === 0) continue;
       expect(op.responses['429'].headers['Retry-After']).toBeDefined();
       expect(op.parameters).toContainEqual({ $ref: '#/components/parameters/ApiVersion' });
-      for (const scope of op.security[0].oauth2) expect(SCOPES).toContain(scope);
+      for (const scope of op.security[0].oauth2) expect([...SCOPES, ...OPERATOR_SCOPES]).toContain(scope);
     }
   });
 });

@@ -84,3 +84,25 @@ export async function seedParties(api: ReturnType<typeof apiAs>): Promise<{ orga
   const cus = await api.post('/customers', { kind: 'individual', first_name: 'Ada', last_name: 'Lovelace' }).expect(201);
   return { organisationId: org.body.id, customerId: cus.body.id };
 }
+
+/** An operator client of the platform (docs/api.md section 12): no tenant; its requests name one. */
+export async function newOperator(scope?: string): Promise<TestTenant & { tenantId: '' }> {
+  const box = new SecretBox(SERVICE_ENV.SECRETS_KEY!);
+  const client = await createClient(testDb(), box, { issuer: SERVICE_ENV.AUTH_ISSUER!, audience: AUDIENCE }, { operator: true, name: 'operator tests', scope });
+  return { tenantId: '', clientId: client.client_id, clientSecret: client.client_secret, scope: client.scope };
+}
+
+/** A supertest agent for an operator's token acting for `tenantId` (`Tenant-Id`, omitted when undefined). */
+export function operatorAs(token: string, tenantId: string | undefined) {
+  const agent = request(API_URL);
+  const auth = (r: request.Test) => {
+    r.set('Authorization', `Bearer ${token}`);
+    return tenantId === undefined ? r : r.set('Tenant-Id', tenantId);
+  };
+  return {
+    get: (path: string) => auth(agent.get(path)),
+    post: (path: string, body?: object) => (body === undefined ? auth(agent.post(path)) : auth(agent.post(path)).send(body)),
+    patch: (path: string, body: object) => auth(agent.patch(path)).send(body),
+    delete: (path: string) => auth(agent.delete(path)),
+  };
+}

@@ -1,5 +1,5 @@
 /**
- * The debt lifecycle (docs/api.md section 6) as a pure function: every (status, move) pair is
+ * The debt lifecycle (docs/api.md sections 6, 9 and 12) as a pure function: every (status, move) pair is
  * either the documented target or a refusal, terminal statuses accept no move, and refusals
  * become 409 `invalid_state_transition`. The expected table is written out here by hand from the
  * reference, not read back from the module, so a changed rule fails this test.
@@ -9,25 +9,75 @@ import { ApiError } from '@dms/errors';
 import { DEBT_STATUSES, type DebtStatus } from '../../libs/domain/src/debts/states.js';
 import { DEBT_ACTIONS, requireTransition, transition, type DebtMove } from '../../libs/domain/src/debts/states.js';
 
-const MOVES: readonly DebtMove[] = [...DEBT_ACTIONS, 'pay', 'refund', 'plan', 'cancel-plan', 'default', 'delete'];
-const COLLECTING: DebtStatus[] = ['prepared', 'resumed', 'paused', 'paying', 'defaulted'];
-const TERMINAL: readonly DebtStatus[] = ['settled', 'paid', 'withdrawn', 'deleted'];
+const MOVES: readonly DebtMove[] = [
+  ...DEBT_ACTIONS,
+  'delete',
+  'adjust',
+  'pay',
+  'refund',
+  'plan',
+  'plan-proposed',
+  'plan-due',
+  'cancel-plan',
+  'default',
+  'analyse',
+  'enrich',
+  'contact',
+  'establish-contact',
+  'fail-contact',
+  'exhaust',
+  'query',
+  'require-follow-up',
+  'assess',
+  'recover',
+  'protect',
+  'return',
+  'discharge',
+  'close',
+];
+const ENGINE: DebtStatus[] = ['analysing', 'enriching', 'contacted', 'contact_established', 'contact_failed', 'process_exhausted'];
+/** Worked: the engine may contact the customer. */
+const WORKED: DebtStatus[] = ['prepared', 'resumed', 'adjusted', ...ENGINE, 'arranging', 'paying', 'defaulted', 'follow_up_required', 'recovering', 'open'];
+/** Collected, but no contact. */
+const HELD: DebtStatus[] = ['paused', 'queried', 'assessing', 'legal_protection'];
+const COLLECTING: DebtStatus[] = [...WORKED, ...HELD];
+const TERMINAL: readonly DebtStatus[] = ['settled', 'paid', 'withdrawn', 'deleted', 'returned', 'discharged', 'closed'];
+const OPEN: DebtStatus[] = [...COLLECTING, 'initializing', 'disputed'];
+const RESUMABLE: DebtStatus[] = ['paused', 'queried', 'follow_up_required', 'assessing', 'recovering', 'legal_protection'];
+const PLANNABLE: DebtStatus[] = [...WORKED.filter((s) => s !== 'paying' && s !== 'arranging'), 'paused'];
 
-/** docs/api.md sections 6 and 9: for each move, the statuses it is allowed from and where it leads. */
+/** docs/api.md sections 6, 9 and 12: for each move, the statuses it is allowed from and where it leads. */
 const EXPECTED: Record<DebtMove, { from: DebtStatus[]; to: DebtStatus }> = {
   ready: { from: ['initializing'], to: 'prepared' },
-  pause: { from: ['prepared', 'resumed', 'paying', 'defaulted'], to: 'paused' },
-  resume: { from: ['paused'], to: 'resumed' },
+  pause: { from: WORKED, to: 'paused' },
+  resume: { from: RESUMABLE, to: 'resumed' },
   dispute: { from: COLLECTING, to: 'disputed' },
   'resolve-dispute': { from: ['disputed'], to: 'resumed' },
   settle: { from: COLLECTING, to: 'settled' },
-  withdraw: { from: ['initializing', 'prepared', 'paused', 'resumed', 'paying', 'defaulted', 'disputed'], to: 'withdrawn' },
+  withdraw: { from: OPEN, to: 'withdrawn' },
+  delete: { from: ['initializing'], to: 'deleted' },
+  adjust: { from: ENGINE, to: 'adjusted' },
   pay: { from: COLLECTING, to: 'paid' },
   refund: { from: ['paid'], to: 'resumed' },
-  plan: { from: ['prepared', 'resumed', 'paused', 'defaulted'], to: 'paying' },
-  'cancel-plan': { from: ['paying'], to: 'resumed' },
+  plan: { from: PLANNABLE, to: 'paying' },
+  'plan-proposed': { from: PLANNABLE, to: 'arranging' },
+  'plan-due': { from: ['arranging'], to: 'paying' },
+  'cancel-plan': { from: ['paying', 'arranging'], to: 'resumed' },
   default: { from: ['paying'], to: 'defaulted' },
-  delete: { from: ['initializing'], to: 'deleted' },
+  analyse: { from: ['prepared', 'adjusted', 'resumed', 'enriching', 'contact_failed'], to: 'analysing' },
+  enrich: { from: ['analysing'], to: 'enriching' },
+  contact: { from: ['analysing'], to: 'contacted' },
+  'establish-contact': { from: ['analysing', 'enriching', 'contacted', 'contact_failed', 'process_exhausted'], to: 'contact_established' },
+  'fail-contact': { from: ['analysing', 'contacted'], to: 'contact_failed' },
+  exhaust: { from: ['contacted', 'contact_established'], to: 'process_exhausted' },
+  query: { from: WORKED, to: 'queried' },
+  'require-follow-up': { from: [...WORKED.filter((s) => s !== 'follow_up_required'), 'queried'], to: 'follow_up_required' },
+  assess: { from: [...WORKED, 'queried', 'disputed'], to: 'assessing' },
+  recover: { from: ['defaulted', 'assessing', 'process_exhausted'], to: 'recovering' },
+  protect: { from: [...COLLECTING.filter((s) => s !== 'legal_protection'), 'disputed'], to: 'legal_protection' },
+  return: { from: OPEN, to: 'returned' },
+  discharge: { from: OPEN, to: 'discharged' },
+  close: { from: OPEN, to: 'closed' },
 };
 
 const pairs = DEBT_STATUSES.flatMap((status) => MOVES.map((move) => [status, move] as const));
@@ -37,14 +87,22 @@ describe('the move and status lists', () => {
     expect([...DEBT_ACTIONS].sort()).toEqual(['dispute', 'pause', 'ready', 'resolve-dispute', 'resume', 'settle', 'withdraw']);
   });
 
-  test('statuses are the eleven of the reference (section 9 adds paying and defaulted)', () => {
+  test('statuses are the 28 of the reference (section 12)', () => {
     expect([...DEBT_STATUSES].sort()).toEqual(
-      ['deleted', 'disputed', 'initializing', 'paid', 'paused', 'prepared', 'resumed', 'settled', 'withdrawn', 'paying', 'defaulted'].sort(),
+      [
+        ...['initializing', 'prepared', 'paused', 'resumed', 'withdrawn', 'deleted', 'adjusted'],
+        ...['analysing', 'enriching', 'contacted', 'contact_established', 'contact_failed', 'process_exhausted'],
+        ...['arranging', 'paying', 'defaulted', 'settled', 'paid'],
+        ...['queried', 'disputed', 'follow_up_required'],
+        ...['assessing', 'recovering', 'legal_protection', 'returned', 'discharged', 'closed'],
+        'open',
+      ].sort(),
     );
+    expect(DEBT_STATUSES).toHaveLength(28);
   });
 });
 
-describe('transition(status, move) for all 143 pairs', () => {
+describe(`transition(status, move) for all ${28 * MOVES.length} pairs`, () => {
   test.each(pairs)('%s + %s', (status, move) => {
     const rule = EXPECTED[move];
     const result = transition(status, move);
@@ -54,7 +112,7 @@ describe('transition(status, move) for all 143 pairs', () => {
       expect(result.ok).toBe(false);
       if (result.ok) return;
       expect(result.message).toContain(`'${status}'`);
-      expect(result.message).toContain(`allowed from: ${rule.from.join(', ')}`);
+      expect(result.message.split('allowed from: ')[1]!.replace(/\.$/, '').split(', ').sort()).toEqual([...rule.from].sort());
     }
   });
 
@@ -87,7 +145,7 @@ describe('terminal statuses', () => {
     expect(transition('paused', 'resume', false)).toEqual({ ok: true, to: 'resumed' });
   });
 
-  test('every status but initializing is reachable from initializing', () => {
+  test('every status but initializing and the legacy open is reachable from initializing', () => {
     const seen = new Set<DebtStatus>(['initializing']);
     const queue: DebtStatus[] = ['initializing'];
     while (queue.length) {
@@ -100,7 +158,7 @@ describe('terminal statuses', () => {
         }
       }
     }
-    expect([...seen].sort()).toEqual([...DEBT_STATUSES].sort());
+    expect([...seen].sort()).toEqual(DEBT_STATUSES.filter((s) => s !== 'open').sort());
   });
 });
 
@@ -109,7 +167,7 @@ describe('refusal messages', () => {
     const r = transition('initializing', 'pay');
     expect(r).toEqual({
       ok: false,
-      message: "A debt in status 'initializing' cannot accept payments; allowed from: prepared, resumed, paused, paying, defaulted.",
+      message: `A debt in status 'initializing' cannot accept payments; allowed from: ${COLLECTING.join(', ')}.`,
     });
   });
 
@@ -147,6 +205,6 @@ describe('requireTransition', () => {
     expect(err.code).toBe('invalid_state_transition');
     expect(err.status).toBe(409);
     expect(err.type).toBe('conflict');
-    expect(err.message).toBe("A debt in status 'paid' cannot be moved by 'settle'; allowed from: prepared, resumed, paused, paying, defaulted.");
+    expect(err.message).toBe(`A debt in status 'paid' cannot be moved by 'settle'; allowed from: ${COLLECTING.join(', ')}.`);
   });
 });

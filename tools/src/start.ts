@@ -2,7 +2,7 @@
  * `npm start`: the whole system on one machine. Uses `DATABASE_URL`, or starts the embedded
  * PostgreSQL under `.data/pg` when it is unset; applies migrations; when `SMTP_URL` and
  * `SMS_API_KEY` are unset, starts the local mail server (SMTP 2525, web page 3003) and SMS
- * stand-in (3004) that keep what they receive under `.data` (docs/api.md "Channels"); then runs
+ * stand-in (3004) that keep what they receive under `.data` (docs/api.md section 13); then runs
  * the issuer (4000), the API (3000), the dispatcher (3001) and the worker (3002) until Ctrl-C or
  * SIGTERM, which stops them all.
  */

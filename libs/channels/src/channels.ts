@@ -1,5 +1,5 @@
 /**
- * The providers of a process, picked from the channel settings (settings.ts; docs/api.md "Channels").
+ * The providers of a process, picked from the channel settings (settings.ts; docs/api.md section 13).
  */
 import { join } from 'node:path';
 import { createSmtpEmailProvider, type EmailMessage } from './email/smtp.js';

@@ -1,6 +1,6 @@
 /**
  * @dms/channels: how communications reach customers and how their answers come back (docs/api.md
- * section 13 and "Channels"). One `ChannelProvider` interface per delivery method, chosen by the
+ * section 13). One `ChannelProvider` interface per delivery method, chosen by the
  * settings: email over SMTP (nodemailer), SMS through the Vonage SMS API, letters as PDF (pdfkit)
  * handed to a print provider; parsers of replies, bounces, delivery receipts and inbound SMS; and
  * reconciliation of sends whose outcome was lost. Local stand-ins live in `@dms/channels/standin`.

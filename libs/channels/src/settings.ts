@@ -1,5 +1,5 @@
 /**
- * Settings of the channels (docs/api.md "Channels"), declared with the project's envalid helpers so
+ * Settings of the channels (docs/api.md section 13), declared with the project's envalid helpers so
  * a service spreads `channelSpec` into its own spec and the configuration table lists them
  * (`createChannels` in channels.ts picks the providers from them). Also exported alone as
  * `@dms/channels/settings`, which loads no provider library, so a service's start stays quick.

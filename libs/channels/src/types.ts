@@ -1,5 +1,5 @@
 /**
- * The one interface every delivery provider implements (docs/api.md "Channels"), whatever it talks
+ * The one interface every delivery provider implements (docs/api.md section 13), whatever it talks
  * to: SMTP for email, an HTTP SMS API, a print service for letters. The collection engine picks the
  * provider of a communication's `delivery_method`, hands it one message carrying the
  * communication's stable identity, and records what comes back as the communication's `provider`

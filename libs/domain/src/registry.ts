@@ -55,8 +55,18 @@ export const EVENT_TYPES = RESOURCES.flatMap((r) => r.events as readonly Declare
 export type EventType = (typeof EVENT_TYPES)[number];
 
 type ScopeOf<R> = R extends { scopes: readonly (infer S)[] } ? S : never;
-/** An OAuth 2.0 scope of the resource API. */
-export type Scope = ScopeOf<Declared>;
+/** An OAuth 2.0 scope a tenant client may hold. */
+export type TenantScope = ScopeOf<Declared>;
+/** An OAuth 2.0 scope of the resource API: a tenant's or an operator's. */
+export type Scope = TenantScope | OperatorScope;
 
 /** Every OAuth 2.0 scope a tenant client may be granted (docs/api.md section 2). */
-export const SCOPES: readonly Scope[] = RESOURCES.flatMap((r) => ('scopes' in r ? r.scopes : []) as readonly Scope[]);
+export const SCOPES: readonly TenantScope[] = RESOURCES.flatMap((r) => ('scopes' in r ? r.scopes : []) as readonly TenantScope[]);
+
+/**
+ * The scopes of operator clients only (docs/api.md section 12): no tenant client can be granted
+ * them. `operations:read` also reads, and `operations:write` also writes, what any tenant scope
+ * does, for the tenant an operator names in `Tenant-Id`.
+ */
+export const OPERATOR_SCOPES = ['operations:read', 'operations:write'] as const;
+export type OperatorScope = (typeof OPERATOR_SCOPES)[number];

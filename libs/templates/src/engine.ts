@@ -1,7 +1,7 @@
 /**
  * The two Liquid engines (liquidjs) that render communication templates: `html` for email bodies,
  * `text` for SMS, letter text and email subjects. Both are strict (an unknown variable or filter
- * is an error, docs/api.md "Channels") and escape every `{{ output }}` by default:
+ * is an error, docs/api.md section 13) and escape every `{{ output }}` by default:
  *
  * - `html`: HTML-escaped (`&`, `<`, `>`, `"`, `'`, liquidjs `escape`), so data can never add
  *   markup to an email; control and bidirectional-override characters are removed as below.
@@ -44,9 +44,7 @@ function outputText(value: unknown): string {
  * bidirectional-override characters removed.
  */
 export function escapePlainText(value: unknown): string {
-  return outputText(value)
-    .replace(LINE_BREAKS, ' ')
-    .replace(CONTROL, '');
+  return outputText(value).replace(LINE_BREAKS, ' ').replace(CONTROL, '');
 }
 
 /** HTML escaping of one output value (liquidjs `escape`, bound to the filter context liquidjs calls it with), controls removed first. */

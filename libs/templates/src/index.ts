@@ -1,5 +1,5 @@
 /**
- * @dms/templates: communication templates (docs/api.md section 13 and "Channels") rendered by
+ * @dms/templates: communication templates (docs/api.md section 13) rendered by
  * liquidjs, escaped by default and strict about variables and filters, with the documented
  * variable set and money formatting.
  */

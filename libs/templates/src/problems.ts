@@ -11,7 +11,7 @@ export type TemplateField = 'subject' | 'body';
 export type TemplateProblemCode =
   /** Not valid Liquid (an unclosed tag or output, a bad expression). */
   | 'syntax'
-  /** A variable outside the documented set (docs/api.md, "Channels"). */
+  /** A variable outside the documented set (docs/api.md section 13). */
   | 'unknown_variable'
   /** A filter liquidjs does not have, or `raw`, which is removed. */
   | 'unknown_filter'

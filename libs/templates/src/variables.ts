@@ -1,5 +1,5 @@
 /**
- * The variables a communication template may use (docs/api.md, "Channels"): the debt, the
+ * The variables a communication template may use (docs/api.md section 13): the debt, the
  * customer, the organisation, the amounts (minor units and formatted), the per-debt reply address,
  * the payment link and today's date. This set is the whole vocabulary: a template naming anything
  * else is refused when it is saved and when it is rendered.

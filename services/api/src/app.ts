@@ -11,6 +11,7 @@ import './http/types.js';
 import { requestId } from './middleware/request-id.js';
 import { requestLog } from './middleware/request-log.js';
 import { authenticate } from './middleware/authenticate.js';
+import { operatorTenant } from './middleware/operator-tenant.js';
 import { apiVersion } from './middleware/api-version.js';
 import { jsonBody } from './middleware/json-body.js';
 import { clientRateLimit, unauthenticatedRateLimit } from './middleware/rate-limit.js';
@@ -69,6 +70,7 @@ export function createApp(baseCtx: AppContext, opts: AppOptions): Express {
   app.use(mountOperations(ctx, serviceOperations, components));
 
   app.use(authenticate({ jwksUri: ctx.cfg.JWKS_URI, issuer: ctx.cfg.AUTH_ISSUER, audience: ctx.cfg.API_AUDIENCE }));
+  app.use(operatorTenant(ctx.db));
   app.use(
     unauthenticatedRateLimit({
       limit: ctx.cfg.AUTH_FAILURE_LIMIT,

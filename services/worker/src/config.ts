@@ -1,8 +1,8 @@
 /**
  * Settings of the worker for time-driven changes (services/worker, docs/api.md sections 1 and 9),
  * read and validated once at start. The clock offset and the hold before commit exist for tests and
- * local demonstrations and are refused in production. The channel settings (docs/api.md
- * "Channels") are the collection engine's, which sends communications from the worker.
+ * local demonstrations and are refused in production. The channel settings (docs/api.md section 13)
+ * are the collection engine's, which sends communications from the worker.
  */
 import { channelSettingsProblems, channelSpec } from '@dms/channels/settings';
 import { commonSpec, loadConfig, num, port, str } from '@dms/config';

@@ -1,5 +1,5 @@
 /**
- * Reply and bounce addresses and Message-IDs of @dms/channels (docs/api.md "Channels"): tagged,
+ * Reply and bounce addresses and Message-IDs of @dms/channels (docs/api.md section 13): tagged,
  * case-insensitive, within the 64-character local part, unforgeable without the key.
  */
 import { describe, expect, test } from '@jest/globals';

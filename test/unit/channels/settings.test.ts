@@ -1,5 +1,5 @@
 /**
- * The channel settings of @dms/channels (docs/api.md "Channels"): inconsistent combinations are
+ * The channel settings of @dms/channels (docs/api.md section 13): inconsistent combinations are
  * named, and the reply-address key is derived from the secrets key when not set.
  */
 import { expect, test } from '@jest/globals';

@@ -1,5 +1,5 @@
 /**
- * How @dms/channels reads a failed SMTP send (RFC 5321 section 4.2; docs/api.md "Channels"):
+ * How @dms/channels reads a failed SMTP send (RFC 5321 section 4.2; docs/api.md section 13):
  * what the conversation proves decides whether the email may be sent again.
  */
 import { describe, expect, test } from '@jest/globals';

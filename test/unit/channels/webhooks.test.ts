@@ -1,6 +1,6 @@
 /**
  * Vonage delivery receipts and inbound SMS as @dms/channels parses them (Vonage API reference,
- * "SMS API" callbacks; docs/api.md "Channels"): verified first, then mapped to
+ * "SMS API" callbacks; docs/api.md section 13): verified first, then mapped to
  * delivered | failed | bounced | pending with the reason.
  */
 import { describe, expect, test } from '@jest/globals';

@@ -1,5 +1,5 @@
 /**
- * Communication templates of @dms/templates (docs/api.md section 13 and "Channels"): strict about
+ * Communication templates of @dms/templates (docs/api.md section 13): strict about
  * variables, filters and tags both when saved (`validateTemplate`, naming the variable and its
  * position) and when rendered; escaped by default, HTML for email bodies and plain text (line
  * breaks folded, controls removed) for subjects, SMS and letters.

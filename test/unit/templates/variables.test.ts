@@ -1,5 +1,5 @@
 /**
- * The documented variable set of @dms/templates (docs/api.md, "Channels"): built from a debt's
+ * The documented variable set of @dms/templates (docs/api.md section 13): built from a debt's
  * fields and summary, complete in the sample templates are checked against, and listed in the
  * API reference so the documentation cannot drift from the code.
  */
@@ -58,7 +58,7 @@ describe('the variable set', () => {
 
   test('docs/api.md lists exactly the variable paths a template may use', () => {
     const docs = readFileSync(join(process.cwd(), 'docs', 'api.md'), 'utf8');
-    const section = docs.slice(docs.indexOf('## Channels (draft for section 13)'));
+    const section = docs.slice(docs.indexOf('### Template language'));
     const table = section.slice(section.indexOf('| variable |'), section.indexOf('\n\n', section.indexOf('| variable |')));
     const documented = [...table.matchAll(/^\| `([a-z_.]+)` \|/gm)].map((m) => m[1]).sort();
     const leaves = [...VARIABLE_PATHS].filter((p) => ![...VARIABLE_PATHS].some((q) => q.startsWith(`${p}.`))).sort();

@@ -1,5 +1,5 @@
 /**
- * The addresses and identities emails carry (docs/api.md "Channels"):
+ * The addresses and identities emails carry (docs/api.md section 13):
  *
  * - **Reply address** per debt, `reply+<debt>-<tag>@<REPLY_DOMAIN>`: replies to it become the
  *   debt's inbound communications. **Bounce address** per communication (the envelope sender,

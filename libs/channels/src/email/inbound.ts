@@ -1,5 +1,5 @@
 /**
- * Mail that comes back (docs/api.md "Channels"), parsed with mailparser from the raw RFC 5322
+ * Mail that comes back (docs/api.md section 13), parsed with mailparser from the raw RFC 5322
  * message: a customer's reply to a debt's reply address, and a bounce, i.e. a delivery status
  * notification (RFC 3464, `multipart/report; report-type=delivery-status`, RFC 6522).
  *

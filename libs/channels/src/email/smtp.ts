@@ -1,5 +1,5 @@
 /**
- * Email over SMTP with nodemailer (docs/api.md "Channels"): one pooled transport to `SMTP_URL`
+ * Email over SMTP with nodemailer (docs/api.md section 13): one pooled transport to `SMTP_URL`
  * (`smtp://` with STARTTLS when offered, `smtps://` for implicit TLS, credentials in the URL).
  *
  * Each email carries its communication's stable identity: `Message-ID: <com_...@domain>`, a

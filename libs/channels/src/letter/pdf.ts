@@ -1,5 +1,5 @@
 /**
- * A letter as a PDF document, rendered with pdfkit (docs/api.md "Channels"): A4, the sender's
+ * A letter as a PDF document, rendered with pdfkit (docs/api.md section 13): A4, the sender's
  * block at the top right, the customer's postal address block placed for a left-hand window
  * envelope (20 mm from the left, 50 mm from the top), the date, an optional subject line, then the
  * rendered letter text, flowing onto further pages as needed, each page numbered.

@@ -1,5 +1,5 @@
 /**
- * Letters (docs/api.md "Channels"): rendered as PDF (pdf.ts) and handed to a print provider, one
+ * Letters (docs/api.md section 13): rendered as PDF (pdf.ts) and handed to a print provider, one
  * interface for whatever prints and posts them. The local print provider keeps each document as
  * `<dir>/<communication id>.pdf` (under `.data/letters` for `npm start`).
  *

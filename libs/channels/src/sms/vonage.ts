@@ -3,7 +3,7 @@
  * API": `GET /v2/reports/records`), with undici. Chosen because its send request carries our own
  * reference (`client-ref`, up to 100 characters), which comes back in every delivery receipt and
  * in the message records the Reports API can be searched for, and because its webhooks can be
- * signed (`sig`, `timestamp`, `nonce`; signature.ts). docs/api.md "Channels" describes the shape.
+ * signed (`sig`, `timestamp`, `nonce`; signature.ts). docs/api.md section 13 describes the shape.
  *
  * - **Identity**: `client-ref` is the communication id. A long text is split by Vonage into parts,
  *   each with its own `message-id` and receipt, all carrying the same `client-ref`; the provider

@@ -38,7 +38,7 @@ function required<K extends string>(params: Record<string, string>, names: K[]):
   if (missing.length > 0) throw new RangeError(`missing ${missing.join(', ')}`);
 }
 
-/** Maps a delivery receipt's `status` and `err-code` to ours (docs/api.md "Channels"). */
+/** Maps a delivery receipt's `status` and `err-code` to ours (docs/api.md section 13). */
 export function receiptStatus(status: string, errCode: string): ReceiptStatus {
   switch (status) {
     case 'delivered':

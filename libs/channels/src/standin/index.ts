@@ -1,5 +1,5 @@
 /**
- * `@dms/channels/standin`: the local stand-ins (docs/api.md "Channels") that `npm start` runs when
+ * `@dms/channels/standin`: the local stand-ins (docs/api.md section 13) that `npm start` runs when
  * no channel is configured and the tests talk to over real sockets: an SMTP server that keeps and
  * shows every message, and an SMS server with the Vonage SMS API's shape. Not for production.
  */

@@ -1,5 +1,5 @@
 /**
- * The local SMTP server of `npm start` and the tests (docs/api.md "Channels"): accepts every
+ * The local SMTP server of `npm start` and the tests (docs/api.md section 13): accepts every
  * message over SMTP (smtp-server; no TLS, any or no credentials), keeps it under `<dataDir>/mail`
  * (mail-store.ts) and shows it on a small web page and as JSON. Mail to the reply domain (a reply,
  * a bounce) is inbound: it is kept too and, when an inbound URL is set, forwarded there as the raw

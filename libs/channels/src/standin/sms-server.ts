@@ -1,6 +1,6 @@
 /**
  * The local SMS stand-in of `npm start` and the tests: an HTTP server with the shape of the Vonage
- * SMS API (Vonage API reference, "SMS API" and "Reports API"; docs/api.md "Channels"), keeping
+ * SMS API (Vonage API reference, "SMS API" and "Reports API"; docs/api.md section 13), keeping
  * every message under `<dataDir>/sms/<message-id>.json`.
  *
  * - `POST /sms/json` (form or JSON): checks `api_key` and `api_secret` or a valid signature, splits

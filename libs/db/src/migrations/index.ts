@@ -24,6 +24,7 @@ import * as webhookOperations from './020_webhook_operations.js';
 import * as partitionedHistory from './021_partitioned_history.js';
 import * as historyWithoutForeignKeys from './022_history_without_foreign_keys.js';
 import * as communicationTemplates from './023_communication_templates.js';
+import * as operatorClients from './024_operator_clients.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -53,4 +54,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['021_partitioned_history', partitionedHistory],
   ['022_history_without_foreign_keys', historyWithoutForeignKeys],
   ['023_communication_templates', communicationTemplates],
+  ['024_operator_clients', operatorClients],
 ];

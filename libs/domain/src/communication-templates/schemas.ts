@@ -26,7 +26,11 @@ export const MAX_TEMPLATE_TEXT = 50_000;
 
 const text = {
   subject: Nullable(textSchema(500, 'Subject line (Liquid): required for email, optional for letters (a heading), none for SMS.')),
-  body: Type.String({ minLength: 1, maxLength: MAX_TEMPLATE_TEXT, description: 'The text (Liquid, escaped by default; docs/api.md section 13 lists the variables).' }),
+  body: Type.String({
+    minLength: 1,
+    maxLength: MAX_TEMPLATE_TEXT,
+    description: 'The text (Liquid, escaped by default; docs/api.md section 13 lists the variables).',
+  }),
 };
 
 /** `POST /communication_templates` body. */

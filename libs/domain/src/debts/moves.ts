@@ -10,12 +10,13 @@
 import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
 import { recordEvent } from '../kernel/outbox.js';
+import type { EventOf } from '../kernel/resource.js';
 import { findOwned, tenantRows } from '../kernel/scoped.js';
 import { cancelPlan, lockActivePlan, payIntoPlan } from '../payment-plans/store.js';
 import type { PaymentPlanRow } from '../payment-plans/schemas.js';
 import { debtsResource } from './resource.js';
-import type { Debt, DebtRow } from './schemas.js';
-import { PLAN_AWARE, PLAN_ENDING, requireTransition, type DebtAction, type DebtMove } from './states.js';
+import type { Debt, DebtRow, OperatorStatusChange } from './schemas.js';
+import { OPERATOR_MOVES, PLAN_AWARE, PLAN_ENDING, requireTransition, type DebtAction, type DebtMove } from './states.js';
 import { toDebt, updateLockedDebt } from './store.js';
 
 /** `whodunnit` of every status move the platform makes on its own (docs/api.md section 9). */
@@ -28,9 +29,12 @@ export interface StatusNote {
   whodunnit: string;
   /** The `info` of a withdrawal, or what caused an automatic move. */
   context?: string | null;
-  /** A pause's end (`pause` only). */
+  /** When the status ends by itself (`pause`, and `protect` into legal protection). */
   endAt?: string | null;
 }
+
+/** Moves into a status that may end by itself at `end_at` (a pause, a legal protection). */
+const ENDS_BY_ITSELF: readonly DebtMove[] = ['pause', 'protect'];
 
 /**
  * Moves a debt row the caller has locked (`findOwned(…, {forUpdate: true})`) and records its event.
@@ -57,13 +61,13 @@ export async function moveLockedDebt(
       status_reason: note.reason ?? null,
       status_whodunnit: note.whodunnit,
       status_context: note.context ?? null,
-      pause_end_at: move === 'pause' ? (note.endAt ?? null) : null,
+      pause_end_at: ENDS_BY_ITSELF.includes(move) ? (note.endAt ?? null) : null,
       status_updated_at: trx.fn.now(),
       updated_at: trx.fn.now(),
     })
     .returning('*');
   const debt = toDebt(row as DebtRow);
-  await recordEvent(trx, debtsResource, tenantId, `debt.${to}`, debt);
+  await recordEvent(trx, debtsResource, tenantId, `debt.${to}` as EventOf<typeof debtsResource>, debt);
   return debt;
 }
 
@@ -151,20 +155,31 @@ export interface ActionInput {
 export function actOnDebt(db: Knex, tenantId: string, id: string, action: DebtAction, input: ActionInput, whodunnit: string): Promise<Debt> {
   const endAt = input.end_at;
   const note = { reason: input.reason ?? null, whodunnit, context: input.info ?? null, endAt: endAt ?? null };
-  return moveDebt(
-    db,
-    tenantId,
-    id,
-    action,
-    note,
-    endAt === undefined
-      ? undefined
-      : async (trx) => {
-          // The database's clock decides, as for every other time-driven rule.
-          const { rows } = await trx.raw('SELECT ?::timestamptz > now() AS future', [endAt]);
-          if (!rows[0].future) throw new ApiError('business_rule_violation', 'end_at must be in the future.', { param: 'end_at' });
-        },
-  );
+  return moveDebt(db, tenantId, id, action, note, endAt === undefined ? undefined : (trx) => requireFuture(trx, endAt));
+}
+
+/** Refuses an `end_at` that is not in the future by the database's clock, as every time-driven rule decides. */
+async function requireFuture(trx: Knex.Transaction, endAt: string): Promise<void> {
+  const { rows } = await trx.raw('SELECT ?::timestamptz > now() AS future', [endAt]);
+  if (!rows[0].future) throw new ApiError('business_rule_violation', 'end_at must be in the future.', { param: 'end_at' });
+}
+
+/**
+ * `POST /operator/debts/{id}/status`: an operator moves the tenant's debt into an operations, legal
+ * or action-required status, or back to work (`resumed`), with its reason; `whodunnit` is
+ * `operator:<client id>`.
+ * @throws ApiError 404 `resource_missing`, 409 `invalid_state_transition` naming the statuses the
+ *   move is allowed from, 400 `validation_failed` (param `end_at`) for an `end_at` on any status but
+ *   `legal_protection`, 422 `business_rule_violation` (param `end_at`) for one not in the future
+ */
+export function operatorMove(db: Knex, tenantId: string, id: string, input: OperatorStatusChange, whodunnit: string): Promise<Debt> {
+  const endAt = input.end_at;
+  if (endAt !== undefined && input.status !== 'legal_protection') {
+    const message = 'end_at is only for legal_protection';
+    throw new ApiError('validation_failed', message, { param: 'end_at', errors: [{ param: 'end_at', message }] });
+  }
+  const note = { reason: input.reason, whodunnit, endAt: endAt ?? null };
+  return moveDebt(db, tenantId, id, OPERATOR_MOVES[input.status], note, endAt === undefined ? undefined : (trx) => requireFuture(trx, endAt));
 }
 
 /**

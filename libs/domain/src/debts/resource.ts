@@ -1,15 +1,15 @@
 /**
  * Debts (docs/api.md sections 5, 6, 8 and 9): what a customer owes an organisation, with its
  * lifecycle status and a money summary kept from its line items and succeeded payments. Besides
- * `debt.created` and `debt.updated`, every status a move of the lifecycle (states.ts) can reach has
- * its `debt.<status>` event. A deleted debt is kept but hidden.
+ * `debt.created` and `debt.updated`, every status of the lifecycle (states.ts) has its
+ * `debt.<status>` event. A deleted debt is kept but hidden.
  */
 import { defineResource } from '../kernel/resource.js';
 import { DEBT_SEARCH_FIELDS } from './search.js';
-import { DEBT_MACHINE } from './states.js';
+import { DEBT_STATUSES } from './states.js';
 
-/** `debt.<status>` of every status a move leads to, in table order. */
-const STATUS_EVENTS = [...new Set(Object.values(DEBT_MACHINE.table).map((rule) => rule.to))].map((s) => `debt.${s}`);
+/** `debt.<status>` of every status but `initializing` (a new debt's event is `debt.created`); `debt.open` is never produced. */
+const STATUS_EVENTS = DEBT_STATUSES.filter((s) => s !== 'initializing').map((s) => `debt.${s}` as const);
 
 /** The `debts` table. */
 export const debtsResource = defineResource({

@@ -24,7 +24,7 @@ import {
   type Static,
 } from '../kernel/schemas.js';
 import { LineItemCreate } from '../line-items/schemas.js';
-import { DEBT_STATUSES } from './states.js';
+import { DEBT_STATUSES, OPERATOR_MOVES, type OperatorStatus } from './states.js';
 
 /** Usual kinds of debt (the seed's; `kind` itself is free text, docs/api.md section 8). */
 export const DEBT_KINDS = ['consumer_loan', 'credit_card', 'overdraft', 'utility_bill', 'telecom_bill', 'rent', 'other'] as const;
@@ -156,3 +156,16 @@ export type DebtUpdate = Static<typeof DebtUpdate>;
 export type Debt = Static<typeof Debt>;
 export type DebtRow = Static<typeof DebtRow>;
 export type Summary = Static<typeof Summary>;
+
+/** `POST /operator/debts/{id}/status` body (docs/api.md section 12). */
+export const OperatorStatusChange = Type.Object(
+  {
+    status: StringEnum(Object.keys(OPERATOR_MOVES) as OperatorStatus[], {
+      description: 'The operations, legal or action-required status to move the debt to, or `resumed` to put it back to work.',
+    }),
+    reason: textSchema(500, 'Why: stored on the status with the operator as `whodunnit`.'),
+    end_at: Type.Optional(timestampSchema('`legal_protection` only: when the protection ends (a future time); the debt then resumes.')),
+  },
+  { additionalProperties: false },
+);
+export type OperatorStatusChange = Static<typeof OperatorStatusChange>;

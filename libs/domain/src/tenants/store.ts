@@ -49,3 +49,9 @@ export async function updateTenant(db: Knex, tenantId: string, input: TenantUpda
   if (!row) throw missing(tenantId);
   return tenantFromRow(row);
 }
+
+/** True when tenant `tenantId` exists (an operator's `Tenant-Id`, docs/api.md section 12). */
+export async function tenantExists(db: Knex, tenantId: string): Promise<boolean> {
+  if (tenantId.includes('\u0000')) return false;
+  return (await db(tenantsResource.table).where({ id: tenantId }).first('id')) !== undefined;
+}

@@ -4,9 +4,12 @@
 
 /** The verified caller, from the access token (docs/api.md section 3). */
 export interface Principal {
+  /** The tenant acted for: the token's, or for an operator the one its `Tenant-Id` names. */
   tenantId: string;
   clientId: string;
   scopes: ReadonlySet<string>;
+  /** True for an operator client of the platform (docs/api.md section 12). */
+  operator: boolean;
 }
 
 declare global {

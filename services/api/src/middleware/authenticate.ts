@@ -144,17 +144,20 @@ export function authenticate(opts: TokenVerifierOptions): RequestHandler {
           const reason = err?.name === 'TokenExpiredError' ? 'token expired' : 'token verification failed';
           return next(invalidToken(reason));
         }
-        const claims = payload as JwtPayload & { tenant_id?: unknown; client_id?: unknown; scope?: unknown };
+        const claims = payload as JwtPayload & { tenant_id?: unknown; client_id?: unknown; scope?: unknown; operator?: unknown };
         // jsonwebtoken checks `exp` only when present; RFC 9068 section 2.2 makes it required, and
         // a token without it would never expire.
         if (typeof claims.exp !== 'number') return next(invalidToken('token has no exp'));
-        if (typeof claims.tenant_id !== 'string' || typeof claims.client_id !== 'string') {
+        // A tenant's token names its tenant; an operator's names none (its requests do, in `Tenant-Id`).
+        const operator = claims.operator === true;
+        if (typeof claims.client_id !== 'string' || (!operator && typeof claims.tenant_id !== 'string')) {
           return next(invalidToken('token lacks tenant_id or client_id'));
         }
         req.principal = {
-          tenantId: claims.tenant_id,
+          tenantId: operator ? '' : (claims.tenant_id as string),
           clientId: claims.client_id,
           scopes: new Set(parseScope(typeof claims.scope === 'string' ? claims.scope : '')),
+          operator,
         };
         if (signingKey) verified.set(token, { principal: req.principal, exp: claims.exp, key: signingKey });
         next();

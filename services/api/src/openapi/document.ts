@@ -17,7 +17,7 @@
 import { ERROR_CODES, type ErrorCode } from '@dms/errors';
 import { ID_PREFIXES } from '@dms/domain';
 import type { IdPrefix } from '@dms/ids';
-import { SCOPES, type Scope } from '@dms/scopes';
+import { OPERATOR_SCOPES, SCOPES, type Scope } from '@dms/scopes';
 import { API_VERSIONS, LATEST_API_VERSION } from '../middleware/api-version.js';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../middleware/idempotency.js';
 import type { AnyOperation as Operation } from '../operations/operation.js';
@@ -60,12 +60,14 @@ A search counts its matches up to a cap and says whether its \`X-Total-Count\` i
 
 **Versioning**: optional \`Api-Version\` header (supported: ${API_VERSIONS.join(', ')}); the response echoes the version used.`;
 
-/** Scope descriptions from the names (`debts:read` → "Read debts"). */
+/** Scope descriptions from the names (`debts:read` → "Read debts"); the operators' say so. */
 function scopeDescriptions(): Record<string, string> {
+  const operator = (access: string) =>
+    `Operator clients only: ${access === 'read' ? 'read' : 'read and change'} any tenant named in \`Tenant-Id\`, and the operator routes (section 12)`;
   return Object.fromEntries(
-    SCOPES.map((s) => {
+    [...SCOPES, ...OPERATOR_SCOPES].map((s) => {
       const [resource, access] = s.split(':') as [string, string];
-      return [s, `${access === 'read' ? 'Read' : 'Create and change'} ${resource}`];
+      return [s, resource === 'operations' ? operator(access) : `${access === 'read' ? 'Read' : 'Create and change'} ${resource}`];
     }),
   );
 }
@@ -91,6 +93,8 @@ function errorCodesOf(op: Operation): ErrorCode[] {
   if (isSearch(op)) codes.add('invalid_search_query');
   if (Object.keys(query).length) codes.add('parameter_invalid');
   if (op.pathParams) codes.add('resource_missing');
+  // An operator's token must name its tenant in `Tenant-Id` (docs/api.md section 12).
+  if (op.access.token) codes.add('parameter_invalid');
   for (const c of op.errors ?? []) codes.add(c);
   codes.add('internal_error');
   return [...codes];
@@ -175,6 +179,7 @@ function operationObject(op: Operation, expand: Json | undefined): Record<string
     }
   }
   if (op.access.token) parameters.push(ref('parameters', 'ApiVersion'));
+  if (op.access.token) parameters.push(ref('parameters', op.path.startsWith('/operator/') ? 'OperatorTenantId' : 'TenantId'));
   if (isWrite(op)) parameters.push(ref('parameters', 'IdempotencyKey'));
 
   const scopes: Scope[] = op.access.token && op.access.scope ? [op.access.scope] : [];

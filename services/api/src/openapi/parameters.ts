@@ -5,6 +5,7 @@
  */
 import { API_VERSIONS, LATEST_API_VERSION } from '../middleware/api-version.js';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../middleware/idempotency.js';
+import { TENANT_ID_HEADER } from '../middleware/operator-tenant.js';
 import type { AnyOperation as Operation } from '../operations/operation.js';
 import { DEFAULT_LIMIT, EXPAND_PARAM, MAX_LIMIT } from '../operations/query.js';
 import { TOTAL_RELATION_HEADER } from '@dms/search';
@@ -100,6 +101,20 @@ export function parameterComponents(operations: readonly Operation[]): Record<st
       in: 'header',
       description: `API version (YYYY-MM-DD); the newest (${LATEST_API_VERSION}) when omitted. An unknown version is 400.`,
       schema: { type: 'string', enum: [...API_VERSIONS] },
+    },
+    TenantId: {
+      name: TENANT_ID_HEADER,
+      in: 'header',
+      description:
+        "Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it.",
+      schema: { type: 'string', pattern: '^ten_[0-9A-Za-z]{24}$' },
+    },
+    OperatorTenantId: {
+      name: TENANT_ID_HEADER,
+      in: 'header',
+      required: true,
+      description: 'The tenant the operator acts for (400 `parameter_invalid` when missing or unknown).',
+      schema: { type: 'string', pattern: '^ten_[0-9A-Za-z]{24}$' },
     },
     IdempotencyKey: {
       name: IDEMPOTENCY_HEADER,

@@ -94,9 +94,13 @@ export function defineOperation<Q extends TSchema = TSchema, B extends TSchema =
   return op as unknown as AnyOperation;
 }
 
-/** The actor of a status change made by the calling client (docs/api.md section 9): its `whodunnit`. */
+/**
+ * The actor of a status change made by the calling client (docs/api.md sections 9 and 12): its
+ * `whodunnit`, the client id, or `operator:<client id>` for an operator.
+ */
 export function actor(input: Pick<OperationInput<unknown, unknown, unknown>, 'principal'>): { whodunnit: string } {
-  return { whodunnit: input.principal.clientId };
+  const { clientId, operator } = input.principal;
+  return { whodunnit: operator ? `operator:${clientId}` : clientId };
 }
 
 /** What a list handler returns (see lists.ts): mount writes it with the pagination headers. */

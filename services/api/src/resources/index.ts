@@ -16,6 +16,7 @@ import { paymentPlanOperations } from './payment-plans/operations.js';
 import { tenantOperations } from './tenants/operations.js';
 import { communicationTemplateOperations } from './communication-templates/operations.js';
 import { webhookOperations } from './webhooks/operations.js';
+import { operatorOperations } from './operator/operations.js';
 import { eventOperations } from './events/operations.js';
 import { serviceOperations } from './service/operations.js';
 
@@ -34,6 +35,7 @@ export const API_OPERATIONS: readonly AnyOperation[] = withPutTwins([
   ...communicationTemplateOperations,
   ...webhookOperations,
   ...eventOperations,
+  ...operatorOperations,
 ]);
 
 /** Every documented operation: the API's, then the public operational ones. */

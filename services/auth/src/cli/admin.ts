@@ -5,6 +5,7 @@
  *
  *   tenants create --name NAME
  *   clients create --tenant TEN_ID --name NAME [--scope "debts:read …"]
+ *   clients create --operator --name NAME [--scope "operations:read …"]  (docs/api.md section 12)
  *   clients rotate-secret --client CLIENT_ID
  *   clients revoke --client CLIENT_ID
  *   keys rotate
@@ -22,24 +23,27 @@ import { ClientAdminError, createClient, revokeClient, rotateClientSecret, rotat
 
 const USAGE = `usage: admin tenants create --name NAME
        admin clients create --tenant TEN_ID --name NAME [--scope "SCOPE ..."]
+       admin clients create --operator --name NAME [--scope "operations:read operations:write"]
        admin clients rotate-secret --client CLIENT_ID
        admin clients revoke --client CLIENT_ID
        admin keys rotate`;
 
 class UsageError extends Error {}
 
-function required(values: Record<string, string | undefined>, name: string): string {
+function required(values: Flags, name: string): string {
   const v = values[name];
-  if (!v) throw new UsageError(`--${name} is required`);
+  if (typeof v !== 'string' || !v) throw new UsageError(`--${name} is required`);
   return v;
 }
 
-type Command = (db: Knex, flags: Record<string, string | undefined>) => Promise<object>;
+/** The parsed flags: strings, and `--operator`. */
+type Flags = Record<string, string | boolean | undefined>;
+type Command = (db: Knex, flags: Flags) => Promise<object>;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { name: { type: 'string' }, tenant: { type: 'string' }, scope: { type: 'string' }, client: { type: 'string' } },
+    options: { name: { type: 'string' }, tenant: { type: 'string' }, scope: { type: 'string' }, client: { type: 'string' }, operator: { type: 'boolean' } },
     allowPositionals: true,
     strict: true,
   });
@@ -49,7 +53,12 @@ async function main(argv: string[]): Promise<number> {
 
   const commands: Record<string, Command> = {
     'tenants create': (db, f) => createTenant(db, required(f, 'name')),
-    'clients create': (db, f) => createClient(db, box, issuer, { tenantId: required(f, 'tenant'), name: required(f, 'name'), scope: f.scope }),
+    'clients create': (db, f) =>
+      createClient(db, box, issuer, {
+        ...(f.operator ? { operator: true } : { tenantId: required(f, 'tenant') }),
+        name: required(f, 'name'),
+        scope: f.scope as string | undefined,
+      }),
     'clients rotate-secret': (db, f) => rotateClientSecret(db, box, issuer, required(f, 'client')),
     'clients revoke': (db, f) => revokeClient(db, required(f, 'client')),
     'keys rotate': (db) => rotateSigningKey(db, box, cfg.SIGNING_ALG),

@@ -6,7 +6,7 @@
 import type { Knex } from '@dms/db';
 import { randomBase62 } from '@dms/ids';
 import { randomSecret, type SecretBox } from '@dms/secrets';
-import { isScope, parseScope, SCOPES } from '@dms/scopes';
+import { isOperatorScope, isScope, OPERATOR_SCOPES, parseScope, SCOPES } from '@dms/scopes';
 
 /** The CLI's answer to `clients create` and `clients rotate-secret` (docs/api.md section 2). */
 export interface IssuedClient {
@@ -14,21 +14,29 @@ export interface IssuedClient {
   client_secret: string;
   audience: string;
   token_url: string;
-  tenant_id: string;
+  /** The client's tenant; null for an operator client (docs/api.md section 12). */
+  tenant_id: string | null;
   scope: string;
+  /** `operator` for an operator client; absent for a tenant's. */
+  kind?: 'operator';
 }
+
+/** A tenant's client, or one of the platform's operators (docs/api.md section 12). */
+export type ClientKind = 'tenant' | 'operator';
 
 /** A client as oidc-provider's adapter needs it (secret decrypted). */
 export interface StoredClient {
   client_id: string;
   client_secret: string;
-  tenant_id: string;
+  tenant_id: string | null;
   scope: string;
+  kind: ClientKind;
 }
 
 interface ClientRow {
   client_id: string;
-  tenant_id: string;
+  tenant_id: string | null;
+  kind: ClientKind;
   name: string;
   secret_ciphertext: string;
   scope: string;
@@ -62,46 +70,58 @@ function tokenUrl(issuer: string): string {
 }
 
 /**
- * Validates a space-separated scope list against the known scopes.
- * @returns the normalised scope string (all scopes when `scope` is undefined)
+ * Validates a space-separated scope list against the scopes a client of `kind` may hold: a tenant
+ * client never an operator scope, an operator client only those.
+ * @returns the normalised scope string (all of the kind's scopes when `scope` is undefined)
  * @throws ClientAdminError naming the first unknown scope
  */
-export function normaliseClientScope(scope: string | undefined): string {
-  if (scope === undefined) return SCOPES.join(' ');
+export function normaliseClientScope(scope: string | undefined, kind: ClientKind = 'tenant'): string {
+  const known: readonly string[] = kind === 'operator' ? OPERATOR_SCOPES : SCOPES;
+  const valid = kind === 'operator' ? isOperatorScope : isScope;
+  if (scope === undefined) return known.join(' ');
   const list = parseScope(scope);
-  const unknown = list.find((s) => !isScope(s));
-  if (unknown) throw new ClientAdminError(`unknown scope "${unknown}"; known: ${SCOPES.join(' ')}`);
+  const unknown = list.find((s) => !valid(s));
+  if (unknown) throw new ClientAdminError(`unknown scope "${unknown}"; known: ${known.join(' ')}`);
   if (list.length === 0) throw new ClientAdminError('scope must name at least one scope');
   return list.join(' ');
 }
 
 /**
- * Creates a client for `tenantId` with a fresh secret.
- * @param opts.scope space-separated allowed scopes (default: all)
- * @throws ClientAdminError when the tenant does not exist or a scope is unknown
+ * Creates a client with a fresh secret: a tenant's (`tenantId`), or an operator's (`operator`, no
+ * tenant: its requests name the tenant they act for, docs/api.md section 12).
+ * @param opts.scope space-separated allowed scopes (default: all of the kind's)
+ * @throws ClientAdminError when the tenant does not exist, a scope is unknown or not the kind's,
+ *   or neither or both of `tenantId` and `operator` are given
  */
 export async function createClient(
   db: Knex,
   box: SecretBox,
   issuer: IssuerInfo,
-  opts: { tenantId: string; name: string; scope?: string },
+  opts: { tenantId?: string; operator?: boolean; name: string; scope?: string },
 ): Promise<IssuedClient> {
-  const scope = normaliseClientScope(opts.scope);
-  const tenant = await db('tenants').where({ id: opts.tenantId }).first('id');
-  if (!tenant) throw new ClientAdminError(`no tenant ${opts.tenantId}`);
+  const kind: ClientKind = opts.operator ? 'operator' : 'tenant';
+  if ((kind === 'operator') === (opts.tenantId !== undefined)) throw new ClientAdminError('give --tenant for a tenant client, or --operator, not both');
+  const scope = normaliseClientScope(opts.scope, kind);
+  if (opts.tenantId !== undefined) {
+    const tenant = await db('tenants').where({ id: opts.tenantId }).first('id');
+    if (!tenant) throw new ClientAdminError(`no tenant ${opts.tenantId}`);
+  }
   const clientId = `cli_${randomBase62(24)}`;
   const secret = randomSecret('cs_');
+  const tenantId = opts.tenantId ?? null;
   await db.transaction(async (trx) => {
     await trx<ClientRow>('oauth_clients').insert({
       client_id: clientId,
-      tenant_id: opts.tenantId,
+      tenant_id: tenantId,
+      kind,
       name: opts.name,
       secret_ciphertext: box.seal(secret),
       scope,
     });
     await notifyClientChanged(trx, clientId);
   });
-  return { client_id: clientId, client_secret: secret, audience: issuer.audience, token_url: tokenUrl(issuer.issuer), tenant_id: opts.tenantId, scope };
+  const issued = { client_id: clientId, client_secret: secret, audience: issuer.audience, token_url: tokenUrl(issuer.issuer), tenant_id: tenantId, scope };
+  return kind === 'operator' ? { ...issued, kind } : issued;
 }
 
 /**
@@ -128,6 +148,7 @@ export async function rotateClientSecret(db: Knex, box: SecretBox, issuer: Issue
     token_url: tokenUrl(issuer.issuer),
     tenant_id: row.tenant_id,
     scope: row.scope,
+    ...(row.kind === 'operator' ? { kind: row.kind } : {}),
   };
 }
 
@@ -157,5 +178,5 @@ export async function findActiveClient(db: Knex, box: SecretBox, clientId: strin
   if (clientId.includes('\u0000')) return undefined;
   const row = await db<ClientRow>('oauth_clients').where({ client_id: clientId }).whereNull('revoked_at').first();
   if (!row) return undefined;
-  return { client_id: row.client_id, client_secret: box.open(row.secret_ciphertext), tenant_id: row.tenant_id, scope: row.scope };
+  return { client_id: row.client_id, client_secret: box.open(row.secret_ciphertext), tenant_id: row.tenant_id, scope: row.scope, kind: row.kind };
 }

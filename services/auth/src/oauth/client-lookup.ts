@@ -29,6 +29,7 @@ export function clientMetadata(client: StoredClient): ClientMetadata {
     redirect_uris: [],
     scope: client.scope,
     tenant_id: client.tenant_id,
+    client_kind: client.kind,
     token_endpoint_auth_method: 'client_secret_basic',
   };
 }

@@ -5,11 +5,12 @@
  * - `audience` is this service's name for the RFC 8707 `resource` parameter: when a request has no
  *   `resource`, `defaultResource` takes `audience` from the form body; one of the two is required.
  * - An omitted `scope` grants every scope the client is allowed (docs/api.md section 2).
- * - Tokens carry `tenant_id` (from the client) beside the RFC 9068 claims.
+ * - Tokens carry `tenant_id` (from the client) beside the RFC 9068 claims; an operator client's
+ *   tokens carry `operator: true` instead, and only the operator scopes (docs/api.md section 12).
  */
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { randomBytes } from 'node:crypto';
-import { isScope, parseScope, SCOPES } from '@dms/scopes';
+import { isOperatorScope, isScope, OPERATOR_SCOPES, parseScope, SCOPES } from '@dms/scopes';
 import type { SigningKeySet } from '../domain/signing-keys.js';
 
 /** What the provider is built from; rebuilt when the signing keys change. */
@@ -27,7 +28,10 @@ export const ROUTES = {
   jwks: '/.well-known/jwks.json',
 } as const;
 
-type ClientWithTenant = { scope?: string; tenant_id?: string };
+type ClientWithTenant = { scope?: string; tenant_id?: string | null; client_kind?: 'tenant' | 'operator' };
+
+/** Every scope a token of this issuer can carry: the tenants' and the operators'. */
+const ALL_SCOPES = [...SCOPES, ...OPERATOR_SCOPES];
 
 function formValue(ctx: KoaContextWithOIDC, name: string): string | undefined {
   const value = ctx.oidc.body?.[name];
@@ -44,13 +48,13 @@ export function createProvider(opts: ProviderOptions): Provider {
     adapter: opts.adapter,
     jwks: { keys: keys.keys as unknown as NonNullable<Configuration['jwks']>['keys'] },
     routes: { token: ROUTES.token, jwks: ROUTES.jwks },
-    scopes: [...SCOPES],
+    scopes: ALL_SCOPES,
     // No authorization endpoint flows: with the default response types oidc-provider would also
     // accept `grant_type=authorization_code` (answering invalid_request), where docs/api.md section 2
     // and RFC 6749 5.2 want every grant but client_credentials to be unsupported_grant_type.
     responseTypes: ['none'],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post'],
-    extraClientMetadata: { properties: ['tenant_id'] },
+    extraClientMetadata: { properties: ['tenant_id', 'client_kind'] },
     // Only cookies of the (disabled) interactive flows would use these; set to avoid a default.
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     ttl: { ClientCredentials: opts.accessTokenTtlSeconds },
@@ -75,12 +79,12 @@ export function createProvider(opts: ProviderOptions): Provider {
           if (resourceIndicator !== opts.audience) throw new errors.InvalidTarget('unknown audience');
           const params = ctx.oidc.params as { scope?: string };
           const requested = parseScope(params.scope);
-          const unknown = requested.find((s) => !isScope(s));
+          const unknown = requested.find((s) => !isScope(s) && !isOperatorScope(s));
           if (unknown) throw new errors.InvalidScope('requested scope is not allowed', unknown);
           // No scope asked for: grant everything the client may have.
           if (requested.length === 0) params.scope = (client as ClientWithTenant).scope;
           return {
-            scope: SCOPES.join(' '),
+            scope: ALL_SCOPES.join(' '),
             accessTokenFormat: 'jwt',
             accessTokenTTL: opts.accessTokenTtlSeconds,
             jwt: { sign: { alg, kid: keys.activeKid } },
@@ -90,7 +94,7 @@ export function createProvider(opts: ProviderOptions): Provider {
     },
     extraTokenClaims(_ctx, token) {
       const client = (token as unknown as { client?: ClientWithTenant }).client;
-      return { tenant_id: client?.tenant_id };
+      return client?.client_kind === 'operator' ? { operator: true } : { tenant_id: client?.tenant_id };
     },
     renderError: undefined,
   };

@@ -8,7 +8,7 @@
 import type { EventType } from '@dms/domain';
 import { Type, reasonBodySchema, textSchema, timestampSchema } from '@dms/domain/kernel';
 import { DEBT_ACTIONS, TRANSITIONS, actOnDebt, type DebtAction } from '@dms/domain/debts';
-import { defineOperation, type AnyOperation } from '../../operations/operation.js';
+import { actor, defineOperation, type AnyOperation } from '../../operations/operation.js';
 import { querySchema } from '../../operations/query.js';
 import { showDebts } from './operations.js';
 import { Debt } from './schemas.js';
@@ -54,8 +54,8 @@ function actionOperation(action: DebtAction): AnyOperation {
   const rule = TRANSITIONS[action];
   const camel = action.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase());
   const planNote = ['resume', 'resolve-dispute'].includes(action) ? ' (`paying` while the debt has an active payment plan)' : '';
-  const events = [
-    `debt.${rule.to}`,
+  const events: EventType[] = [
+    `debt.${rule.to}` as EventType,
     ...(planNote ? (['debt.paying'] as EventType[]) : []),
     ...(['settle', 'withdraw'].includes(action) ? (['payment_plan.canceled'] as EventType[]) : []),
   ];
@@ -73,7 +73,7 @@ function actionOperation(action: DebtAction): AnyOperation {
     response: { name: 'Debt', schema: Debt, status: 200 },
     errors: ['invalid_state_transition', ...(action === 'pause' ? (['business_rule_violation'] as const) : [])],
     events,
-    handler: (i) => showDebts.one(i, actOnDebt(i.ctx.db, i.tenantId, i.params.id, action, i.body, i.principal.clientId)),
+    handler: (i) => showDebts.one(i, actOnDebt(i.ctx.db, i.tenantId, i.params.id, action, i.body, actor(i).whodunnit)),
   });
 }
 
