@@ -81,6 +81,7 @@ export async function tellMoneyStory(db: Knex, tenantId: string, debt: Debt, sto
             { kind: 'interest', amount: share(0.02), description: 'Statutory interest' },
           ],
         }),
+        note.whodunnit,
       );
       return 0;
     case 'pending':

@@ -25,6 +25,7 @@ import * as partitionedHistory from './021_partitioned_history.js';
 import * as historyWithoutForeignKeys from './022_history_without_foreign_keys.js';
 import * as communicationTemplates from './023_communication_templates.js';
 import * as operatorClients from './024_operator_clients.js';
+import * as tenantClock from './025_tenant_clock_and_configurations.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -55,4 +56,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['022_history_without_foreign_keys', historyWithoutForeignKeys],
   ['023_communication_templates', communicationTemplates],
   ['024_operator_clients', operatorClients],
+  ['025_tenant_clock_and_configurations', tenantClock],
 ];

@@ -8,5 +8,6 @@ export * from './states.js';
 export * from './schemas.js';
 export * from './store.js';
 export * from './moves.js';
+export * from './ledger.js';
 export * from './plans.js';
 export * from './search.js';

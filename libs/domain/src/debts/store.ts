@@ -14,13 +14,12 @@ import { findOwned, tenantRows } from '../kernel/scoped.js';
 import { iso } from '../kernel/schemas.js';
 import { customersResource } from '../customers/resource.js';
 import { organisationsResource } from '../organisations/resource.js';
-import { breakdownItems, summaryDeltas, type SummaryColumn } from '../line-items/kinds.js';
+import { breakdownItems, summaryDeltas } from '../line-items/kinds.js';
 import { lineItemsResource } from '../line-items/resource.js';
 import { checkLineItems, insertLineItems } from '../line-items/store.js';
-import type { LineItem, LineItemCreate } from '../line-items/schemas.js';
+import type { LineItemCreate } from '../line-items/schemas.js';
 import { debtsResource } from './resource.js';
 import type { Debt, DebtCreate, DebtRow, DebtUpdate, Summary } from './schemas.js';
-import { isTerminal } from './states.js';
 
 /**
  * Maps a row to the public object; `customer` and `organisation` are ids (expansion.ts embeds them).
@@ -185,47 +184,4 @@ export async function updateLockedDebt(trx: Knex.Transaction, tenantId: string, 
   const debt = toDebt(row as DebtRow);
   await recordEvent(trx, debtsResource, tenantId, 'debt.updated', debt);
   return debt;
-}
-
-/**
- * Adds items to a debt the caller has locked: checks them, inserts them, moves the summary by
- * their sums and records `debt.updated`.
- * @throws ApiError 409 `invalid_state_transition` on a terminal debt; 422 `business_rule_violation`
- *   for a wrong sign or currency, or when `amount_total` would fall below `amount_paid` (param `amount`)
- */
-export async function addLineItems(
-  trx: Knex.Transaction,
-  tenantId: string,
-  debt: DebtRow,
-  items: readonly LineItemCreate[],
-  options: { invoiceId?: string; param: (i: number) => string },
-): Promise<LineItem[]> {
-  if (isTerminal(debt.status)) {
-    throw new ApiError('invalid_state_transition', `A debt in status '${debt.status}' takes no more line items.`);
-  }
-  checkLineItems(debt.currency, items, options.param);
-  const deltas = summaryDeltas(items);
-  const change = Object.values(deltas).reduce((a, b) => a + b, 0);
-  if (debt.amount_total + change < debt.amount_paid) {
-    const param = options.param(0) ? 'line_items' : 'amount';
-    throw new ApiError('business_rule_violation', `amount_total would fall below amount_paid (${debt.amount_paid}); refund the payment instead.`, { param });
-  }
-  const created = await insertLineItems(trx, tenantId, debt, items, options.invoiceId ?? null);
-  const columns: Record<string, unknown> = {};
-  for (const [column, delta] of Object.entries(deltas) as Array<[SummaryColumn, number]>) if (delta) columns[column] = trx.raw('?? + ?', [column, delta]);
-  await updateLockedDebt(trx, tenantId, debt.id, columns);
-  return created;
-}
-
-/**
- * `POST /debts/{id}/line_items`: locks the tenant's debt and adds one item (`addLineItems`).
- * @returns the new line item
- * @throws ApiError 404 `resource_missing`, and what `addLineItems` throws
- */
-export function createLineItem(db: Knex, tenantId: string, debtId: string, input: LineItemCreate): Promise<LineItem> {
-  return db.transaction(async (trx) => {
-    const debt = await findOwned<DebtRow>(trx, debtsResource, tenantId, debtId, { forUpdate: true });
-    const [item] = await addLineItems(trx, tenantId, debt, [input], { param: () => '' });
-    return item!;
-  });
 }

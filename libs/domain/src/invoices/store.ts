@@ -11,7 +11,7 @@ import { recordEvent } from '../kernel/outbox.js';
 import { tenantRows } from '../kernel/scoped.js';
 import { iso } from '../kernel/schemas.js';
 import { lockDebt } from '../debts/moves.js';
-import { addLineItems } from '../debts/store.js';
+import { addLineItems } from '../debts/ledger.js';
 import { lineItemsResource } from '../line-items/resource.js';
 import { invoicesResource } from './resource.js';
 import type { Invoice, InvoiceCreate, InvoiceRow, InvoiceUpdate } from './schemas.js';
@@ -82,7 +82,7 @@ const conflict = (reference: string) => new ApiError('resource_conflict', `The d
  * @throws ApiError 404, 409 `resource_conflict` (param `reference`) or `invalid_state_transition`
  *   (terminal debt), 422 `business_rule_violation` for an item (param `line_items[i].amount`)
  */
-export async function createInvoice(db: Knex, tenantId: string, debtId: string, input: InvoiceCreate): Promise<Invoice> {
+export async function createInvoice(db: Knex, tenantId: string, debtId: string, input: InvoiceCreate, whodunnit: string): Promise<Invoice> {
   try {
     return await db.transaction(async (trx) => {
       const debt = await lockDebt(trx, tenantId, debtId);
@@ -101,7 +101,8 @@ export async function createInvoice(db: Knex, tenantId: string, debtId: string, 
           metadata: JSON.stringify(input.metadata ?? {}),
         })
         .returning('*');
-      if (input.line_items?.length) await addLineItems(trx, tenantId, debt, input.line_items, { invoiceId: row.id, param: (i) => `line_items[${i}]` });
+      if (input.line_items?.length)
+        await addLineItems(trx, tenantId, debt, input.line_items, { invoiceId: row.id, param: (i) => `line_items[${i}]`, whodunnit });
       const [invoice] = await toInvoices(trx, tenantId, [row as InvoiceRow]);
       await recordEvent(trx, invoicesResource, tenantId, 'invoice.created', invoice);
       return invoice!;

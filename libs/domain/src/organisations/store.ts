@@ -15,6 +15,7 @@ export function toOrganisation(row: OrganisationRow): Organisation {
     object: 'organisation',
     name: row.name,
     customer_facing_name: row.customer_facing_name,
+    configurations: row.configurations,
     metadata: row.metadata,
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
@@ -29,14 +30,30 @@ const organisations: OwnedResource<OrganisationRow, Organisation, typeof organis
 
 /** Creates an organisation and its `organisation.created` event in one transaction. */
 export function createOrganisation(db: Knex, tenantId: string, input: OrganisationCreate): Promise<Organisation> {
-  return createOwned(db, tenantId, organisations, { name: input.name, customer_facing_name: input.customer_facing_name ?? null, metadata: input.metadata });
+  return createOwned(db, tenantId, organisations, {
+    name: input.name,
+    customer_facing_name: input.customer_facing_name ?? null,
+    configurations: JSON.stringify(input.configurations ?? {}),
+    metadata: input.metadata,
+  });
 }
 
 /**
- * Updates an organisation (`PATCH`): given fields replace, `metadata` merges; writes
+ * Updates an organisation (`PATCH`): given fields replace, each given key of `configurations`
+ * replaces that key, `metadata` merges; writes
  * `organisation.updated` in the same transaction.
  * @throws ApiError 404 `resource_missing` for another tenant's or an unknown id
  */
 export function updateOrganisation(db: Knex, tenantId: string, id: string, input: OrganisationUpdate): Promise<Organisation> {
-  return updateOwned(db, tenantId, organisations, id, () => givenFields(input, ['name', 'customer_facing_name']), input.metadata);
+  return updateOwned(
+    db,
+    tenantId,
+    organisations,
+    id,
+    (current) => ({
+      ...givenFields(input, ['name', 'customer_facing_name']),
+      ...(input.configurations === undefined ? {} : { configurations: JSON.stringify({ ...current.configurations, ...input.configurations }) }),
+    }),
+    input.metadata,
+  );
 }

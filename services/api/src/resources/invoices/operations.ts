@@ -16,7 +16,7 @@ import {
   type Invoice as InvoiceObject,
   type InvoiceRow,
 } from '@dms/domain/invoices';
-import { defineOperation, type AnyOperation } from '../../operations/operation.js';
+import { actor, defineOperation, type AnyOperation } from '../../operations/operation.js';
 import { listPage, nestedUnder, retrieveOne, searchPage } from '../../operations/lists.js';
 import { pageQuery, querySchema, searchQuery } from '../../operations/query.js';
 import { presenter } from '../../operations/expansion.js';
@@ -71,7 +71,7 @@ export const invoiceOperations: AnyOperation[] = [
     response: { ...object, status: 201 },
     errors: ['resource_conflict', 'invalid_state_transition', 'business_rule_violation'],
     events: ['invoice.created', 'line_item.created', 'debt.updated'],
-    handler: (i) => show.one(i, createInvoice(i.ctx.db, i.tenantId, i.params.debtId, i.body)),
+    handler: (i) => show.one(i, createInvoice(i.ctx.db, i.tenantId, i.params.debtId, i.body, actor(i).whodunnit)),
   }),
   defineOperation({
     ...names.retrieve,

@@ -4,7 +4,7 @@
  */
 import { createLineItem, debtsResource } from '@dms/domain/debts';
 import { LineItem, LineItemCreate, lineItemsResource, toLineItem, type LineItemRow } from '@dms/domain/line-items';
-import { defineOperation, type AnyOperation } from '../../operations/operation.js';
+import { actor, defineOperation, type AnyOperation } from '../../operations/operation.js';
 import { listPage, nestedUnder } from '../../operations/lists.js';
 import { pageQuery } from '../../operations/query.js';
 import { crud } from '../../operations/crud.js';
@@ -47,6 +47,6 @@ export const lineItemOperations: AnyOperation[] = [
     response: { ...object, status: 201 },
     errors: ['invalid_state_transition', 'business_rule_violation'],
     events: ['line_item.created', 'debt.updated'],
-    handler: (i) => createLineItem(i.ctx.db, i.tenantId, i.params.debtId, i.body),
+    handler: (i) => createLineItem(i.ctx.db, i.tenantId, i.params.debtId, i.body, actor(i).whodunnit),
   }),
 ];
