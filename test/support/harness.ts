@@ -57,9 +57,12 @@ export async function tokenFor(t: TestTenant, opts: { scope?: string; audience?:
   return res.body.access_token as string;
 }
 
-/** A supertest agent on the API sending `Authorization: Bearer <token>` with every request. */
-export function apiAs(token: string) {
-  const agent = request(API_URL);
+/**
+ * A supertest agent on the API sending `Authorization: Bearer <token>` with every request.
+ * @param base the API's URL: the suite's by default, or an extra instance's
+ */
+export function apiAs(token: string, base = API_URL) {
+  const agent = request(base);
   const auth = (r: request.Test) => r.set('Authorization', `Bearer ${token}`);
   return {
     get: (path: string) => auth(agent.get(path)),
