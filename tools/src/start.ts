@@ -1,10 +1,11 @@
 /**
  * `npm start`: the whole system on one machine. Uses `DATABASE_URL`, or starts the embedded
- * PostgreSQL under `.data/pg` when it is unset; applies migrations; then runs the issuer (4000),
+ * PostgreSQL under `.data/pg` on `EMBEDDED_PG_PORT` (54320) when it is unset, and if that server
+ * cannot start prints PostgreSQL's reason and exits 1; applies migrations; then runs the issuer (4000),
  * the API (3000), the dispatcher (3001) and the worker (3002) until Ctrl-C or SIGTERM, which stops them all.
  */
-import { EMBEDDED_PG_PORT } from '@dms/config';
-import { createDb, migrateLatest, resolveDatabase } from '@dms/db';
+import { embeddedPostgresSpec, loadConfig } from '@dms/config';
+import { createDb, migrateLatest, resolveDatabase, type LocalPostgres } from '@dms/db';
 import { portIsFree, startService, type RunningService, type ServiceName } from './processes.js';
 
 const say = (line: string) => process.stderr.write(`[start] ${line}\n`);
@@ -17,19 +18,30 @@ const plan: Array<[ServiceName, number]> = [
 ];
 
 // Every port is checked before anything starts: a second `npm start` must stop here with the
-// reason, not announce "ready" and then lose a service to EADDRINUSE.
-const ports: Array<[string, number]> = [
-  ...plan.map(([name, port]): [string, number] => [`${name} (${name.toUpperCase()}_PORT)`, port]),
-  ...(process.env.DATABASE_URL ? [] : [['embedded PostgreSQL', EMBEDDED_PG_PORT] as [string, number]]),
+// reason and the setting that moves it, not announce "ready" and then lose a service to EADDRINUSE.
+const ports: Array<[what: string, setting: string, port: number]> = [
+  ...plan.map(([name, port]): [string, string, number] => [name, `${name.toUpperCase()}_PORT`, port]),
+  ...(process.env.DATABASE_URL
+    ? []
+    : [['embedded PostgreSQL', 'EMBEDDED_PG_PORT', loadConfig(embeddedPostgresSpec).EMBEDDED_PG_PORT] as [string, string, number]]),
 ];
-for (const [what, port] of ports) {
+for (const [what, setting, port] of ports) {
   if (!(await portIsFree(port))) {
-    say(`port ${port} for the ${what} is already in use (another \`npm start\`? stop it with Ctrl-C first, or choose other ports); nothing was started`);
+    say(
+      `port ${port} for the ${what} (${setting}) is already in use (another \`npm start\`? stop it with Ctrl-C first, or set ${setting} to a free port); nothing was started`,
+    );
     process.exit(1);
   }
 }
 
-const pgServer = await resolveDatabase();
+let pgServer: LocalPostgres;
+try {
+  pgServer = await resolveDatabase();
+} catch (err) {
+  // PostgreSQL's own lines (EmbeddedPostgresError), e.g. a stale socket lock file in /tmp.
+  say(`${(err as Error).message}\n[start] nothing was started`);
+  process.exit(1);
+}
 say(pgServer.owned ? `embedded PostgreSQL running on ${new URL(pgServer.url).host}` : `using database ${new URL(pgServer.url).host}`);
 const db = createDb(pgServer.url, 1);
 const applied = await migrateLatest(db);
