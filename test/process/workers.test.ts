@@ -7,22 +7,17 @@
  */
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
-import { startService, type RunningService } from '@dms/tools/processes';
+import type { RunningService } from '@dms/tools/processes';
 import { AUDIENCE, SERVICE_ENV, closeHarness, newTenant, signedInTenant } from '../support/harness.js';
+import { serviceSet } from '../support/services.js';
 
-/** Every service started here, stopped in `afterAll` should a test end before it stopped it. */
-const started: RunningService[] = [];
+const services = serviceSet();
+const start = services.start;
 
 afterAll(async () => {
-  await Promise.all(started.map((s) => s.stop('SIGKILL')));
+  await services.stopAll();
   await closeHarness();
 });
-
-async function start(name: 'api' | 'auth', env: Record<string, string>, options: { processGroup?: boolean } = {}): Promise<RunningService> {
-  const service = await startService(name, env, undefined, 'file', options);
-  started.push(service);
-  return service;
-}
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
