@@ -12,11 +12,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { embeddedPostgresSpec, loadConfig } from '@dms/config';
 import { readmeBlocks } from './readme-blocks.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** The README's fixed addresses: issuer, API, dispatcher, worker, the receiver, the embedded database. */
-const PORTS = [4000, 3000, 3001, 3002, 8080, 54320];
+/** The README's fixed addresses: issuer, API, dispatcher, worker, the receiver, the embedded database (EMBEDDED_PG_PORT). */
+const PORTS = [4000, 3000, 3001, 3002, 8080, loadConfig(embeddedPostgresSpec).EMBEDDED_PG_PORT];
 
 const portIsFree = (port) =>
   new Promise((res) => {

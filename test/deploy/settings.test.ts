@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '@dms/tools/processes';
-import { loadServiceSettings, settingsTable, SERVICES, type ServiceSettings } from '@dms/tools/settings';
+import { loadServiceSettings, localSettingsTable, settingsTable, SERVICES, type ServiceSettings } from '@dms/tools/settings';
 import { containerEnvNames, find, loadCompose, podSpec, renderedOverlays } from './manifests.js';
 
 let settings: ServiceSettings;
@@ -41,6 +41,12 @@ test('deploy/README.md carries the configuration table generated from the specs 
   const readme = readFileSync(join(REPO_ROOT, 'deploy', 'README.md'), 'utf8');
   const embedded = /<!-- settings-table:start -->\n([\s\S]*?)<!-- settings-table:end -->/.exec(readme)?.[1];
   expect(embedded).toBe(settingsTable(settings));
+});
+
+test("README.md's \"Configuration\" carries both generated tables: the services' and the local commands' (npm run config-table)", () => {
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  expect(readme).toContain(settingsTable(settings));
+  expect(readme).toContain(localSettingsTable());
 });
 
 test('no secret value is committed in the deployment files', () => {

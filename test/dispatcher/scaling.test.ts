@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, expect, test } from '@jest/globals';
 import type { RunningService } from '@dms/tools/processes';
-import { closeHarness, signedInTenant } from '../support/harness.js';
+import { API_POOL_MAX, closeHarness, signedInTenant } from '../support/harness.js';
+import { mapPool } from '../../tools/src/seed/pool.js';
 import { eventually, startDispatcher, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 const receivers: Receiver[] = [];
@@ -37,7 +38,8 @@ test('two dispatchers at once: every event delivered exactly once', async () => 
   const { t, receiver, endpointId } = await setUp();
   const pair = await Promise.all([start(t.tenant.tenantId, { DISPATCH_BATCH_SIZE: '3' }), start(t.tenant.tenantId, { DISPATCH_BATCH_SIZE: '3' })]);
   const N = 40;
-  const created = await Promise.all(Array.from({ length: N }, (_, i) => t.api.post('/organisations', { name: `Org ${i}` }).expect(201)));
+  // Concurrent writes, no more at once than the API has connections (see API_POOL_MAX).
+  const created = await mapPool(N, API_POOL_MAX, async (i) => t.api.post('/organisations', { name: `Org ${i}` }).expect(201));
   await eventually(() => receiver.received.length >= N, `${N} deliveries`, 20_000);
   await new Promise((r) => setTimeout(r, 500));
   const ids = receiver.received.map((r) => r.id);

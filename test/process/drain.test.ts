@@ -7,11 +7,18 @@
  */
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { startService, type RunningService } from '@dms/tools/processes';
+import type { RunningService } from '@dms/tools/processes';
 import { AUDIENCE, SERVICE_ENV, closeHarness, newTenant, signedInTenant } from '../support/harness.js';
+import { serviceSet } from '../support/services.js';
 import { openConnection, requestHead, type RawConnection } from './raw-http.js';
 
-afterAll(closeHarness);
+const services = serviceSet();
+const start = services.start;
+
+afterAll(async () => {
+  await services.stopAll();
+  await closeHarness();
+});
 
 const exited = (s: RunningService) => new Promise<number | null>((resolve) => s.child.once('exit', (code) => resolve(code)));
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -49,7 +56,7 @@ function expectJsonLogs(log: string) {
 describe('api', () => {
   test('SIGTERM with a request in flight: it completes, readiness turns 503, exit 0 before the grace period', async () => {
     const { token } = await signedInTenant();
-    const api = await startService('api', { ...SERVICE_ENV, SHUTDOWN_GRACE_SECONDS: '20' });
+    const api = await start('api', { ...SERVICE_ENV, SHUTDOWN_GRACE_SECONDS: '20' });
     const body = JSON.stringify({ name: 'Drained Utilities' });
     const head = requestHead('POST', '/organisations', { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, Buffer.byteLength(body));
     const { responses, code, log } = await drainWithRequestInFlight(api, head, body);
@@ -65,7 +72,7 @@ describe('api', () => {
 
   test('a request that never completes is cut off at the end of the grace period; exit 0', async () => {
     const { token } = await signedInTenant();
-    const api = await startService('api', { ...SERVICE_ENV, SHUTDOWN_GRACE_SECONDS: '1' });
+    const api = await start('api', { ...SERVICE_ENV, SHUTDOWN_GRACE_SECONDS: '1' });
     const exit = exited(api);
     const conn = await openConnection(api.port);
     conn.write(requestHead('POST', '/organisations', { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, 100) + '{"na');
@@ -80,7 +87,7 @@ describe('api', () => {
 describe('auth', () => {
   test('SIGTERM with a token request in flight: the token is issued, readiness turns 503, exit 0', async () => {
     const tenant = await newTenant();
-    const auth = await startService('auth', { ...SERVICE_ENV, SHUTDOWN_GRACE_SECONDS: '20' });
+    const auth = await start('auth', { ...SERVICE_ENV, SHUTDOWN_GRACE_SECONDS: '20' });
     const body = new URLSearchParams({ grant_type: 'client_credentials', audience: AUDIENCE }).toString();
     const basic = Buffer.from(`${tenant.clientId}:${tenant.clientSecret}`).toString('base64');
     const head = requestHead(

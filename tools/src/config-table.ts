@@ -1,12 +1,14 @@
 /**
  * `npm run config-table`: prints the Markdown table of every setting of every service (from the
- * envalid specs). With `--write`, replaces the table between the `settings-table` markers of
- * deploy/README.md instead; the deployment tests fail when the README and the specs differ.
+ * envalid specs), then the table of the local commands' own settings (the embedded PostgreSQL
+ * ports), as README.md's "Configuration" shows them. With `--write`, replaces the services' table
+ * between the `settings-table` markers of deploy/README.md instead; the tests fail when either
+ * README and the specs differ.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from './processes.js';
-import { loadServiceSettings, settingsTable } from './settings.js';
+import { loadServiceSettings, localSettingsTable, settingsTable } from './settings.js';
 
 const table = settingsTable(await loadServiceSettings());
 if (process.argv.includes('--write')) {
@@ -19,5 +21,5 @@ if (process.argv.includes('--write')) {
     readme.replace(markers, () => `<!-- settings-table:start -->\n${table}<!-- settings-table:end -->`),
   );
 } else {
-  process.stdout.write(table);
+  process.stdout.write(`${table}\n${localSettingsTable()}`);
 }

@@ -70,6 +70,8 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number): P
  * Spawns `services/<name>/dist/server.js` with `env` (merged over the current environment) on
  * `port` (a free one by default) and waits for `/readyz`. `output` 'file' writes the child's logs
  * to `<TEST_LOG_DIR>/<name>-<port>.log`; 'inherit' shares this process's stdout and stderr.
+ * @param options.processGroup runs the service in a process group of its own (its pid is the
+ *   group's id), so that a test can signal the whole group as a terminal's Ctrl-C does
  * @throws when the service exits or is not ready within 60 s (the child is killed then)
  */
 export async function startService(
@@ -77,6 +79,7 @@ export async function startService(
   env: Record<string, string>,
   port?: number,
   output: 'file' | 'inherit' = 'file',
+  options: { processGroup?: boolean } = {},
 ): Promise<RunningService> {
   const p = port ?? (await freePort());
   const logDir = process.env.TEST_LOG_DIR ?? join(REPO_ROOT, '.data', 'test-logs');
@@ -84,6 +87,7 @@ export async function startService(
   const child = spawn(process.execPath, [join(REPO_ROOT, 'services', name, 'dist', 'server.js')], {
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', ...env, PORT: String(p) },
     stdio: ['ignore', output === 'file' ? 'pipe' : 'inherit', output === 'file' ? 'pipe' : 'inherit'],
+    detached: options.processGroup ?? false,
   });
   if (output === 'file') {
     mkdirSync(logDir, { recursive: true });

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { embeddedPostgresSpec } from '@dms/config';
 import { REPO_ROOT, type ServiceName } from './processes.js';
 
 /** One setting as declared in an envalid spec (only the documented fields). */
@@ -73,11 +74,36 @@ export function settingsTable(settings: ServiceSettings): string {
   const rows = [...rowsByKey.values()].sort(
     (x, y) => rank(x.services) - rank(y.services) || x.name.localeCompare(y.name) || x.services.join().localeCompare(y.services.join()),
   );
-  const lines = ['| variable | services | default | meaning |', '|---|---|---|---|'];
-  for (const { name, services, spec } of rows) {
+  return markdownTable(
+    'services',
+    rows.map(({ name, services, spec }) => ({ name, who: services.length === SERVICES.length ? 'all' : services.join(', '), spec })),
+  );
+}
+
+/** Who reads each setting of `embeddedPostgresSpec` (@dms/config). */
+const LOCAL_READERS: Readonly<Record<keyof typeof embeddedPostgresSpec, string>> = {
+  EMBEDDED_PG_PORT: '`npm start`, `migrate`, `seed`, admin CLI',
+  EMBEDDED_PG_TEST_PORT: '`npm test`',
+};
+
+/**
+ * Markdown table of the local commands' own settings (`embeddedPostgresSpec` of @dms/config: the
+ * embedded PostgreSQL ports), which no service reads: variable, commands, default, meaning.
+ */
+export function localSettingsTable(): string {
+  const specs = embeddedPostgresSpec as unknown as Record<keyof typeof embeddedPostgresSpec, SettingSpec>;
+  return markdownTable(
+    'commands',
+    (Object.keys(LOCAL_READERS) as Array<keyof typeof LOCAL_READERS>).map((name) => ({ name, who: LOCAL_READERS[name], spec: specs[name] })),
+  );
+}
+
+/** The table of `rows`, in their order; `whoHeader` names the second column (who reads the setting). */
+function markdownTable(whoHeader: string, rows: ReadonlyArray<{ name: string; who: string; spec: SettingSpec }>): string {
+  const lines = [`| variable | ${whoHeader} | default | meaning |`, '|---|---|---|---|'];
+  for (const { name, who, spec } of rows) {
     const desc = spec.desc ? spec.desc.replace(/([^.])$/, '$1.') : '';
     const meaning = [desc, spec.choices ? `One of: ${spec.choices.join(', ')}.` : ''].filter(Boolean).join(' ');
-    const who = services.length === SERVICES.length ? 'all' : services.join(', ');
     lines.push(`| \`${name}\` | ${who} | ${cell(formatDefault(name, spec))} | ${cell(meaning)} |`);
   }
   return lines.join('\n') + '\n';

@@ -1,15 +1,16 @@
 /**
  * `npm start`: the whole system on one machine. Uses `DATABASE_URL`, or starts the embedded
- * PostgreSQL under `.data/pg` when it is unset; applies migrations; when `SMTP_URL` and
+ * PostgreSQL under `.data/pg` on `EMBEDDED_PG_PORT` (54320) when it is unset, and if that server
+ * cannot start prints PostgreSQL's reason and exits 1; applies migrations; when `SMTP_URL` and
  * `SMS_API_KEY` are unset, starts the local mail server (SMTP 2525, web page 3003) and SMS
  * stand-in (3004) that keep what they receive under `.data` (docs/api.md section 13); then runs
  * the issuer (4000), the API (3000), the dispatcher (3001) and the worker (3002) until Ctrl-C or
  * SIGTERM, which stops them all.
  */
 import { join } from 'node:path';
-import { EMBEDDED_PG_PORT, REPO_ROOT } from '@dms/config';
+import { REPO_ROOT, embeddedPostgresSpec, loadConfig } from '@dms/config';
 import type { LocalChannels } from '@dms/channels/standin';
-import { createDb, migrateLatest, resolveDatabase } from '@dms/db';
+import { createDb, migrateLatest, resolveDatabase, type LocalPostgres } from '@dms/db';
 import { portIsFree, startService, type RunningService, type ServiceName } from './processes.js';
 
 const say = (line: string) => process.stderr.write(`[start] ${line}\n`);
@@ -31,26 +32,37 @@ const standinPorts = {
 };
 
 // Every port is checked before anything starts: a second `npm start` must stop here with the
-// reason, not announce "ready" and then lose a service to EADDRINUSE.
-const ports: Array<[string, number]> = [
-  ...plan.map(([name, port]): [string, number] => [`${name} (${name.toUpperCase()}_PORT)`, port]),
-  ...(process.env.DATABASE_URL ? [] : [['embedded PostgreSQL', EMBEDDED_PG_PORT] as [string, number]]),
+// reason and the setting that moves it, not announce "ready" and then lose a service to EADDRINUSE.
+const ports: Array<[what: string, setting: string, port: number]> = [
+  ...plan.map(([name, port]): [string, string, number] => [name, `${name.toUpperCase()}_PORT`, port]),
+  ...(process.env.DATABASE_URL
+    ? []
+    : [['embedded PostgreSQL', 'EMBEDDED_PG_PORT', loadConfig(embeddedPostgresSpec).EMBEDDED_PG_PORT] as [string, string, number]]),
   ...(localMail || localSms
     ? ([
-        ['local SMTP server (LOCAL_SMTP_PORT)', standinPorts.smtp],
-        ['local mail web page (LOCAL_MAIL_WEB_PORT)', standinPorts.mailWeb],
-        ['local SMS stand-in (LOCAL_SMS_PORT)', standinPorts.sms],
-      ] as Array<[string, number]>)
+        ['local SMTP server', 'LOCAL_SMTP_PORT', standinPorts.smtp],
+        ['local mail web page', 'LOCAL_MAIL_WEB_PORT', standinPorts.mailWeb],
+        ['local SMS stand-in', 'LOCAL_SMS_PORT', standinPorts.sms],
+      ] as Array<[string, string, number]>)
     : []),
 ];
-for (const [what, port] of ports) {
+for (const [what, setting, port] of ports) {
   if (!(await portIsFree(port))) {
-    say(`port ${port} for the ${what} is already in use (another \`npm start\`? stop it with Ctrl-C first, or choose other ports); nothing was started`);
+    say(
+      `port ${port} for the ${what} (${setting}) is already in use (another \`npm start\`? stop it with Ctrl-C first, or set ${setting} to a free port); nothing was started`,
+    );
     process.exit(1);
   }
 }
 
-const pgServer = await resolveDatabase();
+let pgServer: LocalPostgres;
+try {
+  pgServer = await resolveDatabase();
+} catch (err) {
+  // PostgreSQL's own lines (EmbeddedPostgresError), e.g. a stale socket lock file in /tmp.
+  say(`${(err as Error).message}\n[start] nothing was started`);
+  process.exit(1);
+}
 say(pgServer.owned ? `embedded PostgreSQL running on ${new URL(pgServer.url).host}` : `using database ${new URL(pgServer.url).host}`);
 const db = createDb(pgServer.url, 1);
 const applied = await migrateLatest(db);

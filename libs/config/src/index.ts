@@ -18,11 +18,29 @@ export { bool, num, port, str, url };
 /** The repository root (three levels above this compiled module: libs/config/dist). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** Port of the embedded PostgreSQL that `npm start` and the admin CLI share (never 5432). */
-export const EMBEDDED_PG_PORT = 54320;
+/**
+ * Settings of the local commands, not of the services (README, "Configuration"): the ports of the
+ * embedded PostgreSQL servers started when `DATABASE_URL` is unset, by `npm start`, `npm run
+ * migrate`, `npm run seed` and the admin CLI (`EMBEDDED_PG_PORT`, shared by them), and by
+ * `npm test` (`EMBEDDED_PG_TEST_PORT`, a server of its own beside a running `npm start`).
+ */
+export const embeddedPostgresSpec = {
+  EMBEDDED_PG_PORT: port({
+    default: 54320,
+    desc: "Port of the embedded PostgreSQL these commands start, or reuse when it already runs, while DATABASE_URL is unset; a free port, not a system server's 5432",
+  }),
+  EMBEDDED_PG_TEST_PORT: port({
+    default: 54329,
+    desc: 'Port of the embedded PostgreSQL of the test suite while DATABASE_URL is unset: a server of its own, so the tests run beside npm start',
+  }),
+};
 
-/** Connection string of the embedded local database (user/password of the local cluster only). */
-export const EMBEDDED_DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${EMBEDDED_PG_PORT}/dms`;
+/**
+ * Connection string of the embedded local database on its default port (user/password of the
+ * local cluster only): the `DATABASE_URL` of a service started alone, which reads no
+ * `EMBEDDED_PG_PORT`.
+ */
+export const EMBEDDED_DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${embeddedPostgresSpec.EMBEDDED_PG_PORT.default}/dms`;
 
 /** Raised by `loadConfig` in place of exiting when `exitOnError` is false (tests, the CLI). */
 export class ConfigError extends Error {}

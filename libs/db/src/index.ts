@@ -9,7 +9,8 @@ import { MIGRATIONS } from './migrations/index.js';
 
 export type { Knex };
 export type { CustomTypesConfig } from 'pg';
-export { startLocalPostgres, resolveDatabase, type LocalPostgres } from './embedded.js';
+export { ensureDatabase } from './databases.js';
+export { startLocalPostgres, resolveDatabase, EmbeddedPostgresError, type LocalPostgres } from './embedded.js';
 export * from './partitions/index.js';
 export { listenWithReconnect, type Listener, type ListenOptions, type ListenLog } from './listen.js';
 
@@ -140,21 +141,6 @@ export async function migrateTo(db: Knex, name: string): Promise<string[]> {
   const source: Knex.MigrationSource<[string, Migration]> = { ...migrationSource, getMigrations: async () => MIGRATIONS.slice(0, until + 1) };
   const [, applied] = (await db.migrate.latest({ migrationSource: source })) as [number, string[]];
   return applied;
-}
-
-/**
- * Creates database `name` on the server of `adminUrl` if it does not exist yet.
- * @param adminUrl a connection string to any database of the server (e.g. `postgres`)
- */
-export async function ensureDatabase(adminUrl: string, name: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (!rowCount) await client.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
-  } finally {
-    await client.end();
-  }
 }
 
 /** True when the database answers `SELECT 1` (readiness probes). */

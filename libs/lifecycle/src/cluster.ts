@@ -7,10 +7,15 @@
  * SIGTERM/SIGINT passes the signal on so every worker drains as a lone process would
  * (`runHttpService`), then exits once they all did. A worker whose primary disappears exits too
  * (node:cluster ends a worker when its IPC channel closes).
+ *
+ * A worker still starting when the signal comes (loading the application, opening its pools) has
+ * no handler yet, so the signal's default action ends it: it served nothing and has nothing to
+ * drain, so for the primary that is a clean stop, not a failure. A worker that listened must exit
+ * 0 after its drain.
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '@dms/logger';
-import { HARD_EXIT_MARGIN_SECONDS } from './index.js';
+import { HARD_EXIT_MARGIN_SECONDS, STOP_SIGNALS, onStopSignal } from './signals.js';
 
 /** What `runWorkers` needs. */
 export interface WorkersOptions {
@@ -44,6 +49,9 @@ export async function runWorkers(opts: WorkersOptions, start: () => Promise<unkn
   opts.onPrimary?.();
   let stopping = false;
   const deaths: number[] = [];
+  /** Workers that listened (a worker reports it once its server is bound). */
+  const listening = new WeakSet<Worker>();
+  cluster.on('listening', (worker) => listening.add(worker));
 
   const fork = (): Promise<Worker> =>
     new Promise((resolve, reject) => {
@@ -73,32 +81,32 @@ export async function runWorkers(opts: WorkersOptions, start: () => Promise<unkn
   });
 
   // Signals are handled from the start: a SIGTERM while workers still boot stops them too.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      stopping = true;
-      log.info({ signal }, 'stopping workers');
-      // Past the workers' own hard limit nothing will exit on its own any more.
-      setTimeout(
-        () => {
-          log.error('workers did not stop in time, exiting');
-          process.exit(1);
-        },
-        (opts.graceSeconds + HARD_EXIT_MARGIN_SECONDS + 1) * 1000,
-      ).unref();
-      const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead());
-      let failures = 0;
-      let left = alive.length;
-      if (!left) process.exit(0);
-      for (const w of alive) {
-        w.once('exit', (code, exitSignal) => {
-          if (code !== 0) failures++;
-          (code === 0 ? log.info : log.error).call(log, { pid: w.process.pid, code, signal: exitSignal }, 'worker stopped');
-          if (--left === 0) process.exit(failures ? 1 : 0);
-        });
-        w.process.kill(signal);
-      }
-    });
-  }
+  onStopSignal((signal) => {
+    stopping = true;
+    log.info({ signal }, 'stopping workers');
+    // Past the workers' own hard limit nothing will exit on its own any more.
+    setTimeout(
+      () => {
+        log.error('workers did not stop in time, exiting');
+        process.exit(1);
+      },
+      (opts.graceSeconds + HARD_EXIT_MARGIN_SECONDS + 1) * 1000,
+    ).unref();
+    const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead());
+    let failures = 0;
+    let left = alive.length;
+    if (!left) process.exit(0);
+    for (const w of alive) {
+      w.once('exit', (code, exitSignal) => {
+        const listened = listening.has(w);
+        const clean = code === 0 || (!listened && STOP_SIGNALS.includes(exitSignal as (typeof STOP_SIGNALS)[number]));
+        if (!clean) failures++;
+        (clean ? log.info : log.error).call(log, { pid: w.process.pid, code, signal: exitSignal, listened }, 'worker stopped');
+        if (--left === 0) process.exit(failures ? 1 : 0);
+      });
+      w.process.kill(signal);
+    }
+  });
 
   const workers = await Promise.all(Array.from({ length: opts.workers }, fork)).catch((err: Error) => {
     // A worker stopped by SIGTERM before it listened is no failure: the handler above exits.

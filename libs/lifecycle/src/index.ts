@@ -6,12 +6,10 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Logger } from '@dms/logger';
+import { HARD_EXIT_MARGIN_SECONDS, onStopSignal, type StopSignal } from './signals.js';
 
 /** How often a draining server closes connections that became idle, milliseconds. */
 const IDLE_REAP_MS = 100;
-
-/** Seconds after the grace period at which a signalled process exits even if cleanup hangs. */
-export const HARD_EXIT_MARGIN_SECONDS = 5;
 
 function closeAfterResponse(_req: IncomingMessage, res: ServerResponse): void {
   res.shouldKeepAlive = false;
@@ -59,7 +57,9 @@ export interface RunningService {
 }
 
 /**
- * Starts listening and installs SIGTERM/SIGINT handlers that drain the service.
+ * Starts listening and drains the service on the first SIGTERM or SIGINT (later ones are ignored;
+ * one that comes while the port is being bound drains it once bound), then exits 0, or 1 when the
+ * drain failed or outlasted the grace period plus `HARD_EXIT_MARGIN_SECONDS`.
  * @returns once the port is bound
  * @throws when the port cannot be bound
  */
@@ -68,6 +68,12 @@ export async function runHttpService(opts: ServiceOptions): Promise<RunningServi
   let draining = false;
   const server = typeof opts.server === 'function' ? opts.server(() => draining) : opts.server;
   let done: Promise<void> | undefined;
+  // Handled from before the port is bound: a signal that comes while binding is kept and drains
+  // the service as soon as it listens, so a cluster worker that reported listening to its
+  // primary never dies of the signal's default action.
+  let listening = false;
+  let early: StopSignal | undefined;
+  onStopSignal((signal) => (listening ? stopOnSignal(signal) : (early = signal)));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -115,26 +121,27 @@ export async function runHttpService(opts: ServiceOptions): Promise<RunningServi
     return done;
   };
 
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      // Last resort: cleanup (closing pools, finishing deliveries) that hangs past the grace
-      // period plus a margin must not keep a terminating pod alive until SIGKILL.
-      setTimeout(
-        () => {
-          log.error({ grace_seconds: opts.graceSeconds }, 'shutdown did not finish in time, exiting');
-          process.exit(1);
-        },
-        (opts.graceSeconds + HARD_EXIT_MARGIN_SECONDS) * 1000,
-      ).unref();
-      shutdown(signal).then(
-        () => process.exit(0),
-        (err) => {
-          log.error({ err }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-    });
+  /** One drain per process, whichever stop signal comes first (see `onStopSignal`). */
+  function stopOnSignal(signal: StopSignal): void {
+    // Last resort: cleanup (closing pools, finishing deliveries) that hangs past the grace
+    // period plus a margin must not keep a terminating pod alive until SIGKILL.
+    setTimeout(
+      () => {
+        log.error({ grace_seconds: opts.graceSeconds }, 'shutdown did not finish in time, exiting');
+        process.exit(1);
+      },
+      (opts.graceSeconds + HARD_EXIT_MARGIN_SECONDS) * 1000,
+    ).unref();
+    shutdown(signal).then(
+      () => process.exit(0),
+      (err) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   }
+  listening = true;
+  if (early) stopOnSignal(early);
 
   return {
     port,
@@ -146,3 +153,4 @@ export async function runHttpService(opts: ServiceOptions): Promise<RunningServi
 }
 
 export { runWorkers, type WorkersOptions } from './cluster.js';
+export { HARD_EXIT_MARGIN_SECONDS, STOP_SIGNALS, onStopSignal, type StopSignal } from './signals.js';

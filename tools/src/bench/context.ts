@@ -4,8 +4,12 @@
  */
 import type { Knex } from '@dms/db';
 import { loadDataset, type Dataset } from './dataset.js';
+import { log } from './log.js';
 import type { BenchSettings } from './settings.js';
 import type { Stack } from './stack.js';
+
+/** The progress log (log.ts), also here for the scenarios, which take it with the context. */
+export { log } from './log.js';
 
 /** Shared state of one benchmark run, handed to each scenario. */
 export class BenchContext {
@@ -33,13 +37,6 @@ export class BenchContext {
   timing(): { durationSec: number; warmupSec: number } {
     return { durationSec: this.settings.durationSec, warmupSec: this.settings.warmupSec };
   }
-}
-
-const T0 = Date.now();
-
-/** Progress line on stderr with the seconds since start (stdout carries the result table). */
-export function log(line: string): void {
-  process.stderr.write(`[bench +${((Date.now() - T0) / 1000).toFixed(0)}s] ${line}\n`);
 }
 
 /**

@@ -19,7 +19,7 @@
  * - The tables are VACUUM ANALYZEd, as autovacuum would do after such a load.
  */
 import type { Knex } from '@dms/db';
-import { log } from './context.js';
+import { log } from './log.js';
 import type { BenchTenant, Stack } from './stack.js';
 
 /** Statuses and their share of the loaded debts (cumulative thresholds of one random draw). */

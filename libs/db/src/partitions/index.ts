@@ -56,6 +56,16 @@ export async function listPartitions(db: Knex | Knex.Transaction, table: string)
     .sort((a, b) => a.from.getTime() - b.from.getTime());
 }
 
+/** Where new partitions of a table start: the last partition's upper bound, or `from` when it has none. */
+function runwayEnd(existing: readonly PartitionRange[], from: Date): Date {
+  return existing.length ? existing[existing.length - 1]!.to : from;
+}
+
+/** The partitions whose whole range ended before `before` (they hold only rows past retention). */
+function expired(existing: readonly PartitionRange[], before: Date): PartitionRange[] {
+  return existing.filter((p) => p.to <= before);
+}
+
 /**
  * Creates partitions `[from, from + width)`, … of every partitioned table until they reach `until`
  * (the three tables get the same ranges). Starts at the last partition's upper bound, or at
@@ -66,8 +76,7 @@ export async function listPartitions(db: Knex | Knex.Transaction, table: string)
 export async function createPartitionsUntil(db: Knex | Knex.Transaction, from: Date, until: Date, widthSeconds: number): Promise<string[]> {
   const created: string[] = [];
   for (const { table } of PARTITIONED_TABLES) {
-    const existing = await listPartitions(db, table);
-    let start = existing.length ? existing[existing.length - 1]!.to : from;
+    let start = runwayEnd(await listPartitions(db, table), from);
     while (start < until) {
       const end = new Date(start.getTime() + widthSeconds * 1000);
       const name = partitionName(table, start);
@@ -89,7 +98,7 @@ export async function createPartitionsUntil(db: Knex | Knex.Transaction, from: D
 export async function dropPartitionsBefore(db: Knex | Knex.Transaction, before: Date): Promise<string[]> {
   const dropped: string[] = [];
   for (const { table } of PARTITIONED_TABLES) {
-    const old = (await listPartitions(db, table)).filter((p) => p.to <= before);
+    const old = expired(await listPartitions(db, table), before);
     for (const p of old) {
       await db.transaction(async (trx) => {
         const counted = COUNTED[table];
@@ -119,12 +128,35 @@ export interface RetentionPolicy {
 }
 
 /**
+ * True when a maintenance run would change something: a table whose partitions (or `from`, when it
+ * has none) end before `until`, or one holding a partition that ended before `before`, as
+ * `createPartitionsUntil` and `dropPartitionsBefore` decide. Reads only the catalogue, so it takes
+ * no lock on the tables.
+ */
+async function maintenanceDue(db: Knex, from: Date, until: Date, before: Date): Promise<boolean> {
+  for (const { table } of PARTITIONED_TABLES) {
+    const existing = await listPartitions(db, table);
+    if (runwayEnd(existing, from) < until || expired(existing, before).length) return true;
+  }
+  return false;
+}
+
+/**
  * One maintenance run: partitions created `ahead` widths past `now`, and those entirely older
  * than the retention window dropped. Several processes may run it at once: a transaction-level
  * advisory lock lets one through at a time, and the others skip.
- * @returns what was created and dropped, or null when another process was running it
+ *
+ * A run with nothing to do (every run but about one a partition width) ends after reading the
+ * catalogue, without locking the tables: the exclusive locks below would otherwise stop every
+ * writer of events for as long as this transaction lasts, at each worker start and each tick.
+ * @returns what was created and dropped (both empty when nothing was due), or null when another
+ *   process was running it
  */
 export async function maintainPartitions(db: Knex, policy: RetentionPolicy, now = new Date()): Promise<{ created: string[]; dropped: string[] } | null> {
+  const from = floorTo(now, policy.partitionSeconds);
+  const until = new Date(now.getTime() + policy.ahead * policy.partitionSeconds * 1000);
+  const before = new Date(now.getTime() - policy.retentionSeconds * 1000);
+  if (!(await maintenanceDue(db, from, until, before))) return { created: [], dropped: [] };
   return db.transaction(async (trx) => {
     const { rows } = await trx.raw(`SELECT pg_try_advisory_xact_lock(hashtext('dms_partition_maintenance')) AS got`);
     if (!rows[0].got) return null;
@@ -141,13 +173,9 @@ export async function maintainPartitions(db: Knex, policy: RetentionPolicy, now 
         .map((t) => t.table)
         .join(', ')} IN ACCESS EXCLUSIVE MODE`,
     );
-    const created = await createPartitionsUntil(
-      trx,
-      floorTo(now, policy.partitionSeconds),
-      new Date(now.getTime() + policy.ahead * policy.partitionSeconds * 1000),
-      policy.partitionSeconds,
-    );
-    const dropped = await dropPartitionsBefore(trx, new Date(now.getTime() - policy.retentionSeconds * 1000));
+    // Decided again under the locks: another process may have done the work meanwhile.
+    const created = await createPartitionsUntil(trx, from, until, policy.partitionSeconds);
+    const dropped = await dropPartitionsBefore(trx, before);
     return { created, dropped };
   });
 }
