@@ -58,7 +58,8 @@ function portAnswers(port: number): Promise<boolean> {
 /** The text of a rejection: the package rejects a failed start with `undefined`. */
 function reasonOf(err: unknown): string | undefined {
   if (err instanceof Error) return err.message;
-  return err === undefined || err === null ? undefined : String(err);
+  if (err === undefined || err === null) return undefined;
+  return typeof err === 'string' ? err : JSON.stringify(err);
 }
 
 /** Where to move the port, when the caller named the setting it came from. */

@@ -4,7 +4,23 @@
  * at most 24 hours, HTTP Basic `api_key:api_secret`, pages linked by `_links.next.href`.
  */
 import { same, type StandinRequest, type StandinResponse } from './http.js';
-import type { StoredSms } from './sms-server.js';
+
+/** A message the SMS stand-in keeps (one JSON file under its data directory). */
+export interface StoredSms {
+  messageIds: string[];
+  clientRef: string | null;
+  from: string;
+  to: string;
+  text: string;
+  type: string;
+  dateReceived: string;
+  callback: string | null;
+  /** Final receipt status and error code given to it. */
+  status: string;
+  errCode: string;
+  /** Each receipt sent: its parameters and the answers of each attempt. */
+  receipts: Array<{ params: Record<string, string>; attempts: Array<number | string> }>;
+}
 
 /** Answers one records request over the kept messages. */
 export function reportRecords(

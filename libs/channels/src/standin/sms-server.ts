@@ -24,7 +24,7 @@ import { request } from 'undici';
 import { isGsm7 } from '../sms/vonage.js';
 import { signParams, verifySignedParams, type SignatureMethod } from '../sms/signature.js';
 import { closeServer, createStandinServer, listen, requestParams, same, type StandinRequest, type StandinResponse } from './http.js';
-import { reportRecords } from './sms-records.js';
+import { reportRecords, type StoredSms } from './sms-records.js';
 
 export interface LocalSmsServerOptions {
   dataDir: string;
@@ -47,21 +47,7 @@ export interface LocalSmsServerOptions {
 }
 
 /** One submitted SMS as kept. */
-export interface StoredSms {
-  messageIds: string[];
-  clientRef: string | null;
-  from: string;
-  to: string;
-  text: string;
-  type: string;
-  dateReceived: string;
-  callback: string | null;
-  /** Final receipt status and error code given to it. */
-  status: string;
-  errCode: string;
-  /** Each receipt sent: its parameters and the answers of each attempt. */
-  receipts: Array<{ params: Record<string, string>; attempts: Array<number | string> }>;
-}
+export type { StoredSms } from './sms-records.js';
 
 export interface LocalSmsServer {
   /** Base URL: both `SMS_API_URL` and `SMS_REPORTS_URL`. */
