@@ -43,17 +43,35 @@ function label(op: AnyOperation): RequestHandler {
   };
 }
 
-function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas): RequestHandler {
-  const parseQuery = queryParser<Record<string, unknown>>(op.query ?? querySchema({}));
-  const parseBody = op.body ? validator<unknown>(op.body.schema) : undefined;
+/** The compiled validators and serializers of one operation (Ajv, fast-json-stringify). */
+interface Compiled {
+  parseQuery: (raw: Record<string, unknown>) => Record<string, unknown>;
+  parseBody: ((value: unknown) => unknown) | undefined;
+  full: ((value: unknown) => string) | undefined;
+  idsOnly: ((value: unknown) => string) | undefined;
+}
+
+function compile(op: AnyOperation, components: ComponentSchemas): Compiled {
   const item = op.response.schema;
   const schema = op.response.produces ? undefined : inlineRefs(op.response.list ? listSchema(item) : item, components);
   const full = schema === undefined ? undefined : compileInlined(schema);
   // Without `expand[]` every relation is an id (or null): a serializer of that narrower schema skips
   // fast-json-stringify's run-time choice of a `oneOf` branch.
   const relations = (op.query as { properties?: Record<string, { items?: { enum?: string[] } }> } | undefined)?.properties?.[EXPAND_PARAM]?.items?.enum ?? [];
-  const idsOnly = schema === undefined || !relations.length ? full : compileInlined(withRelationIds(schema, relations, op.response.list === true));
+  return {
+    parseQuery: queryParser<Record<string, unknown>>(op.query ?? querySchema({})),
+    parseBody: op.body ? validator<unknown>(op.body.schema) : undefined,
+    full,
+    idsOnly: schema === undefined || !relations.length ? full : compileInlined(withRelationIds(schema, relations, op.response.list === true)),
+  };
+}
+
+function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas): RequestHandler {
+  // Compiled on the operation's first request, not at start: a process starts in a fraction of the
+  // CPU time (most of which went to compiling every operation's schemas), and serves the same.
+  let compiled: Compiled | undefined;
   return async (req: Request, res: Response) => {
+    const { parseQuery, parseBody, full, idsOnly } = (compiled ??= compile(op, components));
     const query = parseQuery(req.query);
     const serialize = (query[EXPAND_PARAM] as unknown[] | undefined)?.length ? full : idsOnly;
     const body = parseBody ? parseBody(req.body ?? {}) : undefined;
