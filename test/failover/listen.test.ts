@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { listenWithReconnect } from '@dms/db';
 import type { RunningService } from '@dms/tools/processes';
 import { SERVICE_ENV, closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
 import { startDbProxy, type DbProxy } from '../support/db-proxy.js';
@@ -90,4 +91,33 @@ test('after pg_terminate_backend of its LISTEN session the dispatcher listens ag
   const id = await createDebt();
   await eventually(() => delivered(id), 'delivered on NOTIFY after re-subscribing', PROMPT_MS);
   expect(dispatcher.child.exitCode).toBeNull();
+});
+
+test('a LISTEN connection that stops answering without an error is replaced after the heartbeat (libs/db listenWithReconnect)', async () => {
+  const silent = await startDbProxy(SERVICE_ENV.DATABASE_URL!);
+  const seen: string[] = [];
+  const listener = listenWithReconnect({
+    databaseUrl: silent.via(SERVICE_ENV.DATABASE_URL!),
+    channel: 'dms_heartbeat_test',
+    log: { warn: (_o, msg) => void seen.push(msg) },
+    onNotify: (payload) => void seen.push(payload === undefined ? 'listening' : `notified ${payload}`),
+    onLost: () => void seen.push('lost'),
+    retryMs: 200,
+    heartbeatMs: 500,
+  });
+  try {
+    await eventually(() => seen.includes('listening'), 'listening', 5_000);
+    silent.silence();
+    await eventually(() => seen.includes('lost'), 'the silent connection retired', 5_000);
+    expect(seen).toContain('listener connection lost: no answer to the heartbeat');
+    // Reconnecting meanwhile fails too (the connect times out) and is retried until the network is back.
+    await new Promise((r) => setTimeout(r, 1_500));
+    silent.restore();
+    await eventually(() => seen.filter((e) => e === 'listening').length >= 2, 'listening again', 10_000);
+    await testDb().raw(`SELECT pg_notify('dms_heartbeat_test', 'after')`);
+    await eventually(() => seen.includes('notified after'), 'a notification after listening again', 5_000);
+  } finally {
+    await listener.close();
+    await silent.close();
+  }
 });

@@ -1,7 +1,9 @@
 /**
  * A TCP proxy in front of the test PostgreSQL, for tests of a database that goes away as in a
  * failover: `cut()` drops every proxied connection and then accepts and closes new ones at once
- * (as HAProxy does while no primary passes its health check) until `restore()`. It also records
+ * (as HAProxy does while no primary passes its health check) until `restore()`; `silence()` keeps
+ * every connection open but carries no byte either way (a server cut off the network, with no FIN
+ * or RST ever arriving) until `restore()`. It also records
  * the names of the statements clients prepare (the frontend protocol's Parse messages), to show
  * what a pooler in front of the server would see.
  */
@@ -20,6 +22,8 @@ export interface DbProxy {
   serverSidePorts(): number[];
   /** Drops every connection and refuses new ones. */
   cut(): void;
+  /** Carries nothing more, on open and new connections alike, without closing any. */
+  silence(): void;
   restore(): void;
   close(): Promise<void>;
 }
@@ -54,6 +58,7 @@ export async function startDbProxy(targetUrl: string): Promise<DbProxy> {
   const open = new Set<Socket>();
   const upstreams = new Set<Socket>();
   let refusing = false;
+  let silent = false;
   const server: Server = createServer((client) => {
     if (refusing) return void client.destroy();
     const upstream = createConnection({ host: target.hostname, port: Number(target.port || 5432) });
@@ -61,10 +66,13 @@ export async function startDbProxy(targetUrl: string): Promise<DbProxy> {
     upstreams.add(upstream);
     const watch = parseWatcher(proxy);
     client.on('data', (chunk: Buffer) => {
+      if (silent) return;
       watch(chunk);
       upstream.write(chunk);
     });
-    upstream.pipe(client);
+    upstream.on('data', (chunk: Buffer) => {
+      if (!silent) client.write(chunk);
+    });
     const end = () => {
       client.destroy();
       upstream.destroy();
@@ -93,8 +101,12 @@ export async function startDbProxy(targetUrl: string): Promise<DbProxy> {
       open.clear();
       upstreams.clear();
     },
+    silence() {
+      silent = true;
+    },
     restore() {
       refusing = false;
+      silent = false;
     },
     async close() {
       proxy.cut();

@@ -23,6 +23,7 @@ describe('isDatabaseUnavailable / isDatabaseBusy', () => {
     ['DNS not answering (a Service during a failover)', withCode('EAI_AGAIN')],
     ['a connection that ended under a query (Knex prefixes the SQL)', new Error('insert into "debts" - Connection terminated unexpectedly')],
     ['refused on every address', new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')])],
+    ['a connect that timed out (connectionTimeoutMillis)', new Error('timeout expired')],
     ['a commit in doubt', new SyncCommitUncertainError()],
   ])('%s: unavailable and busy', (_what, err) => {
     expect(isDatabaseUnavailable(err)).toBe(true);

@@ -32,8 +32,11 @@ export const CONNECTING = Symbol('dms.db.connecting');
 const UNAVAILABLE_STATES = /^(08...|57P0[123]|25006|53300)$/;
 /** Socket errors of a lost or refused connection (system error codes of Node.js). */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
-/** node-postgres reports a connection that ended under a query without a code. */
-const LOST_CONNECTION = /Connection terminated|connection error and is not queryable|Client was closed and is not queryable/;
+/**
+ * node-postgres reports a connection that ended under a query, or a connect that timed out
+ * (`connectionTimeoutMillis`: "timeout expired"), without a code.
+ */
+const LOST_CONNECTION = /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|^timeout expired$/;
 /** PgBouncer errors raised before it handed the statement to any server (08P01 too). */
 const POOLER_NOT_SENT = /query_wait_timeout|server login has been failing|no more connections allowed|pgbouncer cannot connect to server/;
 

@@ -110,7 +110,14 @@ export function createDb(url: string, poolMax = 10, timeouts: PoolTimeouts = poo
       : {};
   return knexFactory({
     client: pgClientClass(pooler) as typeof knexFactory.Client,
-    connection: { connectionString: url, application_name: process.env.npm_package_name ?? 'dms', ...session } as Knex.PgConnectionConfig,
+    // A connect to a server that does not answer (a primary cut off the network) fails after 10 s
+    // instead of waiting for TCP to give up, minutes later.
+    connection: {
+      connectionString: url,
+      application_name: process.env.npm_package_name ?? 'dms',
+      connectionTimeoutMillis: 10_000,
+      ...session,
+    } as Knex.PgConnectionConfig,
     pool: { min: 0, max: poolMax, acquireTimeoutMillis: timeouts.acquireTimeoutMs },
   });
 }

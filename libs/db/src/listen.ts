@@ -88,7 +88,13 @@ export function listenWithReconnect(opts: ListenOptions): Listener {
 
   const connect = async () => {
     if (closed) return;
-    const c = new pg.Client({ connectionString: databaseUrl, application_name: applicationName, keepAlive: true });
+    // A connect to a server that does not answer must fail too, or nothing would retry it.
+    const c = new pg.Client({
+      connectionString: databaseUrl,
+      application_name: applicationName,
+      keepAlive: true,
+      connectionTimeoutMillis: heartbeatMs || 10_000,
+    });
     client = c;
     c.on('notification', (n) => onNotify(n.payload, n.channel));
     c.on('error', (err) => {
