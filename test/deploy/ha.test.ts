@@ -133,6 +133,15 @@ describe('deploy/k8s/overlays/production-ha (CloudNativePG)', () => {
     }
   });
 
+  test('the API and the issuer stay in their Services through a failover (readiness fails for 60 s before a pod is taken out)', () => {
+    for (const name of ['api', 'auth']) {
+      const probe = (
+        podSpec(find(overlay, 'Deployment', `dms-${name}`)).containers[0] as { readinessProbe?: { periodSeconds: number; failureThreshold: number } }
+      ).readinessProbe!;
+      expect([name, probe.periodSeconds * probe.failureThreshold]).toEqual([name, 60]);
+    }
+  });
+
   test('each Deployment still sets exactly the variables its service reads', async () => {
     const settings = await loadServiceSettings();
     for (const name of SERVICES) {
