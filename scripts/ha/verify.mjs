@@ -181,8 +181,9 @@ async function runOnce(n) {
       cluster.restart(victim);
       await waitFor(`${victim.name} back as a synchronous standby`, () => cluster.healthy(), 180_000, 500);
     });
+    let deposed;
     await phase('partition: the primary cut off the network', async (p) => {
-      const victim = await cluster.primary();
+      const victim = (deposed = await cluster.primary());
       await net.cut(victim);
       const next = await waitFor(
         'a new primary',
@@ -198,12 +199,15 @@ async function runOnce(n) {
       p.detail = `${victim.name} isolated, ${next.name} promoted; ${victim.name} reconnected`;
       await waitFor(`${victim.name} back as a synchronous standby`, () => cluster.healthy(), 180_000, 500);
     });
-    await phase(`fail back: switchover to ${original.name}`, async (p) => {
-      const leader = await cluster.primary();
-      p.detail = `${leader.name} → ${original.name}`;
+    // Back to the first primary; when the partition's election already chose it, back to the node
+    // the partition deposed, so the third disruption is always a planned switchover.
+    const leader = await cluster.primary();
+    const target = leader.name !== original.name ? original : deposed;
+    await phase(`fail back: switchover to ${target.name}`, async (p) => {
+      p.detail = `${leader.name} → ${target.name}${target === original ? ', the first primary' : `, deposed by the partition (${original.name}, the first primary, was elected then)`}`;
       // Accepted once etcd lists the candidate as synchronous (Patroni answers 412 until then).
-      await waitFor('the switchover to be accepted', () => cluster.switchover(leader, original).then(() => true), 60_000, 1000);
-      await waitFor(`${original.name} primary`, async () => (await cluster.primary())?.name === original.name, 120_000);
+      await waitFor('the switchover to be accepted', () => cluster.switchover(leader, target).then(() => true), 60_000, 1000);
+      await waitFor(`${target.name} primary`, async () => (await cluster.primary())?.name === target.name, 120_000);
       await waitFor('the old primary back as a synchronous standby', () => cluster.healthy(), 180_000, 500);
     });
     const settle = await phase('steady load after fail back', () => sleep(10_000));
