@@ -36,8 +36,12 @@ const daemons = new Set();
 export function daemon(cmd, args, { logFile, env = process.env } = {}) {
   const out = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.pipe(out);
-  child.stderr.pipe(out);
+  // Both streams into one file, ended once both are closed: a daemon SIGKILLed while processes it
+  // started still write (PostgreSQL under a killed Patroni) closes them one after the other.
+  child.stdout.pipe(out, { end: false });
+  child.stderr.pipe(out, { end: false });
+  child.once('close', () => out.end());
+  out.on('error', () => {});
   const handle = {
     child,
     pid: child.pid,

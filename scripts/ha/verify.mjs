@@ -52,6 +52,11 @@ async function cleanUp() {
   }
   await stopAll();
 }
+// A fault outside the run's own error handling must not leave namespaces and daemons behind.
+process.once('uncaughtException', (err) => {
+  say(`unexpected error: ${err.stack ?? err.message}; stopping and removing what this run started`);
+  void cleanUp().finally(() => process.exit(1));
+});
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
     say(`${signal}: stopping and removing what this run started`);
