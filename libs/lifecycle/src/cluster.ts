@@ -44,6 +44,8 @@ export async function runWorkers(opts: WorkersOptions, start: () => Promise<unkn
   opts.onPrimary?.();
   let stopping = false;
   const deaths: number[] = [];
+  /** Workers that listened: only those have their own SIGTERM handler (runHttpService) to drain. */
+  const listening = new WeakSet<Worker>();
 
   const fork = (): Promise<Worker> =>
     new Promise((resolve, reject) => {
@@ -51,6 +53,7 @@ export async function runWorkers(opts: WorkersOptions, start: () => Promise<unkn
       const failed = (code: number | null) => reject(new Error(`worker ${worker.process.pid} exited with ${code} before listening`));
       worker.once('exit', failed);
       worker.once('listening', () => {
+        listening.add(worker);
         worker.off('exit', failed);
         resolve(worker);
       });
@@ -91,8 +94,10 @@ export async function runWorkers(opts: WorkersOptions, start: () => Promise<unkn
       if (!left) process.exit(0);
       for (const w of alive) {
         w.once('exit', (code, exitSignal) => {
-          if (code !== 0) failures++;
-          (code === 0 ? log.info : log.error).call(log, { pid: w.process.pid, code, signal: exitSignal }, 'worker stopped');
+          // A worker still booting has no handler yet: the signal itself ends it, which is a clean stop.
+          const clean = code === 0 || (exitSignal === signal && !listening.has(w));
+          if (!clean) failures++;
+          (clean ? log.info : log.error).call(log, { pid: w.process.pid, code, signal: exitSignal }, 'worker stopped');
           if (--left === 0) process.exit(failures ? 1 : 0);
         });
         w.process.kill(signal);
