@@ -145,3 +145,24 @@ describe('stop signals and WEB_CONCURRENCY=2', () => {
     expect(log.split('"msg":"stopped"').length - 1).toBe(2);
   });
 });
+
+describe('SIGTERM while workers still boot', () => {
+  test('workers ended by the signal before they listened count as stopped cleanly: exit 0', async () => {
+    const { spawn } = await import('node:child_process');
+    const { join } = await import('node:path');
+    const { REPO_ROOT, freePort } = await import('@dms/tools/processes');
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'services', 'auth', 'dist', 'server.js')], {
+      env: { ...process.env, ...SERVICE_ENV, NODE_ENV: 'test', WEB_CONCURRENCY: '2', PORT: String(await freePort()) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (d) => (output += d));
+    const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    // Both workers forked; neither has loaded oidc-provider and listened yet.
+    await waitFor('two workers', () => (childrenOf(child.pid!).length === 2 ? true : undefined));
+    expect(output).not.toContain('"msg":"workers listening"');
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    expect(output).toContain('"msg":"stopping workers"');
+  });
+});

@@ -72,7 +72,7 @@ export function loadConfig<S extends Record<string, ValidatorSpec<unknown>>>(spe
 }
 
 /** Settings whose values may carry credentials: their values never appear in a config error. */
-export const SENSITIVE_SETTING = /^(SECRETS_KEY|DATABASE_URL|REDIS_URL|SMTP_URL)$|_(PASSWORD|SECRET|TOKEN)$/;
+export const SENSITIVE_SETTING = /^(SECRETS_KEY|DATABASE_URL|DATABASE_LISTEN_URL|REDIS_URL|SMTP_URL)$|_(PASSWORD|SECRET|TOKEN)$/;
 
 /** The reason of one failed setting, without echoing a credential-bearing value (envalid quotes the input). */
 function reason(name: string, error: Error, value: string | undefined): string {
@@ -114,6 +114,7 @@ export const commonSpec = {
   }),
   SHUTDOWN_GRACE_SECONDS: num({ default: 10, desc: 'Seconds SIGTERM waits for in-flight work' }),
   ...poolTimeoutSpec(),
+  ...databaseRouteSpec(),
 };
 
 /**
@@ -133,6 +134,33 @@ export function poolTimeoutSpec() {
     DATABASE_ACQUIRE_TIMEOUT_MS: num({ default: 3_000, desc: 'Longest wait for a free pooled connection, ms; a request that waits longer is answered 503' }),
   };
 }
+
+/**
+ * What DATABASE_URL leads to, read by `createDb` of @dms/db (so each service gets it without
+ * passing it along; deploy/README.md, "High availability"). PgBouncer before 1.21 in transaction
+ * mode keeps no session state between transactions: no named prepared statements, no start-up
+ * settings, no LISTEN.
+ */
+export function databaseRouteSpec() {
+  return {
+    DATABASE_POOLER: str({
+      default: 'none',
+      choices: ['none', 'transaction'],
+      desc: 'What DATABASE_URL leads to: `none` (PostgreSQL itself, or a session pooler) or `transaction` (a transaction-mode pooler such as PgBouncer: statements unnamed, no session settings at connect; the database role carries TimeZone UTC and the time limits)',
+    }),
+  };
+}
+
+/**
+ * `DATABASE_LISTEN_URL` of the services that LISTEN (issuer, dispatcher), read by
+ * `listenWithReconnect` of @dms/db: LISTEN needs a session, which a transaction-mode pooler does
+ * not keep.
+ */
+export const listenUrlSpec = () =>
+  str({
+    default: '',
+    desc: 'PostgreSQL connection string of the LISTEN connection, which needs a session: the primary directly or a session-mode pool (empty = DATABASE_URL)',
+  });
 
 /**
  * `TRUST_PROXY`: which peers' `X-Forwarded-For` is believed when finding a request's source

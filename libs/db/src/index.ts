@@ -4,8 +4,9 @@
  */
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import { loadConfig, poolTimeoutSpec } from '@dms/config';
+import { databaseRouteSpec, loadConfig, poolTimeoutSpec } from '@dms/config';
 import { MIGRATIONS } from './migrations/index.js';
+import { pgClientClass, type Pooler } from './pg-client.js';
 
 export type { Knex };
 export type { CustomTypesConfig } from 'pg';
@@ -13,6 +14,9 @@ export { ensureDatabase } from './databases.js';
 export { startLocalPostgres, resolveDatabase, EmbeddedPostgresError, type LocalPostgres } from './embedded.js';
 export * from './partitions/index.js';
 export { listenWithReconnect, type Listener, type ListenOptions, type ListenLog } from './listen.js';
+export { isDatabaseBusy, isDatabaseUnavailable, neverReachedDatabase, isSyncWaitCancelled, SyncCommitUncertainError } from './errors.js';
+export { retryWhileUnavailable, type RetryOptions } from './retry.js';
+export { SessionTimeZoneError, type Pooler } from './pg-client.js';
 
 // int8 (bigint) columns hold money in minor units and sequence numbers; both stay far below 2^53,
 // so they are returned as JS numbers instead of pg's default strings.
@@ -64,41 +68,61 @@ export function poolTimeoutsFromEnv(env: NodeJS.ProcessEnv = process.env): PoolT
 }
 
 /**
- * Creates a Knex instance for `url`. Every connection carries `statement_timeout` and
- * `lock_timeout` and runs in UTC (`TimeZone`; all sent as start-up parameters, so no extra round
- * trip): timestamps come as UTC text (TEXT_TIMESTAMPS), and `current_date` is the UTC date, the
- * day the worker's clock counts in whatever the server's own zone. Waiting for a free
- * connection is bounded: a blocked table or an exhausted pool fails fast with PostgreSQL error
- * 57014 / 55P03 or `KnexTimeoutError` instead of hanging the caller (the API answers 503).
- * @param url PostgreSQL connection string
- * @param poolMax maximum connections this process opens
- * @param timeouts time limits; by default those of the environment (`poolTimeoutsFromEnv`)
+ * What `DATABASE_POOLER` in `env` says DATABASE_URL leads to: `none` (PostgreSQL, or a session
+ * pooler) or `transaction` (a transaction-mode pooler: deploy/README.md, "High availability").
+ * @throws ConfigError when it is neither
  */
-export function createDb(url: string, poolMax = 10, timeouts: PoolTimeouts = poolTimeoutsFromEnv()): Knex {
-  return knexFactory({
-    client: 'pg',
-    connection: {
-      connectionString: url,
-      application_name: process.env.npm_package_name ?? 'dms',
-      // pg sends only non-zero values; 0 leaves the server's setting (normally off).
-      statement_timeout: timeouts.statementTimeoutMs,
-      lock_timeout: timeouts.lockTimeoutMs,
-      options: '-c TimeZone=UTC',
-    } as Knex.PgConnectionConfig,
-    pool: { min: 0, max: poolMax, acquireTimeoutMillis: timeouts.acquireTimeoutMs },
-  });
+export function poolerFromEnv(env: NodeJS.ProcessEnv = process.env): Pooler {
+  return loadConfig({ DATABASE_POOLER: databaseRouteSpec().DATABASE_POOLER }, env, false).DATABASE_POOLER as Pooler;
 }
 
 /**
- * True when `err` means the database could not serve in time: no free pooled connection
- * (`KnexTimeoutError`), `statement_timeout` or a cancel (57014), or `lock_timeout` (55P03).
- * Callers answer these as "unavailable, retry shortly" rather than as a fault.
+ * False behind a transaction-mode pooler (`DATABASE_POOLER=transaction`): a statement prepared
+ * under a name on one server connection is unknown on the next (PgBouncer before 1.21), so
+ * statements must be sent unnamed there (parsed and planned each time).
  */
-export function isDatabaseBusy(err: unknown): boolean {
-  if (!err || typeof err !== 'object') return false;
-  if (err instanceof knexFactory.KnexTimeoutError) return true;
-  const code = (err as { code?: unknown }).code;
-  return code === '57014' || code === '55P03';
+export function namedStatementsAllowed(env: NodeJS.ProcessEnv = process.env): boolean {
+  return poolerFromEnv(env) === 'none';
+}
+
+/**
+ * Creates a Knex instance for `url`. Every connection carries `statement_timeout` and
+ * `lock_timeout` and runs in UTC (`TimeZone`; all sent as start-up parameters, so no extra round
+ * trip): timestamps come as UTC text (TEXT_TIMESTAMPS), and `current_date` is the UTC date, the
+ * day the worker's clock counts in whatever the server's own zone. Behind a transaction-mode
+ * pooler (`DATABASE_POOLER=transaction`), which passes no start-up setting, the database role's
+ * defaults carry them instead, and each new connection checks that it runs in UTC. Waiting for a
+ * free connection is bounded: a blocked table or an exhausted pool fails fast with PostgreSQL error
+ * 57014 / 55P03 or `KnexTimeoutError` instead of hanging the caller (the API answers 503). A commit
+ * whose wait for a synchronous standby was cancelled rejects with SyncCommitUncertainError rather
+ * than succeeding (pg-client.ts).
+ * @param url PostgreSQL connection string
+ * @param poolMax maximum connections this process opens
+ * @param timeouts time limits; by default those of the environment (`poolTimeoutsFromEnv`)
+ * @param pooler what `url` leads to; by default `DATABASE_POOLER` of the environment
+ */
+export function createDb(url: string, poolMax = 10, timeouts: PoolTimeouts = poolTimeoutsFromEnv(), pooler: Pooler = poolerFromEnv()): Knex {
+  const session =
+    pooler === 'none'
+      ? {
+          // pg sends only non-zero values; 0 leaves the server's setting (normally off).
+          statement_timeout: timeouts.statementTimeoutMs,
+          lock_timeout: timeouts.lockTimeoutMs,
+          options: '-c TimeZone=UTC',
+        }
+      : {};
+  return knexFactory({
+    client: pgClientClass(pooler) as typeof knexFactory.Client,
+    // A connect to a server that does not answer (a primary cut off the network) fails after 10 s
+    // instead of waiting for TCP to give up, minutes later.
+    connection: {
+      connectionString: url,
+      application_name: process.env.npm_package_name ?? 'dms',
+      connectionTimeoutMillis: 10_000,
+      ...session,
+    } as Knex.PgConnectionConfig,
+    pool: { min: 0, max: poolMax, acquireTimeoutMillis: timeouts.acquireTimeoutMs },
+  });
 }
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };

@@ -3,7 +3,8 @@
  * errors. NOTIFY is fire-and-forget (PostgreSQL docs, "NOTIFY"): a notification sent while no
  * connection listens is lost, so callers poll as well and treat the call after each (re)connect as
  * "anything may have changed"; callers that cache must also stop trusting the cache from `onLost`
- * until that call.
+ * until that call. A connection that stops answering without an error (a primary cut off the
+ * network, where no FIN or RST arrives) is found by a periodic `SELECT 1` and replaced too.
  */
 import pg from 'pg';
 
@@ -14,7 +15,10 @@ export interface ListenLog {
 
 /** Options of {@link listenWithReconnect}. */
 export interface ListenOptions {
-  /** PostgreSQL connection string. */
+  /**
+   * PostgreSQL connection string; `DATABASE_LISTEN_URL` of the environment replaces it when set
+   * (behind a transaction-mode pooler LISTEN needs a session: the primary directly or a session pool).
+   */
   databaseUrl: string;
   /** Channel name(s); each must be a plain SQL identifier (it is interpolated into `LISTEN`). */
   channel: string | readonly string[];
@@ -33,6 +37,11 @@ export interface ListenOptions {
   retryMs?: number;
   /** `application_name` of the connection, shown in `pg_stat_activity`. */
   applicationName?: string;
+  /**
+   * Interval of the `SELECT 1` that checks the connection still answers, milliseconds (default
+   * 10,000); an answer missing for as long counts as a lost connection. 0 turns it off.
+   */
+  heartbeatMs?: number;
 }
 
 /** A running listener. */
@@ -50,17 +59,42 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
  * @throws Error synchronously when a channel is not a plain lower-case identifier
  */
 export function listenWithReconnect(opts: ListenOptions): Listener {
-  const { databaseUrl, log, onNotify, onLost, retryMs = 1000, applicationName } = opts;
+  const { log, onNotify, onLost, retryMs = 1000, applicationName, heartbeatMs = 10_000 } = opts;
+  const databaseUrl = process.env.DATABASE_LISTEN_URL || opts.databaseUrl;
   const channels = typeof opts.channel === 'string' ? [opts.channel] : [...opts.channel];
   const channel = channels.join(',');
   for (const c of channels) if (!IDENTIFIER.test(c)) throw new Error(`invalid LISTEN channel name: ${c}`);
   let client: pg.Client | undefined;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  // One `SELECT 1` at a time; a reply later than `heartbeatMs` retires the connection.
+  const beat = (c: pg.Client) => {
+    heartbeat = setTimeout(() => {
+      const late = setTimeout(() => {
+        log.warn({ channel }, 'listener connection lost: no answer to the heartbeat');
+        lost(c);
+      }, heartbeatMs).unref();
+      c.query('SELECT 1').then(
+        () => {
+          clearTimeout(late);
+          if (client === c) beat(c);
+        },
+        () => clearTimeout(late), // the connection's error or end handler retires it
+      );
+    }, heartbeatMs).unref();
+  };
 
   const connect = async () => {
     if (closed) return;
-    const c = new pg.Client({ connectionString: databaseUrl, application_name: applicationName });
+    // A connect to a server that does not answer must fail too, or nothing would retry it.
+    const c = new pg.Client({
+      connectionString: databaseUrl,
+      application_name: applicationName,
+      keepAlive: true,
+      connectionTimeoutMillis: heartbeatMs || 10_000,
+    });
     client = c;
     c.on('notification', (n) => onNotify(n.payload, n.channel));
     c.on('error', (err) => {
@@ -71,6 +105,8 @@ export function listenWithReconnect(opts: ListenOptions): Listener {
     try {
       await c.connect();
       for (const name of channels) await c.query(`LISTEN ${name}`);
+      if (client !== c) return;
+      if (heartbeatMs > 0) beat(c);
       onNotify();
     } catch (err) {
       log.warn({ err: { message: (err as Error).message }, channel }, 'listener could not connect');
@@ -81,6 +117,7 @@ export function listenWithReconnect(opts: ListenOptions): Listener {
   const lost = (c: pg.Client) => {
     if (client !== c) return;
     client = undefined;
+    clearTimeout(heartbeat);
     c.removeAllListeners('end');
     c.end().catch(() => {});
     onLost?.();
@@ -92,6 +129,7 @@ export function listenWithReconnect(opts: ListenOptions): Listener {
     async close() {
       closed = true;
       clearTimeout(timer);
+      clearTimeout(heartbeat);
       const c = client;
       client = undefined;
       await c?.end().catch(() => {});

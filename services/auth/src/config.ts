@@ -1,11 +1,12 @@
 /**
  * Settings of the issuer (services/auth), read and validated once at start.
  */
-import { commonSpec, loadConfig, num, port, str, trustProxySpec, webConcurrencySpec } from '@dms/config';
+import { commonSpec, listenUrlSpec, loadConfig, num, port, str, trustProxySpec, webConcurrencySpec } from '@dms/config';
 
 /** envalid spec of the issuer's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
 export const authSpec = {
   ...commonSpec,
+  DATABASE_LISTEN_URL: listenUrlSpec(),
   PORT: port({ default: 4000, desc: 'HTTP port of the issuer' }),
   ACCESS_TOKEN_TTL_SECONDS: num({ default: 3600, desc: 'Lifetime of access tokens (expires_in), seconds' }),
   SIGNING_ALG: str({ default: 'RS256', choices: ['RS256', 'ES256'], desc: 'JWS algorithm of access tokens' }),

@@ -16,6 +16,7 @@ import { findClientsThrough } from './oauth/client-lookup.js';
 import { createProvider } from './oauth/provider.js';
 import { watchIssuerChanges, type ChangeWatcher } from './oauth/change-watcher.js';
 import { createIssuerApp, wwwAuthenticateOnInvalidClient, type ProviderHandler } from './http/app.js';
+import { databaseUnavailableAs503, isUnavailableFault } from './http/database-unavailable.js';
 import { createIssuerMetrics } from './http/metrics.js';
 import { tokenRateLimit } from './http/token-rate-limit.js';
 import { connectRedis } from '@dms/rate-limit';
@@ -70,9 +71,14 @@ export async function buildIssuer(cfg: AuthConfig): Promise<Issuer> {
     // Without the cache oidc-provider's own lookup (adapter, then its small LRU of Clients) is as good.
     if (clients.enabled) findClientsThrough(provider, clients);
     provider.use(wwwAuthenticateOnInvalidClient);
+    provider.use(databaseUnavailableAs503);
     provider.on('grant.success', (ctx) => metrics.tokensIssued.inc({ grant_type: String((ctx.oidc.params?.grant_type as string | undefined) ?? 'unknown') }));
     provider.on('grant.error', (_ctx, err) => metrics.tokenErrors.inc({ error: String((err as { error?: string }).error ?? 'server_error') }));
-    provider.on('server_error', (_ctx, err) => log.error({ err }, 'token endpoint server error'));
+    provider.on('server_error', (ctx, err) => {
+      if (isUnavailableFault(ctx, err))
+        log.warn({ err: { message: err.message, code: (err as { code?: unknown }).code } }, 'token endpoint: database unavailable');
+      else log.error({ err }, 'token endpoint server error');
+    });
     handler = provider.callback();
     loadedKids = signature;
     log.info({ active_kid: keys.activeKid, published: keys.keys.length }, 'signing keys loaded');

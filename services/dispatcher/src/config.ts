@@ -3,12 +3,13 @@
  * (docs/api.md sections 1 and 7). Every setting has a production default; tests shorten the schedule
  * and timeouts.
  */
-import { bool, commonSpec, loadConfig, num, port, str } from '@dms/config';
+import { bool, commonSpec, listenUrlSpec, loadConfig, num, port, str } from '@dms/config';
 import { parseSchedule } from '@dms/webhook-delivery';
 
 /** envalid spec of the dispatcher's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
 export const dispatcherSpec = {
   ...commonSpec,
+  DATABASE_LISTEN_URL: listenUrlSpec(),
   PORT: port({ default: 3001, desc: 'HTTP port of the health, readiness and metrics endpoints' }),
   DISPATCH_SCHEDULE_SECONDS: str({
     default: '0,5,300,1800,7200,18000,36000,36000',

@@ -14,7 +14,7 @@
  * kept in plain text.
  */
 import { randomUUID } from 'node:crypto';
-import type { Knex } from '@dms/db';
+import { neverReachedDatabase, retryWhileUnavailable, type Knex } from '@dms/db';
 import type { SecretBox } from '@dms/secrets';
 
 /** Who owns a key: keys are private to one client of one tenant. */
@@ -71,7 +71,11 @@ export interface IdempotencyStore {
    *   (docs/api.md section 11); omitted, it is stored on its own
    */
   complete(scope: IdempotencyScope, claim: string, response: StoredResponse, trx?: Knex.Transaction): Promise<void>;
-  /** Gives the key back so that a retry runs the request again (server faults, aborted requests). */
+  /**
+   * Gives the key back so that a retry runs the request again (server faults, aborted requests).
+   * While no primary can serve (a failover) it keeps trying for up to RELEASE_RETRY_MS, so the
+   * client's retry after the 503 finds the key free rather than in use.
+   */
   release(scope: IdempotencyScope, claim: string): Promise<void>;
   /**
    * Deletes up to `batch` expired keys.
@@ -84,6 +88,12 @@ export interface IdempotencyStore {
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 /** Default lease of an in-flight key, in seconds: after it, a retry of the same request claims the key again (the first run is presumed dead). */
 export const IDEMPOTENCY_LOCK_SECONDS = 120;
+/**
+ * How long giving a claim back is retried while the database is unavailable, milliseconds: longer
+ * than a failover takes (deploy/README.md, "High availability"). Past it the key stays in use until
+ * IDEMPOTENCY_LOCK_SECONDS.
+ */
+export const RELEASE_RETRY_MS = 30_000;
 
 interface KeyRow {
   fingerprint: string;
@@ -123,12 +133,32 @@ export function createIdempotencyStore(db: Knex, box: SecretBox, opts: Idempoten
     return rows.length === 1 && rows[0].claim === claim;
   }
 
+  const release = async (scope: IdempotencyScope, claim: string) => {
+    // A delete by claim: repeating it does what one run does.
+    await retryWhileUnavailable(
+      () =>
+        db('idempotency_keys')
+          .where({ ...pk(scope), claim, state: 'processing' })
+          .delete(),
+      { withinMs: RELEASE_RETRY_MS },
+    );
+  };
+
   return {
     async claim(scope, request) {
       // Two rounds at most: a row purged between the claim and the read is simply claimed again.
       for (let round = 0; round < 2; round++) {
         const claim = randomUUID();
-        if (await tryClaim(scope, request, claim)) return { outcome: 'claimed', claim };
+        let won: boolean;
+        try {
+          won = await tryClaim(scope, request, claim);
+        } catch (err) {
+          // The claim may have committed although its answer was lost (the primary failed): give
+          // it back before answering, or the retry would find the key in use.
+          if (!neverReachedDatabase(err)) await release(scope, claim).catch(() => {});
+          throw err;
+        }
+        if (won) return { outcome: 'claimed', claim };
         const row = await db<KeyRow>('idempotency_keys')
           .where(pk(scope))
           .where('expires_at', '>', db.fn.now())
@@ -157,11 +187,7 @@ export function createIdempotencyStore(db: Knex, box: SecretBox, opts: Idempoten
         });
     },
 
-    async release(scope, claim) {
-      await db('idempotency_keys')
-        .where({ ...pk(scope), claim, state: 'processing' })
-        .delete();
-    },
+    release,
 
     async purgeExpired(batch = 1000) {
       // Bounded batches keep each purge short; the index on expires_at finds the victims.

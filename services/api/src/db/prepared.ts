@@ -4,12 +4,14 @@
  * binds and executes it, as `pgbench -M prepared` does. Names are given per distinct SQL text, at
  * most MAX_NAMED of them per process (a statement's text never embeds values, so list shapes are
  * few; beyond the cap, a statement runs unnamed as before rather than growing every connection's
- * prepared statements without bound).
+ * prepared statements without bound). Behind a transaction-mode pooler (`DATABASE_POOLER=transaction`)
+ * every statement is sent unnamed: the next transaction may run on a server connection that never
+ * saw the name (deploy/README.md, "High availability").
  */
-import type { CustomTypesConfig, Knex } from '@dms/db';
+import { namedStatementsAllowed, type CustomTypesConfig, type Knex } from '@dms/db';
 
-/** Distinct statement texts that get a name. */
-const MAX_NAMED = 200;
+/** Distinct statement texts that get a name (none behind a transaction-mode pooler). */
+const MAX_NAMED = namedStatementsAllowed() ? 200 : 0;
 const names = new Map<string, string>();
 let issued = 0;
 
