@@ -73,7 +73,7 @@ export function poolTimeoutsFromEnv(env: NodeJS.ProcessEnv = process.env): PoolT
  * @throws ConfigError when it is neither
  */
 export function poolerFromEnv(env: NodeJS.ProcessEnv = process.env): Pooler {
-  return loadConfig({ DATABASE_POOLER: databaseRouteSpec().DATABASE_POOLER }, env, false).DATABASE_POOLER as Pooler;
+  return loadConfig({ DATABASE_POOLER: databaseRouteSpec().DATABASE_POOLER }, env, false).DATABASE_POOLER;
 }
 
 /**
