@@ -6,7 +6,7 @@
  *
  * Dependencies between the folders point one way, lowest first: kernel ← events, tenants,
  * organisations, communication-templates ← contact-details ← customers ← line-items ← payment-plans ← debts ← invoices,
- * payments ← webhooks. A folder imports only folders before it.
+ * payments ← payouts ← webhooks. A folder imports only folders before it.
  */
 import type { AnyResource } from './kernel/resource.js';
 import { eventsResource } from './events/resource.js';
@@ -20,6 +20,7 @@ import { debtsResource } from './debts/resource.js';
 import { invoicesResource } from './invoices/resource.js';
 import { paymentsResource } from './payments/resource.js';
 import { webhookDeliveriesResource, webhookEndpointsResource } from './webhooks/resource.js';
+import { balanceItemsResource, payoutAccountsResource, payoutsResource } from './payouts/resource.js';
 import { communicationTemplatesResource, communicationTemplateVersionsResource } from './communication-templates/resource.js';
 
 /** Every resource; scopes and event types are listed in this order. */
@@ -35,6 +36,9 @@ export const RESOURCES = [
   organisationsResource,
   communicationTemplatesResource,
   communicationTemplateVersionsResource,
+  payoutsResource,
+  balanceItemsResource,
+  payoutAccountsResource,
   webhookEndpointsResource,
   webhookDeliveriesResource,
   eventsResource,
