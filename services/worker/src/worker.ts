@@ -11,12 +11,13 @@ import type { Logger } from '@dms/logger';
 import { readClock } from './changes/clock.js';
 import { missedInstalments } from './changes/missed-instalments.js';
 import { pauseEnds } from './changes/pause-ends.js';
+import { payoutRuns } from './changes/payout-runs.js';
 import type { ChangeOutcome, TimedChange } from './changes/types.js';
 import type { WorkerConfig } from './config.js';
 import type { WorkerMetrics } from './metrics.js';
 
 /** Every change kind, in the order a check makes them. */
-const CHANGES: readonly TimedChange[] = [pauseEnds, missedInstalments];
+const CHANGES: readonly TimedChange[] = [pauseEnds, missedInstalments, payoutRuns];
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -71,14 +72,14 @@ export class Worker {
       if (result.kind === 'made' && cfg.WORKER_TEST_HOLD_MS > 0) {
         // Test hook (NODE_ENV=test only): the change is written but not committed; a test kills
         // the process now to show that nothing of it survives.
-        log.info({ change: change.name, debt: result.debt }, 'holding change before commit');
+        log.info({ change: change.name, object: result.object }, 'holding change before commit');
         await sleep(cfg.WORKER_TEST_HOLD_MS);
       }
       return result;
     });
     if (outcome.kind === 'made') {
       metrics.changes.inc({ change: change.name });
-      log.info({ change: change.name, debt: outcome.debt, tenant: outcome.tenant, context: outcome.context }, 'change made');
+      log.info({ change: change.name, object: outcome.object, tenant: outcome.tenant, context: outcome.context }, 'change made');
     }
     return outcome;
   }

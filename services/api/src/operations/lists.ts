@@ -20,6 +20,8 @@ export interface ListSpec<Row, Out extends { id: string }> {
   narrow?: (q: Knex.QueryBuilder, input: Input) => void;
   /** Counter key of the list: `[list, parentId]` (O(1) totals, docs/api.md section 4). */
   counter: (input: Input) => [string, string?];
+  /** Instead of the counter: the total the parent keeps itself (a payout's `item_count`), O(1) too. */
+  total?: (input: Input) => Promise<number>;
   /** Serializes the page's rows (in one go, so expansions can be batched). */
   serialize: (rows: Row[], input: Input) => Promise<Out[]> | Out[];
 }
@@ -42,7 +44,7 @@ export async function listPage<Row, Out extends { id: string }>(input: Input, sp
   const [listName, parentId] = spec.counter(input);
   const [page, total] = await Promise.all([
     keysetPage<Row>(list, list, spec.resource.table, params),
-    listTotal(input.ctx.db, input.tenantId, listName, parentId),
+    spec.total ? spec.total(input) : listTotal(input.ctx.db, input.tenantId, listName, parentId),
   ]);
   return { data: await spec.serialize(page.rows, input), total, page, params };
 }

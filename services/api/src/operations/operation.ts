@@ -73,7 +73,7 @@ export interface Operation<Q extends TSchema = TSchema, B extends TSchema = TSch
    * Success status and body. `list` wraps the schema in `{"object":"list","data":[…]}` and the
    * handler returns a PageResult; `produces` marks a body the handler writes itself.
    */
-  response: NamedSchema & { status: 200 | 201; list?: boolean; produces?: 'text/html' | 'text/plain' | 'application/json' };
+  response: NamedSchema & { status: 200 | 201; list?: boolean; produces?: 'text/html' | 'text/plain' | 'text/csv' | 'application/json' };
   /** Errors particular to this operation (those common to its kind are added by the generator). */
   errors?: ErrorCode[];
   /** Event types the operation records (documented; written through the outbox). */

@@ -13,6 +13,7 @@ import { paymentOperations } from './payments/operations.js';
 import { lineItemOperations } from './line-items/operations.js';
 import { invoiceOperations } from './invoices/operations.js';
 import { paymentPlanOperations } from './payment-plans/operations.js';
+import { payoutOperations } from './payouts/operations.js';
 import { tenantOperations } from './tenants/operations.js';
 import { communicationTemplateOperations } from './communication-templates/operations.js';
 import { webhookOperations } from './webhooks/operations.js';
@@ -31,6 +32,7 @@ export const API_OPERATIONS: readonly AnyOperation[] = withPutTwins([
   ...invoiceOperations,
   ...paymentOperations,
   ...paymentPlanOperations,
+  ...payoutOperations,
   ...tenantOperations,
   ...communicationTemplateOperations,
   ...webhookOperations,

@@ -38,7 +38,7 @@ export const missedInstalments: TimedChange = {
     const debt = await claimOverdueDebt(trx, clock.today, tenantIds);
     if (!debt) return { kind: 'none' };
     const context = await breakPlanIfMissed(trx, debt.tenant_id, debt, clock.today);
-    if (context === undefined) return { kind: 'skipped', debt: debt.id };
-    return { kind: 'made', debt: debt.id, tenant: debt.tenant_id, context };
+    if (context === undefined) return { kind: 'skipped', object: debt.id };
+    return { kind: 'made', object: debt.id, tenant: debt.tenant_id, context };
   },
 };

@@ -28,6 +28,6 @@ export const pauseEnds: TimedChange = {
     const debt = await claimEndedPause(trx, clock.now, tenantIds);
     if (!debt) return { kind: 'none' };
     const context = await endPause(trx, debt.tenant_id, debt);
-    return { kind: 'made', debt: debt.id, tenant: debt.tenant_id, context };
+    return { kind: 'made', object: debt.id, tenant: debt.tenant_id, context };
   },
 };

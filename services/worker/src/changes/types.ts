@@ -7,10 +7,11 @@ import type { Knex } from '@dms/db';
 import type { Clock } from './clock.js';
 
 /** Names of the changes, as metrics and logs label them. */
-export type ChangeName = 'instalment_missed' | 'pause_ended';
+export type ChangeName = 'instalment_missed' | 'pause_ended' | 'payout_run';
 
 /** The outcome of one attempt: `none` when nothing is due (or all due rows are locked by others). */
-export type ChangeOutcome = { kind: 'none' } | { kind: 'skipped'; debt: string } | { kind: 'made'; debt: string; tenant: string; context: string };
+/** `object` is the id of what changed (a debt, or a payout), or of what was looked at (`skipped`). */
+export type ChangeOutcome = { kind: 'none' } | { kind: 'skipped'; object: string } | { kind: 'made'; object: string; tenant: string; context: string };
 
 /** One kind of time-driven change. */
 export interface TimedChange {

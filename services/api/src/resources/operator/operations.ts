@@ -9,6 +9,9 @@ import { actor, defineOperation, type AnyOperation } from '../../operations/oper
 import { querySchema } from '../../operations/query.js';
 import { showDebts } from '../debts/operations.js';
 import { Debt } from '../debts/schemas.js';
+import { PAYOUT_MACHINE, PayoutRunRequest, PayoutRunResult, PayoutStatusChange, movePayout, payoutsResource, runPayoutsNow } from '@dms/domain/payouts';
+import { payoutView, showPayouts } from '../payouts/operations.js';
+import { Payout } from '../payouts/schemas.js';
 
 const write = { token: true, scope: 'operations:write' } as const;
 
@@ -16,6 +19,9 @@ const write = { token: true, scope: 'operations:write' } as const;
 const targets = Object.entries(OPERATOR_MOVES)
   .map(([status, move]) => `\`${status}\` (from ${TRANSITIONS[move].from.map((s) => `\`${s}\``).join(', ')})`)
   .join('; ');
+
+/** "`paid` (from …)" for each status a payout may be marked: the payout machine's own table. */
+const payoutTargets = PAYOUT_MACHINE.moves.map((m) => `\`${m}\` (from ${PAYOUT_MACHINE.table[m].from.map((s) => `\`${s}\``).join(', ')})`).join('; ');
 
 /** The operations of `/operator/`. */
 export const operatorOperations: AnyOperation[] = [
@@ -34,5 +40,35 @@ export const operatorOperations: AnyOperation[] = [
     errors: ['invalid_state_transition', 'business_rule_violation'],
     events: Object.keys(OPERATOR_MOVES).map((status) => `debt.${status}` as `debt.${keyof typeof OPERATOR_MOVES}`),
     handler: (i) => showDebts.one(i, operatorMove(i.ctx.db, i.tenantId, i.params.id, i.body, actor(i).whodunnit)),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/operator/payouts/run',
+    operationId: 'operatorRunPayouts',
+    tag: 'Operator',
+    summary: 'Run payouts now',
+    description:
+      "Operators only, with `Tenant-Id`. With `organisation_id`, runs that organisation's payouts now (one per currency with money to pay out), due or not; without, every payout of the tenant that is due on its schedule. Each run is the worker's own: set-based, in one transaction with `payout.created`.",
+    access: write,
+    body: { name: 'PayoutRunRequest', schema: PayoutRunRequest, optional: true },
+    response: { name: 'PayoutRunResult', schema: PayoutRunResult, status: 200 },
+    events: ['payout.created'],
+    handler: async (i) => ({ object: 'payout_run' as const, payouts: (await runPayoutsNow(i.ctx.db, i.tenantId, i.body.organisation_id)).map((p) => p.id) }),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/operator/payouts/{id}/status',
+    operationId: 'operatorMovePayout',
+    tag: 'Operator',
+    summary: 'Mark a payout in transit, paid or failed',
+    description: `Operators only, with \`Tenant-Id\`. ${payoutTargets}. \`failed\` needs a \`reason\` and returns the payout's amount to the organisation's next payout (its items stay in this one). Any other move is 409 \`invalid_state_transition\` and changes nothing.`,
+    access: write,
+    pathParams: { id: payoutsResource.idPrefix },
+    query: querySchema(showPayouts.expand),
+    body: { name: 'PayoutStatusChange', schema: PayoutStatusChange },
+    response: { name: 'Payout', schema: Payout, status: 200 },
+    errors: ['invalid_state_transition'],
+    events: ['payout.in_transit', 'payout.paid', 'payout.failed'],
+    handler: async (i) => showPayouts.one(i, payoutView(await movePayout(i.ctx.db, i.tenantId, i.params.id, i.body, actor(i).whodunnit))),
   }),
 ];

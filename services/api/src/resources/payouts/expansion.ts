@@ -1,0 +1,18 @@
+/**
+ * What payouts and their items expand (docs/api.md section 14): a payout's `organisation`, an
+ * item's `payment` (null stays null). One batch query per page (operations/expansion.ts).
+ */
+import { organisationsResource, toOrganisation, type OrganisationRow } from '@dms/domain/organisations';
+import { paymentsResource, toPayment, type PaymentRow } from '@dms/domain/payments';
+import { referencedRow, type ExpansionRegistry } from '../../operations/expansion.js';
+import type { BalanceItemView, PayoutView } from './schemas.js';
+
+/** The relations of a payout. */
+export const PAYOUT_EXPANSIONS = {
+  organisation: referencedRow<PayoutView, OrganisationRow>(organisationsResource, (p) => p.organisation_id, toOrganisation),
+} satisfies ExpansionRegistry<PayoutView>;
+
+/** The relations of a balance item. */
+export const BALANCE_ITEM_EXPANSIONS = {
+  payment: referencedRow<BalanceItemView, PaymentRow>(paymentsResource, (i) => i.payment as string | null, toPayment),
+} satisfies ExpansionRegistry<BalanceItemView>;
