@@ -41,20 +41,20 @@ async function insertPaymentItems(trx: Knex.Transaction, account: PayoutAccountR
   const owner = [account.tenant_id, account.tenant_id, account.organisation_id, account.currency];
   const { rows } = await trx.raw(
     `WITH paid AS (
-       SELECT p.id, p.debt_id, p.amount FROM ${ACCOUNT_PAYMENTS}
+       SELECT p.id, p.seq, p.debt_id, p.amount FROM ${ACCOUNT_PAYMENTS}
          AND p.status IN ${SUCCEEDED}
          AND NOT EXISTS (SELECT 1 FROM balance_items b WHERE b.type = 'payment' AND b.payment_id = p.id)
      ), refunded AS (
-       SELECT p.id, p.debt_id,
+       SELECT p.id, p.seq, p.debt_id,
               p.amount_refunded + coalesce((SELECT sum(b.amount) FROM balance_items b WHERE b.type = 'refund' AND b.payment_id = p.id), 0) AS due
        FROM ${ACCOUNT_PAYMENTS} AND p.amount_refunded > 0
      ), lines AS (
-       SELECT 'payment' AS type, id, debt_id, amount, ${feeSql('amount')} AS fee FROM paid
+       SELECT 'payment' AS type, id, seq, debt_id, amount, ${feeSql('amount')} AS fee FROM paid
        UNION ALL
-       SELECT 'refund', id, debt_id, -due, 0 FROM refunded WHERE due > 0
+       SELECT 'refund', id, seq, debt_id, -due, 0 FROM refunded WHERE due > 0
      ), inserted AS (
        INSERT INTO balance_items (id, tenant_id, payout_id, organisation_id, currency, type, amount, fee, net, payment_id, debt_id)
-       SELECT ${ITEM_ID}, ?, ?, ?, ?, type, amount, fee, amount - fee, id, debt_id FROM lines
+       SELECT ${ITEM_ID}, ?, ?, ?, ?, type, amount, fee, amount - fee, id, debt_id FROM lines ORDER BY seq, type
        RETURNING type, amount, fee
      )
      SELECT coalesce(sum(amount) FILTER (WHERE type = 'payment'), 0) AS gross,
