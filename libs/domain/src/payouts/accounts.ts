@@ -26,11 +26,10 @@ export function scheduleIntervalSql(o = 'o'): string {
 }
 
 /**
- * SQL of the moment payouts of the row's tenant are decided at: `tenant_now(tenant_id)` plus the
- * worker's test offset (a bound parameter, seconds).
+ * SQL of the moment payouts of the row aliased `alias` are decided at: `tenant_now(tenant_id)` of
+ * its tenant plus the worker's test offset (a bound parameter, seconds).
  */
-export const TENANT_NOW = `(tenant_now(%s.tenant_id) + make_interval(secs => ?))`;
-const nowOf = (alias: string) => TENANT_NOW.replace('%s', alias);
+const nowOf = (alias: string) => `(tenant_now(${alias}.tenant_id) + make_interval(secs => ?))`;
 
 /**
  * Makes the missing accounts of the organisations of `tenantIds` (all tenants when empty), or of
@@ -65,7 +64,7 @@ export async function ensureAccounts(trx: Knex | Knex.Transaction, scope: { tena
  */
 export async function claimDueAccount(trx: Knex.Transaction, tenantIds: readonly string[], offsetSeconds = 0): Promise<PayoutAccountRow | undefined> {
   return (await acrossTenants(trx, accounts, tenantIds)
-    .whereRaw(`payout_accounts.next_run_at <= ${nowOf('payout_accounts')}`, [offsetSeconds])
+    .whereRaw(`payout_accounts.next_run_at <= (tenant_now(payout_accounts.tenant_id) + make_interval(secs => ?))`, [offsetSeconds])
     .orderBy('payout_accounts.next_run_at')
     .limit(1)
     .forUpdate()
