@@ -146,6 +146,10 @@ describe('parameters and headers', () => {
         '/payment_plans',
         '/payments',
         '/payments/search',
+        // docs/api.md section 14
+        '/payouts',
+        '/payouts/search',
+        '/payouts/{id}/items',
       ].sort(),
     );
     for (const { op } of lists) {
