@@ -16,7 +16,7 @@ interface SeedOutput {
   audience: string;
   token_url: string;
   tenant_id: string;
-  loaded: { organisations: number; customers: number; debts: number; payments: number; money_stories: number };
+  loaded: { organisations: number; customers: number; debts: number; payments: number; money_stories: number; payouts: Record<string, number> };
 }
 
 function runSeed(args: string[]): Promise<CliRun> {
@@ -147,4 +147,11 @@ test('bad flags fail with nothing on stdout', async () => {
   ];
   const runs = await Promise.all(cases.map(runSeed));
   runs.forEach((run, i) => expect({ args: cases[i], failed: run.code !== 0, stdout: run.stdout }).toEqual({ args: cases[i], failed: true, stdout: '' }));
+});
+
+test('payouts in every status (docs/api.md section 14), each with its items', async () => {
+  expect(Object.keys(out.loaded.payouts).sort()).toEqual(['failed', 'in_transit', 'paid', 'pending']);
+  const payouts = (await api.get('/payouts?limit=100').expect(200)).body.data as Array<{ id: string; status: { value: string }; item_count: number }>;
+  expect(new Set(payouts.map((p) => p.status.value))).toEqual(new Set(['pending', 'in_transit', 'paid', 'failed']));
+  for (const p of payouts) expect((await api.get(`/payouts/${p.id}/items?limit=1`).expect(200)).headers['x-total-count']).toBe(String(p.item_count));
 });

@@ -6,7 +6,8 @@
  * and summaries are written exactly as `POST /organisations`, `/customers`, `/debts` and the debt
  * actions write them. Part of the debts left `prepared` then get the money of docs/api.md
  * sections 8 and 9 (seed/money.ts): invoices with line items, pending, failed and refunded
- * payments, and payment plans in every status. Uses `DATABASE_URL`, or the embedded local database when it is unset.
+ * payments, and payment plans in every status; then every organisation is paid out and payouts
+ * are left in every status (seed/payouts.ts, docs/api.md section 14). Uses `DATABASE_URL`, or the embedded local database when it is unset.
  *
  * Progress goes to stderr; stdout gets one JSON object at the end: the client credentials
  * (`client_id`, `client_secret`, `audience`, `token_url`), the tenant and the counts loaded.
@@ -26,6 +27,7 @@ import { PaymentCreate, createPayment } from '@dms/domain/payments';
 import { fakeCustomer, fakeDebt, fakeDebtHistory, fakeOrganisation, type DebtStep } from './seed/fake-data.js';
 import { breakOverduePlans, MONEY_STORIES, tellMoneyStory } from './seed/money.js';
 import { mapPool } from './seed/pool.js';
+import { seedPayouts } from './seed/payouts.js';
 
 /** `whodunnit` of the seed's status moves. */
 const SEED_ACTOR = 'seed';
@@ -140,6 +142,8 @@ async function main(): Promise<void> {
     payments += storyPayments.reduce((a, b) => a + b, 0);
     const broken = await breakOverduePlans(db, tenant.id);
     say(`${told.length} debts with invoices, payment outcomes and plans (${broken} plans broken by the worker's change)`);
+    const payouts = await seedPayouts(db, tenant.id, organisations.map((o) => o.id));
+    say(`payouts: ${Object.entries(payouts).map(([status, n]) => `${n} ${status}`).join(', ')}`);
 
     process.stdout.write(
       `${JSON.stringify({
@@ -150,7 +154,7 @@ async function main(): Promise<void> {
         scope: client.scope,
         tenant_id: tenant.id,
         tenant_name: tenant.name,
-        loaded: { organisations: sizes.organisations, customers: sizes.customers, debts: sizes.debts, payments, money_stories: told.length },
+        loaded: { organisations: sizes.organisations, customers: sizes.customers, debts: sizes.debts, payments, money_stories: told.length, payouts },
       })}\n`,
     );
   } finally {

@@ -18,6 +18,7 @@ import { BenchContext, log } from './context.js';
 import { describeMachine } from './machine.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { listsScenario } from './scenarios/lists.js';
+import { payoutsScenario } from './scenarios/payouts.js';
 import { retentionScenario } from './scenarios/retention.js';
 import { searchScenario } from './scenarios/search.js';
 import { tokensScenario } from './scenarios/tokens.js';
@@ -36,11 +37,12 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   verification: verificationScenario,
   webhooks: webhooksScenario,
   retention: retentionScenario,
+  payouts: payoutsScenario,
   memory: memoryScenario,
 };
 
 /** Scenarios whose figures depend on no other scenario, so a run of them alone may update their report section. */
-const SELF_CONTAINED = new Set(['retention']);
+const SELF_CONTAINED = new Set(['retention', 'payouts']);
 
 const args = process.argv.slice(2);
 if (args[0] === '--report-only') {

@@ -26,6 +26,7 @@ const benchSpec = {
   BENCH_WEBHOOK_EVENTS: num({ default: 20_000, desc: 'Events written for the webhook delivery scenario' }),
   BENCH_WEBHOOK_RATE: num({ default: 100, desc: 'Events per second streamed through the API for the first-attempt latency' }),
   BENCH_RETENTION_RATE: num({ default: 20, desc: 'Events per second written through the API for the retention scenario' }),
+  BENCH_PAYOUT_PAYMENTS: num({ default: 1_000_000, desc: 'Succeeded payments of the one organisation the payout scenario pays out' }),
   BENCH_TOKEN_CLIENTS: num({ default: 200, desc: 'Distinct OAuth clients the token scenario rotates through' }),
   BENCH_DATABASE_SUFFIX: str({ default: '', desc: `Suffix of the recreated database's name (${BENCH_DATABASE}_<suffix>): letters, digits and _ only` }),
   BENCH_WEB_CONCURRENCY: num({
@@ -50,6 +51,8 @@ export interface BenchSettings {
   webhookEvents: number;
   webhookRate: number;
   tokenClients: number;
+  /** Succeeded payments the payout scenario pays out in one run. */
+  payoutPayments: number;
   /** Events per second of the retention scenario (its window is 0.0001 days per BENCH_DURATION second). */
   retentionRate: number;
   /** Worker processes each HTTP service (API, issuer, bare ceiling server) runs: WEB_CONCURRENCY. */
@@ -86,6 +89,7 @@ export function loadBenchSettings(env: NodeJS.ProcessEnv = process.env): BenchSe
     webhookRate: positive('BENCH_WEBHOOK_RATE', c.BENCH_WEBHOOK_RATE),
     retentionRate: positive('BENCH_RETENTION_RATE', c.BENCH_RETENTION_RATE),
     tokenClients: Math.floor(positive('BENCH_TOKEN_CLIENTS', c.BENCH_TOKEN_CLIENTS)),
+    payoutPayments: Math.floor(positive('BENCH_PAYOUT_PAYMENTS', c.BENCH_PAYOUT_PAYMENTS)),
     webConcurrency: c.BENCH_WEB_CONCURRENCY > 0 ? Math.floor(c.BENCH_WEB_CONCURRENCY) : availableParallelism(),
     cpuProfileDir: c.BENCH_CPU_PROF ? resolve(c.BENCH_CPU_PROF) : '',
   };

@@ -1,0 +1,83 @@
+/**
+ * Payout runs (docs/api.md section 14): one organisation with `BENCH_PAYOUT_PAYMENTS` succeeded
+ * payments (loaded set-based, spread over debts of 100 payments each), then in the same run:
+ * - the reference: one PostgreSQL aggregate over the same rows (count, gross and the platform fee
+ *   of every payment, the join to debts included), best of three warm runs;
+ * - the payout run itself (`runPayoutsNow` of @dms/domain: the statement that writes one balance
+ *   item per payment with its fee, then the payout, account and event), timed once, as it runs once.
+ * The check puts the run beside the aggregate; the issue's target is at most 3×.
+ */
+import { createOrganisation } from '@dms/domain/organisations';
+import { feeBindings, feeSql, runPayoutsNow } from '@dms/domain/payouts';
+import { PAYOUT_DEFAULTS } from '@dms/domain/organisations';
+import { log, type BenchContext } from '../context.js';
+import { fmt, fmtMs, fmtRatio, type ScenarioResult } from '../model.js';
+
+/** Payments per debt of the data set. */
+const PER_DEBT = 100;
+
+const ms = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e6;
+
+/** The payouts scenario. */
+export async function payoutsScenario(ctx: BenchContext): Promise<ScenarioResult> {
+  const { db } = ctx.stack;
+  const n = ctx.settings.payoutPayments;
+  const tenant = await ctx.stack.newTenant('bench payouts');
+  const org = await createOrganisation(db, tenant.tenantId, { name: 'Payout bench creditor' });
+  const loadStart = process.hrtime.bigint();
+  await db.transaction(async (trx) => {
+    // The load is set-based but large: no pool time limit for it (the run keeps the pool's).
+    await trx.raw('SET LOCAL statement_timeout = 0');
+    await trx.raw(`INSERT INTO customers (id, tenant_id, kind, full_name) VALUES ('cus_payoutbench0000000000000', ?, 'individual', 'Payout Bench')`, [tenant.tenantId]);
+    await trx.raw(
+      `INSERT INTO debts (id, tenant_id, customer_id, organisation_id, account_number, currency, status, amount_principal)
+       SELECT 'deb_pb' || lpad(g::text, 22, '0'), ?, 'cus_payoutbench0000000000000', ?, 'PB-' || g, 'GBP', 'prepared', 100000000
+       FROM generate_series(1, ?) AS g`,
+      [tenant.tenantId, org.id, Math.ceil(n / PER_DEBT)],
+    );
+    await trx.raw(
+      `INSERT INTO payments (id, tenant_id, debt_id, amount, currency, status, transaction_at)
+       SELECT 'pay_pb' || lpad(g::text, 22, '0'), ?, 'deb_pb' || lpad((1 + (g - 1) / ${PER_DEBT})::text, 22, '0'), 100 + (g * 7919) % 20000, 'GBP', 'succeeded', now()
+       FROM generate_series(1, ?) AS g`,
+      [tenant.tenantId, n],
+    );
+  });
+  await db.raw('VACUUM ANALYZE payments');
+  await db.raw('VACUUM ANALYZE debts');
+  log(`payouts: ${fmt(n)} payments loaded in ${(ms(loadStart) / 1000).toFixed(1)} s`);
+
+  const aggregate = `SELECT count(*), sum(p.amount), sum(${feeSql('p.amount')})
+    FROM payments p JOIN debts d ON d.id = p.debt_id
+    WHERE p.tenant_id = ? AND d.tenant_id = ? AND d.organisation_id = ? AND p.currency = 'GBP' AND p.status IN ('succeeded', 'partially_refunded', 'refunded')`;
+  const bindings = [...feeBindings(PAYOUT_DEFAULTS), tenant.tenantId, tenant.tenantId, org.id];
+  let aggregateMs = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const start = process.hrtime.bigint();
+    await db.raw(aggregate, bindings);
+    aggregateMs = Math.min(aggregateMs, ms(start));
+  }
+  const runStart = process.hrtime.bigint();
+  const [payout] = await runPayoutsNow(db, tenant.tenantId, org.id);
+  const runMs = ms(runStart);
+  if (!payout || payout.item_count !== n) throw new Error(`the payout run took ${payout?.item_count ?? 0} items, expected ${n}`);
+  const ratio = runMs / aggregateMs;
+  log(`payouts: run ${fmtMs(runMs)}, aggregate ${fmtMs(aggregateMs)} (${fmtRatio(ratio)})`);
+  return {
+    name: 'payouts',
+    title: 'Payout run against one aggregate over the same payments',
+    runs: [],
+    checks: [
+      {
+        what: `payout run over ${fmt(n)} succeeded payments (one organisation)`,
+        value: fmtMs(runMs),
+        reference: `${fmtMs(aggregateMs)} (one aggregate: count, gross, fees)`,
+        ratio: fmtRatio(ratio),
+        target: '≤ 3×',
+        met: ratio <= 3,
+      },
+    ],
+    notes: [
+      `The run writes ${fmt(n)} balance items (one per payment, its fee computed in SQL), the payout, its account and \`payout.created\` in one transaction; the reference only reads. Both join payments to debts for the organisation.`,
+    ],
+  };
+}
