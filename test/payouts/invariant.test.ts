@@ -25,11 +25,30 @@ type Step =
 
 const org = fc.integer({ min: 0, max: 1 });
 const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('pay' as const), org, currency: fc.constantFrom('GBP' as const, 'EUR' as const), amount: fc.integer({ min: 1, max: 20_000 }), plan: fc.boolean() }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('pay' as const),
+      org,
+      currency: fc.constantFrom('GBP' as const, 'EUR' as const),
+      amount: fc.integer({ min: 1, max: 20_000 }),
+      plan: fc.boolean(),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('refund' as const), pick: fc.nat(), share: fc.double({ min: 0, max: 1, noNaN: true }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('fee' as const), org, bps: fc.integer({ min: 0, max: 2000 }), min: fc.integer({ min: 0, max: 500 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('fee' as const), org, bps: fc.integer({ min: 0, max: 2000 }), min: fc.integer({ min: 0, max: 500 }) }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('run' as const), org }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('move' as const), pick: fc.nat(), status: fc.constantFrom('in_transit' as const, 'paid' as const, 'failed' as const) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('move' as const),
+      pick: fc.nat(),
+      status: fc.constantFrom('in_transit' as const, 'paid' as const, 'failed' as const),
+    }),
+  },
 );
 
 /** The payout machine as the model knows it. */
@@ -60,7 +79,10 @@ async function playSequence(steps: Step[]): Promise<void> {
     const key = `${o} ${currency} ${plan}`;
     if (!debts.has(key)) {
       const { debtId } = await paidDebt(t.api, orgs[o]!, [], currency);
-      if (plan) await t.api.post(`/debts/${debtId}/payment_plans`, { frequency: 'weekly', instalment_count: 4, start_on: new Date().toISOString().slice(0, 10) }).expect(201);
+      if (plan)
+        await t.api
+          .post(`/debts/${debtId}/payment_plans`, { frequency: 'weekly', instalment_count: 4, start_on: new Date().toISOString().slice(0, 10) })
+          .expect(201);
       debts.set(key, debtId);
     }
     return debts.get(key)!;
@@ -121,7 +143,11 @@ describe('the payout invariant', () => {
 
   test('refunds racing a payout run: nothing lost, nothing doubled', async () => {
     const t = await payoutTenant({ fee_basis_points: 100, fee_minimum: 10 });
-    const { debtId, payments } = await paidDebt(t.api, t.parties, Array.from({ length: 12 }, () => 5000));
+    const { debtId, payments } = await paidDebt(
+      t.api,
+      t.parties,
+      Array.from({ length: 12 }, () => 5000),
+    );
     for (let round = 0; round < 3; round++) {
       await Promise.all([
         ...payments.map((id) => t.api.post(`/debts/${debtId}/payments/${id}/refund`, { amount: 400 }).expect(200)),

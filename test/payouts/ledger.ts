@@ -47,11 +47,7 @@ export async function ledger(tenantId: string): Promise<Map<string, LedgerSide>>
 /** Payments in more than one item, and payments whose refund items differ from their `amount_refunded`. */
 export async function doubleCounted(tenantId: string): Promise<{ twice: unknown[]; refunds: unknown[] }> {
   const db = testDb();
-  const twice = await db('balance_items')
-    .where({ tenant_id: tenantId, type: 'payment' })
-    .groupBy('payment_id')
-    .havingRaw('count(*) > 1')
-    .select('payment_id');
+  const twice = await db('balance_items').where({ tenant_id: tenantId, type: 'payment' }).groupBy('payment_id').havingRaw('count(*) > 1').select('payment_id');
   const refunds = await db('payments')
     .where('payments.tenant_id', tenantId)
     .select('payments.id', 'payments.amount_refunded')

@@ -119,7 +119,10 @@ describe('operator moves', () => {
 describe('late refunds', () => {
   test('a refund after its payment was paid out is a negative item of the next payout; below zero carries forward', async () => {
     const o = await payoutTenant({ fee_basis_points: 0, fee_minimum: 0 });
-    const { debtId: debt, payments: [big, small] } = await paidDebt(o.api, o.parties, [5000, 1000]);
+    const {
+      debtId: debt,
+      payments: [big, small],
+    } = await paidDebt(o.api, o.parties, [5000, 1000]);
     const [first] = await runNow(o.ops, o.parties.organisationId);
     expect((await o.api.get(`/payouts/${first}`).expect(200)).body.amount).toBe(6000);
     await o.api.post(`/debts/${debt}/payments/${big}/refund`, { amount: 4000 }).expect(200);

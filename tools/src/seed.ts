@@ -142,8 +142,16 @@ async function main(): Promise<void> {
     payments += storyPayments.reduce((a, b) => a + b, 0);
     const broken = await breakOverduePlans(db, tenant.id);
     say(`${told.length} debts with invoices, payment outcomes and plans (${broken} plans broken by the worker's change)`);
-    const payouts = await seedPayouts(db, tenant.id, organisations.map((o) => o.id));
-    say(`payouts: ${Object.entries(payouts).map(([status, n]) => `${n} ${status}`).join(', ')}`);
+    const payouts = await seedPayouts(
+      db,
+      tenant.id,
+      organisations.map((o) => o.id),
+    );
+    say(
+      `payouts: ${Object.entries(payouts)
+        .map(([status, n]) => `${n} ${status}`)
+        .join(', ')}`,
+    );
 
     process.stdout.write(
       `${JSON.stringify({

@@ -68,7 +68,18 @@ describe('reconciliation file', () => {
         net: 975,
         created_at: '2026-11-25T00:00:00.000Z',
       },
-      { item: 'bi_2', type: 'adjustment', payment: null, debt: null, customer_reference: null, currency: 'GBP', gross: -5, fee: 0, net: -5, created_at: '2026-11-25T00:00:00.000Z' },
+      {
+        item: 'bi_2',
+        type: 'adjustment',
+        payment: null,
+        debt: null,
+        customer_reference: null,
+        currency: 'GBP',
+        gross: -5,
+        fee: 0,
+        net: -5,
+        created_at: '2026-11-25T00:00:00.000Z',
+      },
     ]);
     expect(text).toBe(
       'item,type,payment,debt,customer_reference,currency,gross,fee,net,created_at\r\n' +

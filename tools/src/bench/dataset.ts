@@ -165,7 +165,7 @@ async function checkReferences(db: Knex): Promise<void> {
 }
 
 /** Counter triggers of payments: a debt's payments list, and the tenant's (`payments_all`). */
-const PAYMENT_COUNTERS = ['payments_count', 'payments_count_payments_all'];
+export const PAYMENT_COUNTERS = ['payments_count', 'payments_count_payments_all'];
 
 /**
  * One succeeded payment of the debt's whole paid amount for every fourth debt of each tenant (by its

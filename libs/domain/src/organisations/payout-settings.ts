@@ -25,7 +25,11 @@ export const PayoutSettings = Type.Object(
       Type.Integer({ minimum: 0, maximum: 10_000, description: 'Platform fee per succeeded payment in basis points (1/100 %; default 150).' }),
     ),
     fee_minimum: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'Least fee per payment, minor units of its currency (default 20); never more than the payment.' }),
+      Type.Integer({
+        minimum: 0,
+        maximum: 100_000_000,
+        description: 'Least fee per payment, minor units of its currency (default 20); never more than the payment.',
+      }),
     ),
   },
   { additionalProperties: false, description: 'Payout schedule and platform fee (docs/api.md section 14).' },

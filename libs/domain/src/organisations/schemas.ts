@@ -23,7 +23,10 @@ import { PayoutSettings } from './payout-settings.js';
  * unknown key or a field of the wrong shape is 400 naming it). The keys are added by the concerns
  * that read them (the collection strategy, payouts).
  */
-export const OrganisationConfigurations = Type.Object({ payouts: Type.Optional(PayoutSettings) }, { additionalProperties: false, description: "The organisation's settings, one key per concern." });
+export const OrganisationConfigurations = Type.Object(
+  { payouts: Type.Optional(PayoutSettings) },
+  { additionalProperties: false, description: "The organisation's settings, one key per concern." },
+);
 export type OrganisationConfigurations = Static<typeof OrganisationConfigurations>;
 
 const fields = {

@@ -36,7 +36,11 @@ const nowOf = (alias: string) => `(tenant_now(${alias}.tenant_id) + make_interva
  * organisation `organisationId` alone: one per currency, the first run one schedule interval after now.
  * @param offsetSeconds the worker's clock offset (0 outside tests)
  */
-export async function ensureAccounts(trx: Knex | Knex.Transaction, scope: { tenantIds?: readonly string[]; organisationId?: string }, offsetSeconds = 0): Promise<void> {
+export async function ensureAccounts(
+  trx: Knex | Knex.Transaction,
+  scope: { tenantIds?: readonly string[]; organisationId?: string },
+  offsetSeconds = 0,
+): Promise<void> {
   const currencies = CURRENCIES.map(() => '(?)').join(', ');
   const where: string[] = ['NOT EXISTS (SELECT 1 FROM payout_accounts a WHERE a.organisation_id = o.id AND a.currency = c.currency)'];
   const bindings: Knex.RawBinding[] = [offsetSeconds, ...CURRENCIES];

@@ -34,7 +34,9 @@ export const Payout = Type.Object({
   gross: Type.Integer({ minimum: 0, description: 'Succeeded payments in it, minor units.' }),
   refunds: Type.Integer({ minimum: 0, description: 'Refunds in it, minor units (subtracted).' }),
   fees: Type.Integer({ minimum: 0, description: 'Platform fees of its payments, minor units (subtracted).' }),
-  adjustments: signed('Carried amounts, minor units: a remainder from an earlier payout (negative), money of a failed payout (positive), or what this payout carries forward (positive, bringing it to 0).'),
+  adjustments: signed(
+    'Carried amounts, minor units: a remainder from an earlier payout (negative), money of a failed payout (positive), or what this payout carries forward (positive, bringing it to 0).',
+  ),
   item_count: Type.Integer({ minimum: 0, description: 'Number of balance items.' }),
   status: Type.Object({
     value: StringEnum(PAYOUT_STATUSES),
@@ -81,7 +83,10 @@ export const PayoutRunRequest = Type.Object(
 );
 
 /** `POST /operator/payouts/run` answer: the payouts made. */
-export const PayoutRunResult = Type.Object({ object: Type.Literal('payout_run'), payouts: Type.Array(Type.String({ description: 'Ids of the payouts made.' })) });
+export const PayoutRunResult = Type.Object({
+  object: Type.Literal('payout_run'),
+  payouts: Type.Array(Type.String({ description: 'Ids of the payouts made.' })),
+});
 
 /** A row of `payouts`. */
 export const PayoutRow = Type.Object({

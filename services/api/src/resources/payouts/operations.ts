@@ -83,7 +83,7 @@ export const payoutOperations: AnyOperation[] = [
     operationId: 'payoutReconciliationFile',
     summary: "A payout's reconciliation file (CSV)",
     description:
-      'RFC 4180 CSV (`text/csv`, CRLF line ends): a header, then one row per balance item, oldest first, with columns `item`, `type`, `payment`, `debt`, `customer_reference` (the debt\'s `account_number`), `currency`, `gross`, `fee`, `net` (minor units) and `created_at`. Another tenant\'s payout is 404.',
+      "RFC 4180 CSV (`text/csv`, CRLF line ends): a header, then one row per balance item, oldest first, with columns `item`, `type`, `payment`, `debt`, `customer_reference` (the debt's `account_number`), `currency`, `gross`, `fee`, `net` (minor units) and `created_at`. Another tenant's payout is 404.",
     response: { name: 'ReconciliationFile', schema: Type.String({ description: 'RFC 4180 CSV.' }), status: 200, produces: 'text/csv' },
     handler: async (i) => {
       const text = reconciliationCsv(await reconciliationLines(i.ctx.db, i.tenantId, i.params.id));
