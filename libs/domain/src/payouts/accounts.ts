@@ -94,9 +94,10 @@ export async function lockAccount(trx: Knex.Transaction, tenantId: string, organ
 
 /**
  * Writes an account after a run or a failure: its carried amount and, after a run, its next run
- * (now plus its organisation's schedule interval) and the end of the period just paid out.
+ * (`ranAt`, the tenant's moment of the run, plus its organisation's schedule interval) and the end
+ * of the period just paid out.
  */
-export async function saveAccount(trx: Knex.Transaction, account: PayoutAccountRow, carried: number, ranAt?: Date, offsetSeconds = 0): Promise<void> {
+export async function saveAccount(trx: Knex.Transaction, account: PayoutAccountRow, carried: number, ranAt?: Date): Promise<void> {
   const q = tenantRows(trx, accounts, account.tenant_id).where('payout_accounts.id', account.id);
   if (!ranAt) {
     await q.update({ carried, updated_at: trx.fn.now() });

@@ -94,22 +94,17 @@ async function insertAdjustment(trx: Knex.Transaction, account: PayoutAccountRow
 }
 
 /**
- * Runs the payout of `account` (locked by the caller) at `now`, whatever its schedule says.
+ * Runs the payout of `account` (locked by the caller) at `now` (the tenant's moment of the run),
+ * whatever its schedule says.
  * @param terms the organisation's payout settings in force
  * @returns the payout made, or null when there was nothing to pay out (the account's next run is set either way)
  */
-export async function runPayout(
-  trx: Knex.Transaction,
-  account: PayoutAccountRow,
-  terms: Required<PayoutSettings>,
-  now: Date,
-  offsetSeconds = 0,
-): Promise<Payout | null> {
+export async function runPayout(trx: Knex.Transaction, account: PayoutAccountRow, terms: Required<PayoutSettings>, now: Date): Promise<Payout | null> {
   const payoutId = newId(payoutsResource.idPrefix);
   const sums = await insertPaymentItems(trx, account, payoutId, terms);
   const carriedIn = Number(account.carried);
   if (sums.count === 0 && carriedIn <= 0) {
-    await saveAccount(trx, account, carriedIn, now, offsetSeconds);
+    await saveAccount(trx, account, carriedIn, now);
     return null;
   }
   const total = sums.gross - sums.refunds - sums.fees + carriedIn;
@@ -141,7 +136,7 @@ export async function runPayout(
     period_end: now,
     payout_date: now.toISOString().slice(0, 10),
   });
-  await saveAccount(trx, account, carriedOut, now, offsetSeconds);
+  await saveAccount(trx, account, carriedOut, now);
   const payout = toPayout(await loadPayout(trx, account.tenant_id, payoutId));
   await recordEvent(trx, payoutsResource, account.tenant_id, 'payout.created', payout);
   return payout;

@@ -18,7 +18,7 @@ import type { Payout, PayoutAccountRow } from './schemas.js';
 async function runLocked(trx: Knex.Transaction, account: PayoutAccountRow, offsetSeconds: number): Promise<Payout | null> {
   const organisation = await findOwned<OrganisationRow>(trx, organisationsResource, account.tenant_id, account.organisation_id);
   const now = await tenantNow(trx, account.tenant_id, offsetSeconds);
-  return runPayout(trx, account, payoutSettings(organisation.configurations), now, offsetSeconds);
+  return runPayout(trx, account, payoutSettings(organisation.configurations), now);
 }
 
 /** What one claim did: nothing due, or the account run (with the payout made, if any). */

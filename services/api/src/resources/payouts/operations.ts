@@ -45,7 +45,7 @@ export const payoutOperations: AnyOperation[] = [
   }),
   defineOperation({
     ...top.search,
-    query: searchQuery(payoutsResource.search!, showPayouts.expand),
+    query: searchQuery(payoutsResource.search, showPayouts.expand),
     response: { ...object, status: 200, list: true },
     errors: ['invalid_search_query'],
     handler: (i) => searchPage<PayoutRow, PayoutView>(i, { resource: payoutsResource, serialize: showPayouts.page(i) }),
