@@ -81,7 +81,7 @@ const editable = {
   account_number: textSchema(64, "The creditor's account reference."),
   kind: textSchema(64, 'Free text, e.g. `purchased` or `consumer_loan`.'),
   start_at: timestampSchema(),
-  tags: Type.Array(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$' }), { maxItems: 20, uniqueItems: true }),
+  tags: Type.Array(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$', maxLength: 40 }), { maxItems: 20, uniqueItems: true }),
   metadata: metadataSchema,
 };
 

@@ -3,12 +3,23 @@
  * public object (with its schedule; its `debt` as the id, as events carry it and as other objects
  * embed it) and the stored row. Amounts in minor units, dates `YYYY-MM-DD`.
  */
-import { Nullable, StringEnum, Type, metadataSchema, minorUnits, objectId, rowColumns, timestampProperties, type Static } from '../kernel/schemas.js';
+import {
+  Nullable,
+  StringEnum,
+  Type,
+  dateSchema,
+  metadataSchema,
+  minorUnits,
+  objectId,
+  rowColumns,
+  timestampProperties,
+  type Static,
+} from '../kernel/schemas.js';
 import { FREQUENCIES, MAX_INSTALMENTS } from './schedule.js';
 import type { Instalment as StoredInstalment } from './instalments.js';
 import { INSTALMENT_STATUSES, PLAN_STATUSES } from './states.js';
 
-const day = (description: string) => Type.String({ format: 'date', description });
+const day = (description: string) => dateSchema(description);
 
 /** The terms a schedule is computed from; `instalment_amount` and `instalment_count` exclude each other. */
 const terms = {
