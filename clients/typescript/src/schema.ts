@@ -2657,7 +2657,7 @@ export type components = {
             metadata?: {
                 [key: string]: string;
             };
-        };
+        } & (unknown | unknown);
         PaymentPlanReschedule: {
             /**
              * @description How often an instalment falls due.
@@ -2679,7 +2679,7 @@ export type components = {
              * @description Number of instalments. Not with `instalment_amount`.
              */
             instalment_count?: number;
-        };
+        } & (unknown | unknown);
         PaymentPlanDelay: {
             /**
              * Format: int32

@@ -99,7 +99,8 @@ export const DebtCreate = Type.Object(
     tags: Type.Optional(editable.tags),
     metadata: Type.Optional(editable.metadata),
   },
-  { additionalProperties: false },
+  // `line_items` or `breakdown`, not both: stated in the schema (400 naming `line_items`).
+  { additionalProperties: false, not: { required: ['breakdown', 'line_items'] } },
 );
 
 /** `PATCH /debts/{id}` body (only while `initializing`). */

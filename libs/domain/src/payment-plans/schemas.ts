@@ -31,6 +31,9 @@ const terms = {
   instalment_count: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INSTALMENTS, description: 'Number of instalments. Not with `instalment_amount`.' })),
 };
 
+/** Exactly one of `instalment_amount` and `instalment_count`, stated in the schema (400 naming them). */
+const oneInstalmentTerm = { oneOf: [{ required: ['instalment_amount'] }, { required: ['instalment_count'] }] };
+
 /** `POST /debts/{debtId}/payment_plans` body. */
 export const PaymentPlanCreate = Type.Object(
   {
@@ -40,11 +43,11 @@ export const PaymentPlanCreate = Type.Object(
     ),
     metadata: Type.Optional(metadataSchema),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, ...oneInstalmentTerm },
 );
 
 /** `PATCH /payment_plans/{id}/reschedule` body: new terms for what is unpaid. */
-export const PaymentPlanReschedule = Type.Object(terms, { additionalProperties: false });
+export const PaymentPlanReschedule = Type.Object(terms, { additionalProperties: false, ...oneInstalmentTerm });
 
 /** `PATCH /payment_plans/{id}/delay` body. */
 export const PaymentPlanDelay = Type.Object(
