@@ -31,7 +31,8 @@ export function retryAfterMs(res: Response, now = Date.now()): number | undefine
   const value = res.headers.get('retry-after')?.trim();
   if (!value) return undefined;
   if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const at = Date.parse(value);
+  // An HTTP date (IMF-fixdate, `Sun, 01 Nov 2026 12:00:05 GMT`) starts with the day's name.
+  const at = /^[A-Za-z]{3},/.test(value) ? Date.parse(value) : Number.NaN;
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
