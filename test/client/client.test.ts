@@ -3,7 +3,7 @@
  * issuer and API: client credentials with refresh before expiry, typed calls, an
  * `Idempotency-Key` on every write (the same on a retry), retries of 429 and 503 honouring
  * `Retry-After`, the `Link` page iterator, and webhook verification of a real delivery (Standard
- * Webhooks) and of the `hmac_sha256_hex` scheme against a signer written from docs/api.md section 15.
+ * Webhooks) and of the `hmac_sha256_hex` scheme against a signer written from its definition (`t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`).
  */
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';

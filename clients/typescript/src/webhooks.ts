@@ -1,6 +1,6 @@
 /**
- * Verification of webhook deliveries, for receivers (docs/api.md sections 7 and 15), in both
- * signature schemes an endpoint may choose (`signature_scheme`):
+ * Verification of webhook deliveries, for receivers (docs/api.md section 7, and "Verifying
+ * signatures" in the README), in both signature schemes an endpoint may choose (`signature_scheme`):
  *
  * - `standard`: Standard Webhooks. Headers `webhook-id`, `webhook-timestamp` (unix seconds) and
  *   `webhook-signature` (space-separated `v1,<base64>`; several during a secret rotation). The
