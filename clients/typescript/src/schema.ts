@@ -903,6 +903,114 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payouts
+         * @description The tenant's payouts, newest first, paginated with `limit`/`after`/`before`.
+         *
+         *     Scope: `payouts:read`.
+         */
+        get: operations["listPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search payouts
+         * @description Terms `field:value` (or `=`), `field>value`, `>=`, `<`, `<=` joined by `AND`, `OR` (any case) or spaces (= AND), not AND and OR in one query; values bare, double- or single-quoted. Paginated like lists; `X-Total-Count` counts the matches up to a cap, and `X-Total-Count-Relation` says whether it is exact (`eq`) or a lower bound (`gte`).
+         *
+         *     Scope: `payouts:read`.
+         */
+        get: operations["searchPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a payout
+         * @description Scope: `payouts:read`.
+         */
+        get: operations["retrievePayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/{id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a payout's balance items
+         * @description Each payment (with its platform fee), refund or carried adjustment in the payout, with the amount it contributed (`net`), newest first, paginated with `limit`/`after`/`before`. Items are immutable; each is in exactly one payout.
+         *
+         *     Scope: `payouts:read`.
+         */
+        get: operations["listPayoutItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/{id}/items.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A payout's reconciliation file (CSV)
+         * @description RFC 4180 CSV (`text/csv`, CRLF line ends): a header, then one row per balance item, oldest first, with columns `item`, `type`, `payment`, `debt`, `customer_reference` (the debt's `account_number`), `currency`, `gross`, `fee`, `net` (minor units) and `created_at`. Another tenant's payout is 404.
+         *
+         *     Scope: `payouts:read`.
+         */
+        get: operations["payoutReconciliationFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tenants/me": {
         parameters: {
             query?: never;
@@ -1251,6 +1359,50 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/operator/payouts/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run payouts now
+         * @description Operators only, with `Tenant-Id`. With `organisation_id`, runs that organisation's payouts now (one per currency with money to pay out), due or not; without, every payout of the tenant that is due on its schedule. Each run is the worker's own: set-based, in one transaction with `payout.created`.
+         *
+         *     Scope: `operations:write`.
+         */
+        post: operations["operatorRunPayouts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/payouts/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a payout in transit, paid or failed
+         * @description Operators only, with `Tenant-Id`. `in_transit` (from `pending`); `paid` (from `pending`, `in_transit`); `failed` (from `pending`, `in_transit`). `failed` needs a `reason` and returns the payout's amount to the organisation's next payout (its items stay in this one). Any other move is 409 `invalid_state_transition` and changes nothing.
+         *
+         *     Scope: `operations:write`.
+         */
+        post: operations["operatorMovePayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1382,7 +1534,26 @@ export type components = {
                 [key: string]: string;
             };
             /** @description The organisation's settings, one key per concern. */
-            configurations: Record<string, never>;
+            configurations: {
+                /** @description Payout schedule and platform fee (docs/api.md section 14). */
+                payouts?: {
+                    /**
+                     * @description How often a payout is made per currency (default `weekly`).
+                     * @enum {string}
+                     */
+                    schedule?: "daily" | "weekly" | "monthly";
+                    /**
+                     * Format: int32
+                     * @description Platform fee per succeeded payment in basis points (1/100 %; default 150).
+                     */
+                    fee_basis_points?: number;
+                    /**
+                     * Format: int32
+                     * @description Least fee per payment, minor units of its currency (default 20); never more than the payment.
+                     */
+                    fee_minimum?: number;
+                };
+            };
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1394,7 +1565,26 @@ export type components = {
             /** @description Name shown to customers, when different from `name`. */
             customer_facing_name?: string | null;
             /** @description The organisation's settings, one key per concern. */
-            configurations?: Record<string, never>;
+            configurations?: {
+                /** @description Payout schedule and platform fee (docs/api.md section 14). */
+                payouts?: {
+                    /**
+                     * @description How often a payout is made per currency (default `weekly`).
+                     * @enum {string}
+                     */
+                    schedule?: "daily" | "weekly" | "monthly";
+                    /**
+                     * Format: int32
+                     * @description Platform fee per succeeded payment in basis points (1/100 %; default 150).
+                     */
+                    fee_basis_points?: number;
+                    /**
+                     * Format: int32
+                     * @description Least fee per payment, minor units of its currency (default 20); never more than the payment.
+                     */
+                    fee_minimum?: number;
+                };
+            };
             /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
             metadata?: {
                 [key: string]: string;
@@ -1410,7 +1600,26 @@ export type components = {
                 [key: string]: string;
             };
             /** @description The organisation's settings, one key per concern. */
-            configurations?: Record<string, never>;
+            configurations?: {
+                /** @description Payout schedule and platform fee (docs/api.md section 14). */
+                payouts?: {
+                    /**
+                     * @description How often a payout is made per currency (default `weekly`).
+                     * @enum {string}
+                     */
+                    schedule?: "daily" | "weekly" | "monthly";
+                    /**
+                     * Format: int32
+                     * @description Platform fee per succeeded payment in basis points (1/100 %; default 150).
+                     */
+                    fee_basis_points?: number;
+                    /**
+                     * Format: int32
+                     * @description Least fee per payment, minor units of its currency (default 20); never more than the payment.
+                     */
+                    fee_minimum?: number;
+                };
+            };
         };
         Customer: {
             /** @example cus_1a2B3c4D5e6F7g8H9i0JkLmN */
@@ -2687,6 +2896,243 @@ export type components = {
              */
             days: number;
         };
+        Payout: {
+            /** @example po_1a2B3c4D5e6F7g8H9i0JkLmN */
+            id: string;
+            /** @constant */
+            object: "payout";
+            /** @description Id of the organisation paid. */
+            organisation_id: string;
+            /**
+             * @description ISO 4217 currency code.
+             * @enum {string}
+             */
+            currency: "GBP" | "EUR" | "USD";
+            /**
+             * Format: int64
+             * @description What is remitted, minor units: `gross - refunds - fees + adjustments`, never below 0.
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description Succeeded payments in it, minor units.
+             */
+            gross: number;
+            /**
+             * Format: int64
+             * @description Refunds in it, minor units (subtracted).
+             */
+            refunds: number;
+            /**
+             * Format: int64
+             * @description Platform fees of its payments, minor units (subtracted).
+             */
+            fees: number;
+            /**
+             * Format: int64
+             * @description Carried amounts, minor units: a remainder from an earlier payout (negative), money of a failed payout (positive), or what this payout carries forward (positive, bringing it to 0).
+             */
+            adjustments: number;
+            /**
+             * Format: int64
+             * @description Number of balance items.
+             */
+            item_count: number;
+            status: {
+                /** @enum {string} */
+                value: "pending" | "in_transit" | "paid" | "failed";
+                reason: string | null;
+                /** @description `system` for the worker, `operator:<client id>` for an operator. */
+                whodunnit: string | null;
+                /** Format: date-time */
+                updated_at: string;
+            };
+            /** Format: date-time */
+            period_start: string;
+            /** Format: date-time */
+            period_end: string;
+            /**
+             * Format: date
+             * @description Day of the run (UTC).
+             */
+            payout_date: string;
+            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Organisation id, or the object with `expand[]=organisation`. */
+            organisation: string | components["schemas"]["Organisation"];
+        };
+        BalanceItem: {
+            /** @example bi_1a2B3c4D5e6F7g8H9i0JkLmN */
+            id: string;
+            /** @constant */
+            object: "balance_item";
+            /** @description Id of the payout it belongs to. */
+            payout: string;
+            /** @enum {string} */
+            type: "payment" | "refund" | "adjustment";
+            /**
+             * @description ISO 4217 currency code.
+             * @enum {string}
+             */
+            currency: "GBP" | "EUR" | "USD";
+            /**
+             * Format: int64
+             * @description Gross amount, minor units: positive for a payment, negative for a refund, either sign for an adjustment.
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description The platform's fee on it, minor units.
+             */
+            fee: number;
+            /**
+             * Format: int64
+             * @description What it contributed to the payout: `amount - fee`.
+             */
+            net: number;
+            /** @description Id of the payment (payment and refund items; null for adjustments), or the payment with `expand[]=payment`. */
+            payment: null | string | {
+                /** @example pay_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "payment";
+                /** @description Id of the debt, or the debt with `expand[]=debt`. */
+                debt: string | {
+                    /** @example deb_1a2B3c4D5e6F7g8H9i0JkLmN */
+                    id: string;
+                    /** @constant */
+                    object: "debt";
+                    customer: string;
+                    organisation: string;
+                    account_number: string | null;
+                    kind: string | null;
+                    /** @enum {string} */
+                    currency: "GBP" | "EUR" | "USD";
+                    /** Format: date-time */
+                    start_at: string | null;
+                    tags: string[];
+                    /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                    metadata: {
+                        [key: string]: string;
+                    };
+                    status: {
+                        /** @enum {string} */
+                        value: "initializing" | "prepared" | "paused" | "resumed" | "withdrawn" | "deleted" | "adjusted" | "analysing" | "enriching" | "contacted" | "contact_established" | "contact_failed" | "process_exhausted" | "arranging" | "paying" | "defaulted" | "settled" | "paid" | "queried" | "disputed" | "follow_up_required" | "assessing" | "recovering" | "legal_protection" | "returned" | "discharged" | "closed" | "open";
+                        reason: string | null;
+                        /** @description Who made the move: the client id, or `system` for the worker. */
+                        whodunnit: string | null;
+                        /** @description The `info` of a withdrawal, or what caused an automatic move. */
+                        context: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When a pause ends by itself (`paused` only).
+                         */
+                        end_at: string | null;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                    summary: {
+                        /** Format: int64 */
+                        amount_total: number;
+                        /** Format: int64 */
+                        amount_paid: number;
+                        /** Format: int64 */
+                        amount_remaining: number;
+                        breakdown: {
+                            /** Format: int64 */
+                            principal: number;
+                            /** Format: int64 */
+                            interest: number;
+                            /** Format: int64 */
+                            fees: number;
+                            /** Format: int64 */
+                            value_added_tax: number;
+                            /** Format: int64 */
+                            discounts: number;
+                            /** Format: int64 */
+                            refunds: number;
+                        };
+                    };
+                    /** Format: date-time */
+                    created_at: string;
+                    /** Format: date-time */
+                    updated_at: string;
+                };
+                /** Format: int64 */
+                amount: number;
+                /** @enum {string} */
+                currency: "GBP" | "EUR" | "USD";
+                /** @enum {string} */
+                status: "pending" | "succeeded" | "failed" | "canceled" | "refunded" | "partially_refunded";
+                payment_provider: string | null;
+                /** @description Id of the payment plan the payment went to (or null), or the plan with `expand[]=payment_plan`. */
+                payment_plan: null | string | {
+                    /** @example pp_1a2B3c4D5e6F7g8H9i0JkLmN */
+                    id: string;
+                    /** @constant */
+                    object: "payment_plan";
+                    debt: string;
+                    /** @enum {string} */
+                    status: "active" | "completed" | "broken" | "canceled";
+                    /** @enum {string} */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                    /** Format: date */
+                    start_on: string;
+                    /** Format: int64 */
+                    grace_days: number;
+                    /** Format: int64 */
+                    amount_total: number;
+                    /** Format: int64 */
+                    amount_paid: number;
+                    schedule: {
+                        /** Format: int64 */
+                        sequence: number;
+                        /** Format: date */
+                        due_on: string;
+                        /** Format: int64 */
+                        amount: number;
+                        /** Format: int64 */
+                        amount_paid: number;
+                        /** @enum {string} */
+                        status: "upcoming" | "due" | "paid" | "missed";
+                    }[];
+                    /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                    metadata: {
+                        [key: string]: string;
+                    };
+                    /** Format: date-time */
+                    created_at: string;
+                    /** Format: date-time */
+                    updated_at: string;
+                };
+                /** Format: int64 */
+                amount_refunded: number;
+                /** Format: date-time */
+                transaction_at: string;
+                transaction_ref: string | null;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+            };
+            /** @description Id of the debt of the payment, or null. */
+            debt: string | null;
+            description: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description RFC 4180 CSV. */
+        ReconciliationFile: string;
         Tenant: {
             /** @example ten_1a2B3c4D5e6F7g8H9i0JkLmN */
             id: string;
@@ -2806,7 +3252,7 @@ export type components = {
             /** @description Whether events are delivered (default true); a disabled endpoint receives nothing until enabled. */
             enabled?: boolean;
             /** @description Event types to deliver, or exactly `["*"]` for all. */
-            enabled_events: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "communication_template.created" | "communication_template.updated")[];
+            enabled_events: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed")[];
             /**
              * @description Event shape delivered: `v` + a supported date as YYYYMMDD (supported: v20261101; default the newest).
              * @example v20261101
@@ -2835,7 +3281,7 @@ export type components = {
             /** @description Whether events are delivered; set true to re-enable an endpoint disabled after failing. */
             enabled?: boolean;
             /** @description Event types to deliver, or exactly `["*"]` for all. */
-            enabled_events?: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "communication_template.created" | "communication_template.updated")[];
+            enabled_events?: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed")[];
             /**
              * @description Event shape delivered: `v` + a supported date as YYYYMMDD (supported: v20261101; default the newest).
              * @example v20261101
@@ -2955,7 +3401,7 @@ export type components = {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "communication_template.created" | "communication_template.updated" | "webhook.test";
+            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "webhook.test";
             /** @description API version whose shape `data.object` has. */
             api_version: string;
             /** Format: date-time */
@@ -2980,6 +3426,24 @@ export type components = {
              * @description `legal_protection` only: when the protection ends (a future time); the debt then resumes.
              */
             end_at?: string;
+        };
+        PayoutRunRequest: {
+            /** @description Run this organisation now, due or not; without it, every due organisation of the tenant. */
+            organisation_id?: string;
+        };
+        PayoutRunResult: {
+            /** @constant */
+            object: "payout_run";
+            payouts: string[];
+        };
+        PayoutStatusChange: {
+            /**
+             * @description The status to move to.
+             * @enum {string}
+             */
+            status: "in_transit" | "paid" | "failed";
+            /** @description Why; required for `failed`. */
+            reason?: string;
         };
         ProbeStatus: {
             /** @enum {string} */
@@ -13768,6 +14232,709 @@ export interface operations {
             };
         };
     };
+    listPayouts: {
+        parameters: {
+            query?: {
+                /** @description Objects per page. */
+                limit?: components["parameters"]["limit"];
+                /** @description An object id of this list: return the objects after it (older). Not with `before`. */
+                after?: components["parameters"]["after"];
+                /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
+                before?: components["parameters"]["before"];
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: "organisation"[];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Payout objects. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page-Items": components["headers"]["X-Page-Items"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Payout"][];
+                    };
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    searchPayouts: {
+        parameters: {
+            query: {
+                /** @description Search expression (at most 1000 characters): terms `field:value` (or `=`) or `field>value` (also `>=`, `<`, `<=`) joined by `AND`, `OR` (any case) or spaces (= AND), never AND and OR in one query; values bare, `"double"` or `'single'` quoted. Fields: `status` (`:`; a text value, matched exactly), `currency` (`:`; a text value, matched exactly), `organisation_id` (`:`; a text value, matched exactly), `amount` (`:` `>` `>=` `<` `<=`; an integer (minor units)), `payout_date` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date), `period_end` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date), `created_at` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date). */
+                query: string;
+                /** @description Objects per page. */
+                limit?: components["parameters"]["limit"];
+                /** @description An object id of this list: return the objects after it (older). Not with `before`. */
+                after?: components["parameters"]["after"];
+                /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
+                before?: components["parameters"]["before"];
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: "organisation"[];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Payout objects. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page-Items": components["headers"]["X-Page-Items"];
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Payout"][];
+                    };
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    retrievePayout: {
+        parameters: {
+            query?: {
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: "organisation"[];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path: {
+                /** @description Id of the payout (`po_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Payout. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listPayoutItems: {
+        parameters: {
+            query?: {
+                /** @description Objects per page. */
+                limit?: components["parameters"]["limit"];
+                /** @description An object id of this list: return the objects after it (older). Not with `before`. */
+                after?: components["parameters"]["after"];
+                /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
+                before?: components["parameters"]["before"];
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: "payment"[];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path: {
+                /** @description Id of the payout (`po_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of BalanceItem objects. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page-Items": components["headers"]["X-Page-Items"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["BalanceItem"][];
+                    };
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    payoutReconciliationFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path: {
+                /** @description Id of the payout (`po_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ReconciliationFile. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ReconciliationFile"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     retrieveCurrentTenant: {
         parameters: {
             query?: never;
@@ -17643,6 +18810,399 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_reused" | "business_rule_violation";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    operatorRunPayouts: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description The tenant the operator acts for (400 `parameter_invalid` when missing or unknown). */
+                "Tenant-Id": components["parameters"]["OperatorTenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PayoutRunRequest"];
+            };
+        };
+        responses: {
+            /** @description The PayoutRunResult. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutRunResult"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    operatorMovePayout: {
+        parameters: {
+            query?: {
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: "organisation"[];
+            };
+            header: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description The tenant the operator acts for (400 `parameter_invalid` when missing or unknown). */
+                "Tenant-Id": components["parameters"]["OperatorTenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Id of the payout (`po_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutStatusChange"];
+            };
+        };
+        responses: {
+            /** @description The Payout. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. `invalid_state_transition`: The object is not in a state that allows this action. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
                     };
                 };
             };
