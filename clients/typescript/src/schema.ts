@@ -18939,6 +18939,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
             /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. */
             409: {
                 headers: {

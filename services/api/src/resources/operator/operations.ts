@@ -52,6 +52,7 @@ export const operatorOperations: AnyOperation[] = [
     access: write,
     body: { name: 'PayoutRunRequest', schema: PayoutRunRequest, optional: true },
     response: { name: 'PayoutRunResult', schema: PayoutRunResult, status: 200 },
+    errors: ['resource_missing'],
     events: ['payout.created'],
     handler: async (i) => ({ object: 'payout_run' as const, payouts: (await runPayoutsNow(i.ctx.db, i.tenantId, i.body.organisation_id)).map((p) => p.id) }),
   }),
