@@ -3,11 +3,14 @@
  * its test clients belong to. Test data lives under the test tenant's id, so every tenant-scoped
  * query keeps test and live data apart without a filter of its own, and an object's `livemode` is
  * its tenant's. Only a test tenant's clock may run ahead (`clock_offset_seconds`, migration 025).
- * Existing tenants are live (`livemode` true, no live tenant).
+ * Existing tenants are live (`livemode` true, no live tenant); a live tenant's clock is the
+ * database's, so an offset one of them was given by hand before this migration (no API could set
+ * it) is reset to 0.
  */
 import type { Knex } from 'knex';
 
 export async function up(knex: Knex): Promise<void> {
+  await knex.raw(`UPDATE tenants SET clock_offset_seconds = 0 WHERE clock_offset_seconds <> 0`);
   await knex.raw(`
     ALTER TABLE tenants
       ADD COLUMN livemode boolean NOT NULL DEFAULT true,
