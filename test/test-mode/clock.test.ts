@@ -81,18 +81,26 @@ describe('the test clock', () => {
       [{ to: new Date(Date.now() + 3_600_000).toISOString() }, 'to'],
       [{ seconds: -60 }, 'seconds'],
       [{ seconds: 0 }, 'seconds'],
+      [{ seconds: 10 * 366 * 86_400 }, 'seconds'],
       [{ seconds: 10, to: target }, undefined],
       [{}, undefined],
       [{ minutes: 5 }, undefined],
     ] as const) {
       const res = await testMode.api.post('/test_helpers/clock/advance', body);
       expect(res.status).toBe(400);
+      expect(res.body.code).toBe('validation_failed');
       if (param) expect(res.body.param).toBe(param);
       expect(res.body.message).toBeTruthy();
     }
     expect(await offsetOf(tenant)).toBe(toTime.offset_seconds);
     expect((await testMode.api.get('/test_helpers/clock').expect(200)).body.offset_seconds).toBe(toTime.offset_seconds);
     expect(await offsetOf(live.tenant.tenantId)).toBe(0);
+  });
+
+  test('advances sent at once all count (the tenant row is locked for each)', async () => {
+    const before = await offsetOf(testMode.tenant.tenantId);
+    await Promise.all(Array.from({ length: 5 }, () => testMode.api.post('/test_helpers/clock/advance', { seconds: 60 }).expect(200)));
+    expect(await offsetOf(testMode.tenant.tenantId)).toBe(before + 300);
   });
 });
 

@@ -40,6 +40,9 @@ async function clockOf(db: Knex | Knex.Transaction, tenantId: string, forUpdate 
   return { now: row.now, offset: Number(row.offset) };
 }
 
+/** 400 `validation_failed` naming body field `param`, as schema failures are. */
+const invalid = (param: string, message: string) => new ApiError('validation_failed', message, { param, errors: [{ param, message }] });
+
 const shown = (c: { now: Date; offset: number }): TestClock => ({ object: 'test_clock', now: c.now.toISOString(), offset_seconds: c.offset });
 
 /**
@@ -55,7 +58,7 @@ export async function readTenantClock(db: Knex, tenantId: string): Promise<TestC
  * row lock, so two concurrent advances add up). The caller ensures the tenant is a test tenant
  * (the database refuses an offset on a live one: migration 050_test_mode).
  * @returns the clock after the move
- * @throws ApiError 400 `parameter_invalid` naming `to` when it is before the tenant's current time,
+ * @throws ApiError 400 `validation_failed` naming `to` when it is before the tenant's current time,
  *   or naming the field when the clock would run more than ten years ahead
  */
 export async function advanceTenantClock(db: Knex, tenantId: string, by: ClockAdvance): Promise<TestClock> {
@@ -64,24 +67,15 @@ export async function advanceTenantClock(db: Knex, tenantId: string, by: ClockAd
     let seconds: number;
     if (by.to !== undefined) {
       const target = Date.parse(by.to);
-      if (target < current.now.getTime()) {
-        throw new ApiError(
-          'parameter_invalid',
-          `to (${by.to}) is before the test clock's current time ${current.now.toISOString()}; a clock only moves forward.`,
-          {
-            param: 'to',
-          },
-        );
-      }
+      if (target < current.now.getTime())
+        throw invalid('to', `to (${by.to}) is before the test clock's now, ${current.now.toISOString()}: a clock only moves forward.`);
       seconds = Math.ceil((target - current.now.getTime()) / 1000);
     } else {
       seconds = by.seconds!;
     }
     const offset = current.offset + seconds;
     if (offset > MAX_CLOCK_OFFSET_SECONDS) {
-      throw new ApiError('parameter_invalid', `The test clock may run at most ${MAX_CLOCK_OFFSET_SECONDS} seconds (ten years) ahead.`, {
-        param: by.to !== undefined ? 'to' : 'seconds',
-      });
+      throw invalid(by.to !== undefined ? 'to' : 'seconds', `The test clock may run at most ${MAX_CLOCK_OFFSET_SECONDS} seconds (ten years) ahead.`);
     }
     await trx(tenantsResource.table).where({ id: tenantId }).update({ clock_offset_seconds: offset });
     return shown(await clockOf(trx, tenantId));
