@@ -14,7 +14,7 @@ const known = new Map<string, boolean>();
 export async function tenantLivemode(db: Knex | Knex.Transaction, tenantId: string): Promise<boolean> {
   const cached = known.get(tenantId);
   if (cached !== undefined) return cached;
-  const row = (await db('tenants').where({ id: tenantId }).first('livemode')) as { livemode: boolean } | undefined;
+  const row = await db<{ id: string; livemode: boolean }>('tenants').where({ id: tenantId }).first('livemode');
   const livemode = row?.livemode ?? true;
   if (row) known.set(tenantId, livemode);
   return livemode;

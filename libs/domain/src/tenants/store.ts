@@ -74,6 +74,6 @@ export async function updateTenant(db: Knex, tenantId: string, input: TenantUpda
  */
 export async function tenantMode(db: Knex, tenantId: string): Promise<boolean | undefined> {
   if (tenantId.includes('\u0000')) return undefined;
-  const row = (await db(tenantsResource.table).where({ id: tenantId }).first('livemode')) as { livemode: boolean } | undefined;
+  const row = await db<TenantRow>(tenantsResource.table).where({ id: tenantId }).first('livemode');
   return row?.livemode;
 }

@@ -101,7 +101,7 @@ async function clientTenant(db: Knex, tenantId: string, test: boolean): Promise<
       throw new ClientAdminError((err as Error).message);
     }
   }
-  const tenant = (await db('tenants').where({ id: tenantId }).first('id', 'livemode')) as { id: string; livemode: boolean } | undefined;
+  const tenant = await db<{ id: string; livemode: boolean }>('tenants').where({ id: tenantId }).first('id', 'livemode');
   if (!tenant) throw new ClientAdminError(`no tenant ${tenantId}`);
   return tenant;
 }
@@ -196,11 +196,11 @@ export async function findActiveClient(db: Knex, box: SecretBox, clientId: strin
   // PostgreSQL text cannot hold U+0000 (`client_id=%00`): no client has such an id, and the query
   // would fail (a 500 server_error) instead of the 401 invalid_client any unknown client gets.
   if (clientId.includes('\u0000')) return undefined;
-  const row = (await db<ClientRow>('oauth_clients')
+  const row = await db<ClientRow & { livemode: boolean | null }>('oauth_clients')
     .leftJoin('tenants', 'tenants.id', 'oauth_clients.tenant_id')
     .where({ client_id: clientId })
     .whereNull('revoked_at')
-    .first('oauth_clients.*', 'tenants.livemode')) as (ClientRow & { livemode: boolean | null }) | undefined;
+    .first<(ClientRow & { livemode: boolean | null }) | undefined>('oauth_clients.*', 'tenants.livemode');
   if (!row) return undefined;
   return {
     client_id: row.client_id,
