@@ -43,18 +43,21 @@ test('clients create --test: a client of the paired test tenant, whose tokens ca
 test('--test with --operator, or naming a test tenant, or an unknown tenant: exit 1, nothing created', async () => {
   const tenant = await adminJson<{ id: string }>(['tenants', 'create', '--name', 'Sandbox Two']);
   const testClient = await adminJson<Issued>(['clients', 'create', '--tenant', tenant.id, '--name', 'sandbox', '--test']);
-  const count = async () => Number((await testDb()('oauth_clients').count({ n: '*' }))[0]!.n);
-  const tenants = async () => Number((await testDb()('tenants').count({ n: '*' }))[0]!.n);
-  const [clientsBefore, tenantsBefore] = [await count(), await tenants()];
+  // Other test files share the database: count only what these commands could have made.
+  const name = `refused-${Date.now()}`;
+  const made = async () => ({
+    clients: Number((await testDb()('oauth_clients').where({ name }).count({ n: '*' }))[0]!.n),
+    pairs: Number((await testDb()('tenants').whereIn('live_tenant_id', [testClient.tenant_id, 'ten_000000000000000000000000']).count({ n: '*' }))[0]!.n),
+  });
   for (const [args, message] of [
     [['--operator', '--test'], /--test/],
     [['--tenant', testClient.tenant_id, '--test'], /test-mode tenant/],
     [['--tenant', 'ten_000000000000000000000000', '--test'], /no tenant/],
   ] as const) {
-    const run = await runAdmin(['clients', 'create', ...args, '--name', 'x']);
+    const run = await runAdmin(['clients', 'create', ...args, '--name', name]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(message);
   }
-  expect([await count(), await tenants()]).toEqual([clientsBefore, tenantsBefore]);
+  expect(await made()).toEqual({ clients: 0, pairs: 0 });
 });
