@@ -2,7 +2,8 @@
  * Turns operation tables into Express routes (docs/api.md section 3). Each route is the same
  * ordered checklist: label the request with its path template (metrics), hide a test helper from
  * live tokens (section 15), require the scope,
- * validate the query and the body against their schemas, run the handler (in the request
+ * validate the query and the body against their schemas (an operation without a body takes none:
+ * a body sent anyway must be `{}`, so an array or any field is a 400 naming it), run the handler (in the request
  * transaction of an idempotent write, request-transaction.ts), and write its result
  * with the serializer compiled from the response schema (lists with the pagination headers of
  * docs/api.md section 4).
@@ -49,7 +50,7 @@ function label(op: AnyOperation): RequestHandler {
 /** The compiled validators of one operation (Ajv). */
 interface Compiled {
   parseQuery: (raw: Record<string, unknown>) => Record<string, unknown>;
-  parseBody: ((value: unknown) => unknown) | undefined;
+  parseBody: (value: unknown) => unknown;
 }
 
 /** The serializers of one operation in one mode (fast-json-stringify): with and without `expand[]`. */
@@ -58,10 +59,13 @@ interface Serializers {
   idsOnly: ((value: unknown) => string) | undefined;
 }
 
+/** The body of an operation that takes none: absent, or an empty object (clients that always send `{}`). */
+const NO_BODY = { type: 'object', additionalProperties: false, description: 'This operation takes no request body.' };
+
 function compile(op: AnyOperation): Compiled {
   return {
     parseQuery: queryParser<Record<string, unknown>>(op.query ?? querySchema({})),
-    parseBody: op.body ? validator<unknown>(op.body.schema) : undefined,
+    parseBody: validator<unknown>(op.body ? op.body.schema : NO_BODY),
   };
 }
 
@@ -91,7 +95,7 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
     if (!modeSerializers) serializers.set(livemode, (modeSerializers = compileSerializers(op, components, livemode)));
     const query = parseQuery(req.query);
     const serialize = (query[EXPAND_PARAM] as unknown[] | undefined)?.length ? modeSerializers.full : modeSerializers.idsOnly;
-    const body = parseBody ? parseBody(req.body ?? {}) : undefined;
+    const body = op.body || req.body !== undefined ? parseBody(req.body ?? {}) : undefined;
     const produce = async (c: AppContext): Promise<string | undefined> => {
       const result = await op.handler({
         ctx: c,
