@@ -6,7 +6,7 @@
  */
 import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
-import { Type, type Static } from '../kernel/schemas.js';
+import { Type, timestampSchema, type Static } from '../kernel/schemas.js';
 import { tenantsResource } from './resource.js';
 
 /** The public test clock, `GET /test_helpers/clock`. */
@@ -21,7 +21,7 @@ export type TestClock = Static<typeof TestClock>;
 export const ClockAdvance = Type.Object(
   {
     seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 * 366 * 86_400, description: 'Move the clock this many seconds forward.' })),
-    to: Type.Optional(Type.String({ format: 'date-time', description: 'Move the clock to this time (RFC 3339); not before the current one.' })),
+    to: Type.Optional(timestampSchema('Move the clock to this time (RFC 3339); not before the current one.')),
   },
   { additionalProperties: false, minProperties: 1, maxProperties: 1 },
 );
