@@ -55,7 +55,7 @@ describe('commands', () => {
 
   test('clients create prints the credentials once; they get a token with the scope given', async () => {
     const issued = scoped;
-    expect(Object.keys(issued).sort()).toEqual(['audience', 'client_id', 'client_secret', 'scope', 'tenant_id', 'token_url']);
+    expect(Object.keys(issued).sort()).toEqual(['audience', 'client_id', 'client_secret', 'livemode', 'scope', 'tenant_id', 'token_url']);
     expect(issued).toMatchObject({
       audience: AUDIENCE,
       token_url: `${SERVICE_ENV.AUTH_ISSUER}/oauth/token`,

@@ -31,6 +31,7 @@ describe('create, retrieve, list', () => {
     expect(res.body).toEqual({
       id: expect.stringMatching(/^cd_[0-9A-Za-z]{24}$/),
       object: 'contact_detail',
+      livemode: true,
       customer: cus.id,
       type: 'email',
       value: 'ada@example.com',

@@ -47,7 +47,7 @@ describe('retrieve', () => {
     const d = await createDebt(me.api, p);
     await me.api.delete(`/customers/${p.customerId}`).expect(200);
     const res = await me.api.get(`/debts/${d.id}?expand[]=customer`).expect(200);
-    expect(res.body.customer).toEqual({ id: p.customerId, object: 'customer', deleted: true });
+    expect(res.body.customer).toEqual({ id: p.customerId, object: 'customer', livemode: true, deleted: true });
   });
 });
 

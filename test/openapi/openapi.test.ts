@@ -13,6 +13,7 @@ import { ERROR_CODES } from '@dms/errors';
 import { OPERATOR_SCOPES, SCOPES } from '@dms/scopes';
 import { API_URL, SERVICE_ENV, closeHarness, newTenant, seedParties, signedInTenant, tokenFor, apiAs } from '../support/harness.js';
 import { runScript } from '../support/run-script.js';
+import { newTestClient } from '../test-mode/support.js';
 
 type Json = Record<string, any>;
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => void;
@@ -201,22 +202,28 @@ describe('parameters and headers', () => {
 describe('agreement with the running API', () => {
   test('the documented scope of every operation is the one enforced', async () => {
     const tenant = await newTenant();
+    // Test helpers exist only for test clients (docs/api.md section 15).
+    const testClient = await newTestClient(tenant.tenantId);
     const tokens = new Map<string, string>();
     for (const { method, path, op } of operations) {
       const scope: string | undefined = op.security[0]?.oauth2[0];
       if (!scope) continue;
       // A token with every scope but the documented one.
-      if (!tokens.has(scope)) tokens.set(scope, await tokenFor(tenant, { scope: SCOPES.filter((s) => s !== scope).join(' ') }));
-      const res = await apiAs(tokens.get(scope)!)[method === 'delete' ? 'delete' : (method as 'get' | 'post' | 'patch')](concrete(path), {});
+      const key = `${scope} ${op['x-test-only'] === true}`;
+      const owner = op['x-test-only'] ? testClient : tenant;
+      if (!tokens.has(key)) tokens.set(key, await tokenFor(owner, { scope: SCOPES.filter((s) => s !== scope).join(' ') }));
+      const res = await apiAs(tokens.get(key)!)[method === 'delete' ? 'delete' : (method as 'get' | 'post' | 'patch')](concrete(path), {});
       expect([`${method} ${path}`, res.status, res.body.code]).toEqual([`${method} ${path}`, 403, 'insufficient_scope']);
     }
   });
 
   test('the documented required fields of every create body are enforced', async () => {
-    const { api } = await signedInTenant();
+    const { api: liveApi, tenant } = await signedInTenant();
+    const testApi = apiAs(await tokenFor(await newTestClient(tenant.tenantId)));
     const schemas = doc.components.schemas;
     for (const { path, op } of operations.filter((o) => o.method === 'post' && o.op.requestBody?.required && !o.path.includes('{'))) {
       const schema = schemas[op.requestBody.content['application/json'].schema.$ref.split('/').pop()];
+      const api = op['x-test-only'] ? testApi : liveApi;
       const res = await api.post(path, {}).expect(400);
       expect(res.body.code).toBe('validation_failed');
       const params = (res.body.errors ?? []).map((e: Json) => e.param);

@@ -41,6 +41,7 @@ describe('POST /debts/{id}/payments', () => {
     expect(res.body).toEqual({
       id: expect.stringMatching(/^pay_[0-9A-Za-z]{24}$/),
       object: 'payment',
+      livemode: true,
       debt: id,
       amount: 2500,
       currency: 'GBP',

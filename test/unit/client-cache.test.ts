@@ -27,7 +27,14 @@ function fakeDb() {
   return db;
 }
 
-const client = (secret: string): StoredClient => ({ client_id: 'cli_a', client_secret: secret, tenant_id: 'ten_a', scope: 'debts:read', kind: 'tenant' });
+const client = (secret: string): StoredClient => ({
+  client_id: 'cli_a',
+  client_secret: secret,
+  tenant_id: 'ten_a',
+  scope: 'debts:read',
+  kind: 'tenant',
+  livemode: true,
+});
 
 function cacheOver(db: ReturnType<typeof fakeDb>, ttlSeconds = 60) {
   return createClientCache({ load: (id) => db.load(id), max: 100, ttlSeconds });

@@ -124,6 +124,7 @@ const STATUS_WRITERS = [
 const UNSCOPED_ALLOWED = [
   'libs/domain/src/kernel/scoped.ts', // the scoped finder itself
   'libs/domain/src/tenants/store.ts', // tenants own no tenant: the one table without tenant_id
+  'libs/domain/src/tenants/clock.ts', // a tenant's own clock, a column of the tenants table
   'libs/domain/src/kernel/outbox.ts', // the outbox inserts events with their tenant
   'libs/webhook-delivery/src/queue.ts', // the delivery queue works across tenants (SKIP LOCKED claims)
   'libs/webhook-delivery/src/endpoint-moves.ts', // its moves are keyed by an endpoint the caller scoped

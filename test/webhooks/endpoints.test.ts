@@ -171,7 +171,7 @@ describe('update and delete', () => {
     const created = (await api.post('/webhooks', { url: 'https://hooks.example.com/d', enabled_events: ['*'], credentials: { oauth2 } }).expect(201)).body;
     const before = await endpointCount();
     const res = await api.delete(`/webhooks/${created.id}`).expect(200);
-    expect(res.body).toEqual({ id: created.id, object: 'webhook_endpoint', deleted: true });
+    expect(res.body).toEqual({ id: created.id, object: 'webhook_endpoint', livemode: true, deleted: true });
     await api.get(`/webhooks/${created.id}`).expect(404);
     await api.patch(`/webhooks/${created.id}`, { enabled: false }).expect(404);
     await api.delete(`/webhooks/${created.id}`).expect(404);

@@ -18,7 +18,7 @@ test('events list newest first and read one by id, in the delivery shape', async
   const [newest] = list.body.data;
   expect(newest).toMatchObject({ object: 'event', type: 'customer.created', api_version: '2026-11-01', data: { object: cus } });
   expect(newest.id).toMatch(/^evt_[0-9A-Za-z]{24}$/);
-  expect(Object.keys(newest).sort()).toEqual(['api_version', 'created_at', 'data', 'id', 'object', 'type']);
+  expect(Object.keys(newest).sort()).toEqual(['api_version', 'created_at', 'data', 'id', 'livemode', 'object', 'type']);
   expect(list.headers.link).toContain(`after=${newest.id}`);
   const older = await api.get(`/events?limit=1&after=${newest.id}`).expect(200);
   expect(older.body.data[0]).toMatchObject({ type: 'organisation.created', data: { object: org } });

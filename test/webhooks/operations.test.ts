@@ -154,7 +154,7 @@ describe('retry, re-enable and recover', () => {
     await main.api.patch(`/webhooks/${ep.id}`, { enabled: true }).expect(200);
     failing = false;
     const res = await main.api.post(`/webhooks/${ep.id}/recover`, { since }).expect(200);
-    expect(res.body).toEqual({ object: 'webhook_recovery', endpoint: ep.id, since: new Date(since).toISOString(), requeued: 2 });
+    expect(res.body).toEqual({ object: 'webhook_recovery', livemode: true, endpoint: ep.id, since: new Date(since).toISOString(), requeued: 2 });
 
     const after = await settledDeliveries(main, ep.id, 3);
     expect(after.map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'failed']);

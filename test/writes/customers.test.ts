@@ -101,7 +101,7 @@ describe('DELETE /customers/{id}', () => {
     expect((await api.get('/customers').expect(200)).headers['x-total-count']).toBe('2');
 
     const res = await api.delete(`/customers/${gone.id}`).expect(200);
-    expect(res.body).toEqual({ id: gone.id, object: 'customer', deleted: true });
+    expect(res.body).toEqual({ id: gone.id, object: 'customer', livemode: true, deleted: true });
 
     await api.get(`/customers/${gone.id}`).expect(404);
     const list = await api.get('/customers').expect(200);

@@ -106,7 +106,7 @@ describe('DELETE /debts/{id}', () => {
     const keep = await createDebt(api, parties);
     const gone = await createDebt(api, parties);
     const res = await api.delete(`/debts/${gone.id}`).expect(200);
-    expect(res.body).toEqual({ id: gone.id, object: 'debt', deleted: true });
+    expect(res.body).toEqual({ id: gone.id, object: 'debt', livemode: true, deleted: true });
     await api.get(`/debts/${gone.id}`).expect(404);
     const list = await api.get('/debts').expect(200);
     expect(list.body.data.map((d: { id: string }) => d.id)).toEqual([keep.id]);

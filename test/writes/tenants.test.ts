@@ -14,6 +14,7 @@ test('returns the tenant of the token', async () => {
     object: 'tenant',
     name: 'Test Tenant',
     description: null,
+    livemode: true,
     created_at: expect.any(String),
     updated_at: expect.any(String),
   });

@@ -21,12 +21,16 @@ export interface EventBody<Type extends string = string> {
   api_version: string;
   /** ISO 8601 UTC timestamp. */
   created_at: string;
+  /** False for an event of a test-mode tenant (docs/api.md section 15). */
+  livemode: boolean;
   data: { object: unknown };
 }
 
 /**
  * Renders `event` in the shape of API version `apiVersion`:
- * `{"id","object":"event","type","api_version","created_at","data":{"object":…}}`.
+ * `{"id","object":"event","type","api_version","created_at","livemode","data":{"object":…}}`.
+ * `livemode` is the stored object's own (the outbox stores it with the object); an event stored
+ * before test mode existed has none and was live.
  * (One version exists; a future one adds its conversion of `data.object` here, keyed by version.)
  * @param apiVersion `YYYY-MM-DD`: the event's own for the API's reads, the endpoint's
  *   (`eventApiVersion`) for a delivery
@@ -39,6 +43,7 @@ export function renderEvent<E extends StoredEvent>(event: E, apiVersion: string)
     type: event.type,
     api_version: apiVersion,
     created_at: createdAt.toISOString(),
+    livemode: (event.data.object as { livemode?: unknown } | null)?.livemode !== false,
     data: { object: event.data.object },
   };
 }

@@ -33,10 +33,17 @@ describe('renderEvent, per endpoint version', () => {
       type: 'debt.prepared',
       api_version: WEBHOOK_VERSIONS[version],
       created_at: '2026-11-02T03:04:05.678Z',
+      livemode: true,
       data: { object },
     });
-    expect(Object.keys(body)).toEqual(['id', 'object', 'type', 'api_version', 'created_at', 'data']);
+    expect(Object.keys(body)).toEqual(['id', 'object', 'type', 'api_version', 'created_at', 'livemode', 'data']);
     expect(JSON.parse(JSON.stringify(body))).toEqual(body);
+  });
+
+  test("livemode is the stored object's own (docs/api.md section 15); an event stored before test mode was live", () => {
+    expect(renderEvent({ ...stored, data: { object: { ...object, livemode: false } } }, '2026-11-01').livemode).toBe(false);
+    expect(renderEvent({ ...stored, data: { object: { ...object, livemode: true } } }, '2026-11-01').livemode).toBe(true);
+    expect(renderEvent(stored, '2026-11-01').livemode).toBe(true);
   });
 
   test('v20261101 receives the 2026-11-01 shape', () => {

@@ -155,12 +155,15 @@ export interface ActionInput {
 export function actOnDebt(db: Knex, tenantId: string, id: string, action: DebtAction, input: ActionInput, whodunnit: string): Promise<Debt> {
   const endAt = input.end_at;
   const note = { reason: input.reason ?? null, whodunnit, context: input.info ?? null, endAt: endAt ?? null };
-  return moveDebt(db, tenantId, id, action, note, endAt === undefined ? undefined : (trx) => requireFuture(trx, endAt));
+  return moveDebt(db, tenantId, id, action, note, endAt === undefined ? undefined : (trx) => requireFuture(trx, tenantId, endAt));
 }
 
-/** Refuses an `end_at` that is not in the future by the database's clock, as every time-driven rule decides. */
-async function requireFuture(trx: Knex.Transaction, endAt: string): Promise<void> {
-  const { rows } = await trx.raw('SELECT ?::timestamptz > now() AS future', [endAt]);
+/**
+ * Refuses an `end_at` that is not in the future by the tenant's clock (`tenant_now`, docs/api.md
+ * section 15), as every time-driven rule decides.
+ */
+async function requireFuture(trx: Knex.Transaction, tenantId: string, endAt: string): Promise<void> {
+  const { rows } = await trx.raw('SELECT ?::timestamptz > tenant_now(?) AS future', [endAt, tenantId]);
   if (!rows[0].future) throw new ApiError('business_rule_violation', 'end_at must be in the future.', { param: 'end_at' });
 }
 
@@ -179,7 +182,7 @@ export function operatorMove(db: Knex, tenantId: string, id: string, input: Oper
     throw new ApiError('validation_failed', message, { param: 'end_at', errors: [{ param: 'end_at', message }] });
   }
   const note = { reason: input.reason, whodunnit, endAt: endAt ?? null };
-  return moveDebt(db, tenantId, id, OPERATOR_MOVES[input.status], note, endAt === undefined ? undefined : (trx) => requireFuture(trx, endAt));
+  return moveDebt(db, tenantId, id, OPERATOR_MOVES[input.status], note, endAt === undefined ? undefined : (trx) => requireFuture(trx, tenantId, endAt));
 }
 
 /**

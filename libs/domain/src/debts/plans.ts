@@ -17,16 +17,17 @@ import type { DebtRow } from './schemas.js';
 import { requireTransition } from './states.js';
 
 /**
- * Checks the terms' shape and that `start_on` is not before the database's today.
+ * Checks the terms' shape and that `start_on` is not before the tenant's today (its clock, SQL
+ * `tenant_now`: a test tenant's may run ahead, docs/api.md section 15).
  * @throws ApiError 400 `validation_failed` (both or neither instalment field), 422 (param `start_on`)
  */
-async function checkTerms(trx: Knex.Transaction, terms: PaymentPlanReschedule): Promise<void> {
+async function checkTerms(trx: Knex.Transaction, tenantId: string, terms: PaymentPlanReschedule): Promise<void> {
   const given = [terms.instalment_amount, terms.instalment_count].filter((v) => v !== undefined).length;
   if (given !== 1) {
     const message = 'give exactly one of instalment_amount or instalment_count';
     throw new ApiError('validation_failed', message, { param: 'instalment_amount', errors: [{ param: 'instalment_amount', message }] });
   }
-  const { rows } = await trx.raw('SELECT ?::date < current_date AS past', [terms.start_on]);
+  const { rows } = await trx.raw(`SELECT ?::date < (tenant_now(?) AT TIME ZONE 'UTC')::date AS past`, [terms.start_on, tenantId]);
   if (rows[0].past) throw new ApiError('business_rule_violation', 'start_on must not be in the past.', { param: 'start_on' });
 }
 
@@ -60,7 +61,7 @@ export async function createPlan(db: Knex, tenantId: string, debtId: string, inp
       const debt = await lockDebt(trx, tenantId, debtId);
       if (await lockActivePlan(trx, tenantId, debt.id)) throw new ApiError('resource_conflict', 'The debt already has an active payment plan.');
       requireTransition(debt.status, 'plan');
-      await checkTerms(trx, input);
+      await checkTerms(trx, tenantId, input);
       const schedule = freshInstalments(scheduled(() => buildSchedule({ amount: debt.amount_remaining, ...termsOf(input) })));
       const plan = await insertPlan(trx, tenantId, {
         debtId: debt.id,
@@ -98,7 +99,7 @@ export function reschedulePlan(db: Knex, tenantId: string, id: string, input: Pa
   return db.transaction(async (trx) => {
     const { plan } = await lockPlan(trx, tenantId, id);
     requirePlanTransition(plan.status, 'change');
-    await checkTerms(trx, input);
+    await checkTerms(trx, tenantId, input);
     const schedule = scheduled(() => rescheduleUnpaid(plan.schedule, termsOf(input)));
     return writePlan(trx, tenantId, plan, 'change', { schedule, frequency: input.frequency, start_on: input.start_on }, 'payment_plan.updated');
   });

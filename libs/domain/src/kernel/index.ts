@@ -11,3 +11,4 @@ export * from './outbox.js';
 export * from './metadata.js';
 export * from './machine.js';
 export * from './validation.js';
+export * from './livemode.js';

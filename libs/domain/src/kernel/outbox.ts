@@ -3,12 +3,13 @@
  * transaction and notifies dispatchers, whose LISTEN only fires if that transaction commits, so no
  * change is lost and no event is sent for a change that rolled back. Event types come from the
  * resource declarations (`resource.ts` of each folder); the one renderer of @dms/webhook-delivery
- * gives the event the shape the API and deliveries show.
+ * gives the event the shape the API and deliveries show, with the tenant's `livemode`.
  */
 import { EVENTS_CHANNEL, type Knex } from '@dms/db';
 import { newId } from '@dms/ids';
 import { LATEST_API_VERSION, renderEvent, type EventBody } from '@dms/webhook-delivery';
 import type { AnyResource, EventOf } from './resource.js';
+import { tenantLivemode, withLivemode } from './livemode.js';
 
 /** Prefix of event ids (`evt_…`); the `events` resource declares the same. */
 export const EVENT_ID_PREFIX = 'evt';
@@ -27,11 +28,14 @@ export async function recordEvent<R extends AnyResource>(
   object: unknown,
 ): Promise<EventBody<EventOf<R>>> {
   const id = newId(EVENT_ID_PREFIX);
+  // The object keeps its tenant's mode inside the stored event: the envelope's `livemode` is read
+  // from it (renderEvent), so the API and every delivery show the same (docs/api.md section 15).
+  const shown = withLivemode(object, await tenantLivemode(trx, tenantId));
   const [row] = await trx('events')
-    .insert({ id, tenant_id: tenantId, type, api_version: LATEST_API_VERSION, data: JSON.stringify({ object }) })
+    .insert({ id, tenant_id: tenantId, type, api_version: LATEST_API_VERSION, data: JSON.stringify({ object: shown }) })
     .returning(['created_at']);
   await notifyDispatchers(trx, tenantId);
-  return renderEvent({ id, type, created_at: row!.created_at as Date, data: { object } }, LATEST_API_VERSION);
+  return renderEvent({ id, type, created_at: row!.created_at as Date, data: { object: shown } }, LATEST_API_VERSION);
 }
 
 /**

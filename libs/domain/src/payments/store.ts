@@ -167,6 +167,17 @@ export async function updatePayment(db: Knex, tenantId: string, debtId: string, 
 }
 
 /**
+ * A provider's report that pending payment `id` failed (the test helper of docs/api.md section 15
+ * simulates it): the payment moves to `failed` (`payment.failed`) as `PATCH` with `status: failed`
+ * moves it, its reserved amount released.
+ * @throws ApiError 404 `resource_missing`, 409 `invalid_state_transition` (the payment is not pending)
+ */
+export async function failPayment(db: Knex, tenantId: string, id: string, note: StatusNote): Promise<Payment> {
+  const payment = await findOwned<PaymentRow>(db, paymentsResource, tenantId, id);
+  return updatePayment(db, tenantId, payment.debt_id, id, { status: 'failed' }, note);
+}
+
+/**
  * Refunds a succeeded payment, all that is left by default (`payment.refunded`); the debt's
  * `amount_paid` falls by the refund and a `paid` debt moves back to `resumed`.
  * @throws ApiError 404, 409 `invalid_state_transition` (not succeeded), 422 `business_rule_violation`

@@ -27,6 +27,24 @@ export async function createTenant(db: Knex, name: string): Promise<Tenant> {
 }
 
 /**
+ * The test-mode tenant paired with live tenant `liveTenantId` (docs/api.md section 15), created on
+ * first use with the live tenant's name; test clients belong to it, so its data never meets the
+ * live tenant's. Concurrent first uses agree on one (the pair is unique).
+ * @throws Error when `liveTenantId` is unknown or is itself a test tenant (an operator's mistake)
+ */
+export async function testTenantOf(db: Knex, liveTenantId: string): Promise<Tenant> {
+  const live = await db<TenantRow>(tenantsResource.table).where({ id: liveTenantId }).first();
+  if (!live) throw new Error(`no tenant ${liveTenantId}`);
+  if (!live.livemode) throw new Error(`${liveTenantId} is a test-mode tenant; name its live tenant ${String(live.live_tenant_id)}`);
+  await db(tenantsResource.table)
+    .insert({ id: newId(tenantsResource.idPrefix), name: live.name, livemode: false, live_tenant_id: liveTenantId })
+    .onConflict('live_tenant_id')
+    .ignore();
+  const row = await db<TenantRow>(tenantsResource.table).where({ live_tenant_id: liveTenantId }).first();
+  return tenantFromRow(row!);
+}
+
+/**
  * Loads the tenant `tenantId` (from a verified token).
  * @returns the public tenant object `{id, object: "tenant", name, description, created_at, updated_at}`
  * @throws ApiError 404 `resource_missing` if the tenant no longer exists
@@ -50,8 +68,12 @@ export async function updateTenant(db: Knex, tenantId: string, input: TenantUpda
   return tenantFromRow(row);
 }
 
-/** True when tenant `tenantId` exists (an operator's `Tenant-Id`, docs/api.md section 12). */
-export async function tenantExists(db: Knex, tenantId: string): Promise<boolean> {
-  if (tenantId.includes('\u0000')) return false;
-  return (await db(tenantsResource.table).where({ id: tenantId }).first('id')) !== undefined;
+/**
+ * The mode of tenant `tenantId` (an operator's `Tenant-Id`, docs/api.md sections 12 and 15): true
+ * for a live tenant, false for a test-mode one, undefined when it does not exist.
+ */
+export async function tenantMode(db: Knex, tenantId: string): Promise<boolean | undefined> {
+  if (tenantId.includes('\u0000')) return undefined;
+  const row = await db<TenantRow>(tenantsResource.table).where({ id: tenantId }).first('livemode');
+  return row?.livemode;
 }

@@ -10,6 +10,8 @@ export interface Principal {
   scopes: ReadonlySet<string>;
   /** True for an operator client of the platform (docs/api.md section 12). */
   operator: boolean;
+  /** False when the tenant acted for is a test-mode tenant (docs/api.md section 15). */
+  livemode: boolean;
 }
 
 declare global {

@@ -144,7 +144,7 @@ export function authenticate(opts: TokenVerifierOptions): RequestHandler {
           const reason = err?.name === 'TokenExpiredError' ? 'token expired' : 'token verification failed';
           return next(invalidToken(reason));
         }
-        const claims = payload as JwtPayload & { tenant_id?: unknown; client_id?: unknown; scope?: unknown; operator?: unknown };
+        const claims = payload as JwtPayload & { tenant_id?: unknown; client_id?: unknown; scope?: unknown; operator?: unknown; livemode?: unknown };
         // jsonwebtoken checks `exp` only when present; RFC 9068 section 2.2 makes it required, and
         // a token without it would never expire.
         if (typeof claims.exp !== 'number') return next(invalidToken('token has no exp'));
@@ -158,6 +158,9 @@ export function authenticate(opts: TokenVerifierOptions): RequestHandler {
           clientId: claims.client_id,
           scopes: new Set(parseScope(typeof claims.scope === 'string' ? claims.scope : '')),
           operator,
+          // A test client's token says `livemode: false` (docs/api.md section 15); an operator's
+          // mode is its `Tenant-Id`'s (operator-tenant.ts).
+          livemode: claims.livemode !== false,
         };
         if (signingKey) verified.set(token, { principal: req.principal, exp: claims.exp, key: signingKey });
         next();

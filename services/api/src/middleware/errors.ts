@@ -6,6 +6,8 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError, toErrorBody } from '@dms/errors';
 import { isDatabaseBusy } from '@dms/db';
 import { STORABILITY_MESSAGES } from './json-body.js';
+// `req.log` is pino-http's (request-log.ts), declared on Express's Request by its types.
+import type {} from 'pino-http';
 
 /** 404 for any path no router handled. */
 export const routeNotFound: RequestHandler = (req, _res, next) => {

@@ -28,7 +28,11 @@ import type { AnyOperation as Operation } from '../operations/operation.js';
 import { DEFAULT_LIMIT, EXPAND_PARAM, MAX_LIMIT } from '../operations/query.js';
 import { DEFAULT_SEARCH_TOTAL_CAP, TOTAL_RELATION_HEADER } from '@dms/search';
 import { componentSchemas } from './components.js';
+import { withLivemodeProperty } from '../operations/livemode.js';
 import { expandParameter, headerComponents, parameterComponents, plain, queryProperties, ref, sharedExpand, type Json } from './parameters.js';
+
+/** The first paragraph of a test helper's description (docs/api.md section 15). */
+export const TEST_ONLY_NOTE = '**Test mode only**: for test clients (`clients create --test`); a live token gets 404 `route_not_found`.';
 
 /** Where the document points clients. */
 export interface DocumentOptions {
@@ -102,6 +106,8 @@ function errorCodesOf(op: Operation): ErrorCode[] {
   // Any query parameter (an unknown one included), a path that does not decode, or an operator's
   // missing `Tenant-Id` (docs/api.md section 12).
   codes.add('parameter_invalid');
+  // A test helper does not exist for a live token (docs/api.md section 15).
+  if (op.testOnly) codes.add('route_not_found');
   for (const c of op.errors ?? []) codes.add(c);
   codes.add('internal_error').add('service_unavailable');
   return [...codes];
@@ -187,11 +193,15 @@ function operationObject(op: Operation, expand: Json | undefined): Record<string
   if (isWrite(op)) parameters.push(ref('parameters', 'IdempotencyKey'));
 
   const scopes: Scope[] = op.access.token && op.access.scope ? [op.access.scope] : [];
+  const testOnly = op.testOnly ? TEST_ONLY_NOTE : '';
   const object: Record<string, unknown> = {
     operationId: op.operationId,
     tags: [op.tag],
     summary: op.summary,
-    ...(op.description || scopes.length ? { description: [op.description, scopes.length ? `Scope: \`${scopes[0]}\`.` : ''].filter(Boolean).join('\n\n') } : {}),
+    ...(op.description || scopes.length || testOnly
+      ? { description: [testOnly, op.description, scopes.length ? `Scope: \`${scopes[0]}\`.` : ''].filter(Boolean).join('\n\n') }
+      : {}),
+    ...(op.testOnly ? { 'x-test-only': true } : {}),
     security: op.access.token ? [{ [SECURITY_SCHEME]: scopes }] : [],
     parameters,
   };
@@ -250,7 +260,7 @@ function assemble(opts: DocumentOptions, operations: readonly Operation[]): Open
     tags,
     paths,
     components: {
-      schemas: JSON.parse(JSON.stringify(componentSchemas(operations))) as Json,
+      schemas: withLivemodeProperty(JSON.parse(JSON.stringify(componentSchemas(operations))), 'documented') as Json,
       parameters: parameterComponents(operations),
       headers: headerComponents(opts.searchTotalCap ?? DEFAULT_SEARCH_TOTAL_CAP),
       securitySchemes: {

@@ -1,6 +1,7 @@
 /**
  * Turns operation tables into Express routes (docs/api.md section 3). Each route is the same
- * ordered checklist: label the request with its path template (metrics), require the scope,
+ * ordered checklist: label the request with its path template (metrics), hide a test helper from
+ * live tokens (section 15), require the scope,
  * validate the query and the body against their schemas (an operation without a body takes none:
  * a body sent anyway must be `{}`, so an array or any field is a 400 naming it), run the handler (in the request
  * transaction of an idempotent write, request-transaction.ts), and write its result
@@ -13,11 +14,13 @@ import { writePage } from '../http/pagination.js';
 import type { AppContext } from '../context.js';
 import type { Principal } from '../http/types.js';
 import { requireScope } from '../middleware/require-scope.js';
+import { testModeOnly } from '../middleware/test-mode-only.js';
 import type { AnyOperation, ListOutcome } from './operation.js';
 import { runWrite } from './request-transaction.js';
 import { EXPAND_PARAM, querySchema, queryParser } from './query.js';
 import { sendJsonText } from '../http/send-json.js';
 import { compileInlined, inlineRefs, listSchema, withRelationIds, type ComponentSchemas } from './serializer.js';
+import { withLivemodeProperty } from './livemode.js';
 
 /** `/debts/{id}` → `/debts/:id` (Express 5 / path-to-regexp syntax). */
 export function expressPath(template: string): string {
@@ -44,10 +47,14 @@ function label(op: AnyOperation): RequestHandler {
   };
 }
 
-/** The compiled validators and serializers of one operation (Ajv, fast-json-stringify). */
+/** The compiled validators of one operation (Ajv). */
 interface Compiled {
   parseQuery: (raw: Record<string, unknown>) => Record<string, unknown>;
   parseBody: (value: unknown) => unknown;
+}
+
+/** The serializers of one operation in one mode (fast-json-stringify): with and without `expand[]`. */
+interface Serializers {
   full: ((value: unknown) => string) | undefined;
   idsOnly: ((value: unknown) => string) | undefined;
 }
@@ -55,31 +62,40 @@ interface Compiled {
 /** The body of an operation that takes none: absent, or an empty object (clients that always send `{}`). */
 const NO_BODY = { type: 'object', additionalProperties: false, description: 'This operation takes no request body.' };
 
-function compile(op: AnyOperation, components: ComponentSchemas): Compiled {
+function compile(op: AnyOperation): Compiled {
+  return {
+    parseQuery: queryParser<Record<string, unknown>>(op.query ?? querySchema({})),
+    parseBody: validator<unknown>(op.body ? op.body.schema : NO_BODY),
+  };
+}
+
+/** Serializers writing `livemode` = `livemode` on every object (docs/api.md section 15, livemode.ts). */
+function compileSerializers(op: AnyOperation, components: ComponentSchemas, livemode: boolean): Serializers {
   const item = op.response.schema;
-  const schema = op.response.produces ? undefined : inlineRefs(op.response.list ? listSchema(item) : item, components);
+  const inlined = op.response.produces ? undefined : inlineRefs(op.response.list ? listSchema(item) : item, components);
+  const schema = inlined === undefined ? undefined : withLivemodeProperty(inlined, livemode);
   const full = schema === undefined ? undefined : compileInlined(schema);
   // Without `expand[]` every relation is an id (or null): a serializer of that narrower schema skips
   // fast-json-stringify's run-time choice of a `oneOf` branch.
   const relations = (op.query as { properties?: Record<string, { items?: { enum?: string[] } }> } | undefined)?.properties?.[EXPAND_PARAM]?.items?.enum ?? [];
-  return {
-    parseQuery: queryParser<Record<string, unknown>>(op.query ?? querySchema({})),
-    parseBody: validator<unknown>(op.body ? op.body.schema : NO_BODY),
-    full,
-    idsOnly: schema === undefined || !relations.length ? full : compileInlined(withRelationIds(schema, relations, op.response.list === true)),
-  };
+  return { full, idsOnly: schema === undefined || !relations.length ? full : compileInlined(withRelationIds(schema, relations, op.response.list === true)) };
 }
 
 function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas): RequestHandler {
   // Compiled on the operation's first request, not at start: a process starts in a fraction of the
   // CPU time (most of which went to compiling every operation's schemas), and serves the same.
   let compiled: Compiled | undefined;
+  // By mode: a test-mode serializer is compiled only once a test client calls the operation.
+  const serializers = new Map<boolean, Serializers>();
   return async (req: Request, res: Response) => {
-    const { parseQuery, parseBody, full, idsOnly } = (compiled ??= compile(op, components));
-    const query = parseQuery(req.query);
-    const serialize = (query[EXPAND_PARAM] as unknown[] | undefined)?.length ? full : idsOnly;
-    const body = op.body || req.body !== undefined ? parseBody(req.body ?? {}) : undefined;
+    const { parseQuery, parseBody } = (compiled ??= compile(op));
     const principal = req.principal as Principal;
+    const livemode = principal?.livemode ?? true;
+    let modeSerializers = serializers.get(livemode);
+    if (!modeSerializers) serializers.set(livemode, (modeSerializers = compileSerializers(op, components, livemode)));
+    const query = parseQuery(req.query);
+    const serialize = (query[EXPAND_PARAM] as unknown[] | undefined)?.length ? modeSerializers.full : modeSerializers.idsOnly;
+    const body = op.body || req.body !== undefined ? parseBody(req.body ?? {}) : undefined;
     const produce = async (c: AppContext): Promise<string | undefined> => {
       const result = await op.handler({
         ctx: c,
@@ -115,6 +131,7 @@ export function mountOperations(ctx: AppContext, operations: readonly AnyOperati
   const router = Router();
   for (const op of [...operations].sort(bySpecificity)) {
     const chain: RequestHandler[] = [label(op)];
+    if (op.testOnly) chain.push(testModeOnly);
     if (op.access.token && op.access.scope) chain.push(requireScope(op.access.scope));
     router[op.method](expressPath(op.path), ...chain, handle(ctx, op, components));
   }

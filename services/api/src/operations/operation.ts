@@ -78,6 +78,11 @@ export interface Operation<Q extends TSchema = TSchema, B extends TSchema = TSch
   errors?: ErrorCode[];
   /** Event types the operation records (documented; written through the outbox). */
   events?: EventType[];
+  /**
+   * A test helper (docs/api.md section 15): only test clients reach it; to a live token it does not
+   * exist (404 `route_not_found`). OpenAPI marks it `x-test-only`.
+   */
+  testOnly?: true;
   handler: (input: OperationInput<Static<Q>, Static<B>, PathParams<P>>) => unknown;
 }
 

@@ -19,6 +19,7 @@ import { communicationTemplateOperations } from './communication-templates/opera
 import { webhookOperations } from './webhooks/operations.js';
 import { operatorOperations } from './operator/operations.js';
 import { eventOperations } from './events/operations.js';
+import { testHelperOperations } from './test-helpers/operations.js';
 import { serviceOperations } from './service/operations.js';
 
 /** The API's operations that need a bearer token; every `PATCH` gets its `PUT` twin (docs/api.md section 10). */
@@ -38,6 +39,7 @@ export const API_OPERATIONS: readonly AnyOperation[] = withPutTwins([
   ...webhookOperations,
   ...eventOperations,
   ...operatorOperations,
+  ...testHelperOperations,
 ]);
 
 /** Every documented operation: the API's, then the public operational ones. */

@@ -4,7 +4,7 @@
  * (bad input or unknown object) or 2 (usage).
  *
  *   tenants create --name NAME
- *   clients create --tenant TEN_ID --name NAME [--scope "debts:read …"]
+ *   clients create --tenant TEN_ID --name NAME [--scope "debts:read …"] [--test]  (--test: section 15)
  *   clients create --operator --name NAME [--scope "operations:read …"]  (docs/api.md section 12)
  *   clients rotate-secret --client CLIENT_ID
  *   clients revoke --client CLIENT_ID
@@ -22,7 +22,7 @@ import { createTenant } from '@dms/domain/tenants';
 import { ClientAdminError, createClient, revokeClient, rotateClientSecret, rotateSigningKey } from '../domain/index.js';
 
 const USAGE = `usage: admin tenants create --name NAME
-       admin clients create --tenant TEN_ID --name NAME [--scope "SCOPE ..."]
+       admin clients create --tenant TEN_ID --name NAME [--scope "SCOPE ..."] [--test]
        admin clients create --operator --name NAME [--scope "operations:read operations:write"]
        admin clients rotate-secret --client CLIENT_ID
        admin clients revoke --client CLIENT_ID
@@ -36,14 +36,21 @@ function required(values: Flags, name: string): string {
   return v;
 }
 
-/** The parsed flags: strings, and `--operator`. */
+/** The parsed flags: strings, `--operator` and `--test`. */
 type Flags = Record<string, string | boolean | undefined>;
 type Command = (db: Knex, flags: Flags) => Promise<object>;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { name: { type: 'string' }, tenant: { type: 'string' }, scope: { type: 'string' }, client: { type: 'string' }, operator: { type: 'boolean' } },
+    options: {
+      name: { type: 'string' },
+      tenant: { type: 'string' },
+      scope: { type: 'string' },
+      client: { type: 'string' },
+      operator: { type: 'boolean' },
+      test: { type: 'boolean' },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -56,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
     'clients create': (db, f) =>
       createClient(db, box, issuer, {
         ...(f.operator ? { operator: true } : { tenantId: required(f, 'tenant') }),
+        ...(f.test ? { test: true } : {}),
         name: required(f, 'name'),
         scope: f.scope as string | undefined,
       }),

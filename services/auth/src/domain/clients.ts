@@ -7,6 +7,7 @@ import type { Knex } from '@dms/db';
 import { randomBase62 } from '@dms/ids';
 import { randomSecret, type SecretBox } from '@dms/secrets';
 import { isOperatorScope, isScope, OPERATOR_SCOPES, parseScope, SCOPES } from '@dms/scopes';
+import { testTenantOf } from '@dms/domain/tenants';
 
 /** The CLI's answer to `clients create` and `clients rotate-secret` (docs/api.md section 2). */
 export interface IssuedClient {
@@ -19,6 +20,8 @@ export interface IssuedClient {
   scope: string;
   /** `operator` for an operator client; absent for a tenant's. */
   kind?: 'operator';
+  /** A tenant client's mode: false for a test client (docs/api.md section 15); absent for an operator's. */
+  livemode?: boolean;
 }
 
 /** A tenant's client, or one of the platform's operators (docs/api.md section 12). */
@@ -31,6 +34,8 @@ export interface StoredClient {
   tenant_id: string | null;
   scope: string;
   kind: ClientKind;
+  /** False for a client of a test-mode tenant (docs/api.md section 15); true otherwise. */
+  livemode: boolean;
 }
 
 interface ClientRow {
@@ -86,29 +91,44 @@ export function normaliseClientScope(scope: string | undefined, kind: ClientKind
   return list.join(' ');
 }
 
+/** The tenant a new tenant client belongs to: `tenantId` itself, or for `test` its test-mode pair. */
+async function clientTenant(db: Knex, tenantId: string, test: boolean): Promise<{ id: string; livemode: boolean }> {
+  if (test) {
+    try {
+      const pair = await testTenantOf(db, tenantId);
+      return { id: pair.id, livemode: false };
+    } catch (err) {
+      throw new ClientAdminError((err as Error).message);
+    }
+  }
+  const tenant = await db<{ id: string; livemode: boolean }>('tenants').where({ id: tenantId }).first('id', 'livemode');
+  if (!tenant) throw new ClientAdminError(`no tenant ${tenantId}`);
+  return tenant;
+}
+
 /**
  * Creates a client with a fresh secret: a tenant's (`tenantId`), or an operator's (`operator`, no
- * tenant: its requests name the tenant they act for, docs/api.md section 12).
+ * tenant: its requests name the tenant they act for, docs/api.md section 12). A `test` client
+ * belongs to the test-mode tenant paired with `tenantId` (created on first use, docs/api.md
+ * section 15): its tokens carry `livemode: false` and reach only test data.
  * @param opts.scope space-separated allowed scopes (default: all of the kind's)
  * @throws ClientAdminError when the tenant does not exist, a scope is unknown or not the kind's,
- *   or neither or both of `tenantId` and `operator` are given
+ *   neither or both of `tenantId` and `operator` are given, or `test` with `operator`
  */
 export async function createClient(
   db: Knex,
   box: SecretBox,
   issuer: IssuerInfo,
-  opts: { tenantId?: string; operator?: boolean; name: string; scope?: string },
+  opts: { tenantId?: string; operator?: boolean; test?: boolean; name: string; scope?: string },
 ): Promise<IssuedClient> {
   const kind: ClientKind = opts.operator ? 'operator' : 'tenant';
   if ((kind === 'operator') === (opts.tenantId !== undefined)) throw new ClientAdminError('give --tenant for a tenant client, or --operator, not both');
+  if (opts.operator && opts.test) throw new ClientAdminError("--test makes a client of a tenant's test mode; an operator client names its tenant per request");
   const scope = normaliseClientScope(opts.scope, kind);
-  if (opts.tenantId !== undefined) {
-    const tenant = await db('tenants').where({ id: opts.tenantId }).first('id');
-    if (!tenant) throw new ClientAdminError(`no tenant ${opts.tenantId}`);
-  }
+  const tenant = opts.tenantId === undefined ? undefined : await clientTenant(db, opts.tenantId, opts.test === true);
   const clientId = `cli_${randomBase62(24)}`;
   const secret = randomSecret('cs_');
-  const tenantId = opts.tenantId ?? null;
+  const tenantId = tenant?.id ?? null;
   await db.transaction(async (trx) => {
     await trx<ClientRow>('oauth_clients').insert({
       client_id: clientId,
@@ -121,7 +141,7 @@ export async function createClient(
     await notifyClientChanged(trx, clientId);
   });
   const issued = { client_id: clientId, client_secret: secret, audience: issuer.audience, token_url: tokenUrl(issuer.issuer), tenant_id: tenantId, scope };
-  return kind === 'operator' ? { ...issued, kind } : issued;
+  return tenant ? { ...issued, livemode: tenant.livemode } : { ...issued, kind: 'operator' };
 }
 
 /**
@@ -176,7 +196,18 @@ export async function findActiveClient(db: Knex, box: SecretBox, clientId: strin
   // PostgreSQL text cannot hold U+0000 (`client_id=%00`): no client has such an id, and the query
   // would fail (a 500 server_error) instead of the 401 invalid_client any unknown client gets.
   if (clientId.includes('\u0000')) return undefined;
-  const row = await db<ClientRow>('oauth_clients').where({ client_id: clientId }).whereNull('revoked_at').first();
+  const row = await db<ClientRow & { livemode: boolean | null }>('oauth_clients')
+    .leftJoin('tenants', 'tenants.id', 'oauth_clients.tenant_id')
+    .where({ client_id: clientId })
+    .whereNull('revoked_at')
+    .first<(ClientRow & { livemode: boolean | null }) | undefined>('oauth_clients.*', 'tenants.livemode');
   if (!row) return undefined;
-  return { client_id: row.client_id, client_secret: box.open(row.secret_ciphertext), tenant_id: row.tenant_id, scope: row.scope, kind: row.kind };
+  return {
+    client_id: row.client_id,
+    client_secret: box.open(row.secret_ciphertext),
+    tenant_id: row.tenant_id,
+    scope: row.scope,
+    kind: row.kind,
+    livemode: row.livemode !== false,
+  };
 }

@@ -30,6 +30,7 @@ export function clientMetadata(client: StoredClient): ClientMetadata {
     scope: client.scope,
     tenant_id: client.tenant_id,
     client_kind: client.kind,
+    livemode: client.livemode,
     token_endpoint_auth_method: 'client_secret_basic',
   };
 }

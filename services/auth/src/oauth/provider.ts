@@ -7,6 +7,7 @@
  * - An omitted `scope` grants every scope the client is allowed (docs/api.md section 2).
  * - Tokens carry `tenant_id` (from the client) beside the RFC 9068 claims; an operator client's
  *   tokens carry `operator: true` instead, and only the operator scopes (docs/api.md section 12).
+ * - A tenant client's tokens carry `livemode` (false for a test client, docs/api.md section 15).
  */
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { randomBytes } from 'node:crypto';
@@ -28,7 +29,7 @@ export const ROUTES = {
   jwks: '/.well-known/jwks.json',
 } as const;
 
-type ClientWithTenant = { scope?: string; tenant_id?: string | null; client_kind?: 'tenant' | 'operator' };
+type ClientWithTenant = { scope?: string; tenant_id?: string | null; client_kind?: 'tenant' | 'operator'; livemode?: boolean };
 
 /** Every scope a token of this issuer can carry: the tenants' and the operators'. */
 const ALL_SCOPES = [...SCOPES, ...OPERATOR_SCOPES];
@@ -54,7 +55,7 @@ export function createProvider(opts: ProviderOptions): Provider {
     // and RFC 6749 5.2 want every grant but client_credentials to be unsupported_grant_type.
     responseTypes: ['none'],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post'],
-    extraClientMetadata: { properties: ['tenant_id', 'client_kind'] },
+    extraClientMetadata: { properties: ['tenant_id', 'client_kind', 'livemode'] },
     // Only cookies of the (disabled) interactive flows would use these; set to avoid a default.
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     ttl: { ClientCredentials: opts.accessTokenTtlSeconds },
@@ -94,7 +95,7 @@ export function createProvider(opts: ProviderOptions): Provider {
     },
     extraTokenClaims(_ctx, token) {
       const client = (token as unknown as { client?: ClientWithTenant }).client;
-      return client?.client_kind === 'operator' ? { operator: true } : { tenant_id: client?.tenant_id };
+      return client?.client_kind === 'operator' ? { operator: true } : { tenant_id: client?.tenant_id, livemode: client?.livemode !== false };
     },
     renderError: undefined,
   };

@@ -1,6 +1,6 @@
 /**
  * Missed instalments (docs/api.md section 9): an instalment still unpaid `grace_days` after its
- * `due_on` becomes `missed`, its plan `broken` and the debt `defaulted`; the rule itself is the
+ * `due_on` (by its tenant's clock, section 15) becomes `missed`, its plan `broken` and the debt `defaulted`; the rule itself is the
  * domain's (`breakPlanIfMissed`). Only plans of `paying` debts are due: a paused or disputed debt
  * keeps its plan until it is back to `paying` (the lifecycle's `default` move starts from `paying`
  * only).
@@ -11,19 +11,21 @@
 import type { Knex } from '@dms/db';
 import { acrossTenants } from '@dms/domain/kernel';
 import { breakPlanIfMissed, debtsResource, type DebtRow } from '@dms/domain/debts';
-import type { Clock } from './clock.js';
+import { tenantDay, tenantToday, type Clock } from './clock.js';
 import type { ChangeOutcome, TimedChange } from './types.js';
 
 /**
- * Locks the `paying` debt with the oldest overdue active plan that no other transaction holds.
- * `next_due_on + grace_days` is the expression of the partial index `payment_plans_overdue`.
+ * Locks the `paying` debt with the oldest plan overdue by its tenant's clock that no other
+ * transaction holds. `next_due_on + grace_days` is the expression of the partial index
+ * `payment_plans_overdue`, bounded by the clock furthest ahead.
  */
-function claimOverdueDebt(trx: Knex.Transaction, today: string, tenantIds: readonly string[]): Promise<DebtRow | undefined> {
+function claimOverdueDebt(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]): Promise<DebtRow | undefined> {
   return acrossTenants(trx, debtsResource, tenantIds)
     .select('debts.*')
     .join('payment_plans as p', (j) => j.on('p.debt_id', 'debts.id').andOn('p.tenant_id', 'debts.tenant_id'))
     .where({ 'p.status': 'active', 'debts.status': 'paying' })
-    .whereRaw('p.next_due_on + p.grace_days < ?::date', [today])
+    .whereRaw('p.next_due_on + p.grace_days < ?::date', [clock.horizonDay])
+    .whereRaw(`p.next_due_on + p.grace_days < ${tenantDay('debts.tenant_id')}`, [clock.offsetSeconds])
     .orderByRaw('p.next_due_on + p.grace_days')
     .limit(1)
     .forUpdate('debts')
@@ -35,9 +37,9 @@ function claimOverdueDebt(trx: Knex.Transaction, today: string, tenantIds: reado
 export const missedInstalments: TimedChange = {
   name: 'instalment_missed',
   async applyOne(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]): Promise<ChangeOutcome> {
-    const debt = await claimOverdueDebt(trx, clock.today, tenantIds);
+    const debt = await claimOverdueDebt(trx, clock, tenantIds);
     if (!debt) return { kind: 'none' };
-    const context = await breakPlanIfMissed(trx, debt.tenant_id, debt, clock.today);
+    const context = await breakPlanIfMissed(trx, debt.tenant_id, debt, await tenantToday(trx, debt.tenant_id, clock));
     if (context === undefined) return { kind: 'skipped', object: debt.id };
     return { kind: 'made', object: debt.id, tenant: debt.tenant_id, context };
   },

@@ -1,19 +1,24 @@
 /**
- * Timed pauses (docs/api.md section 9): a debt paused with `end_at` resumes at that time; the move
+ * Timed pauses (docs/api.md section 9): a debt paused with `end_at` resumes at that time (by its
+ * tenant's clock, section 15); the move
  * itself is the domain's (`endPause`: `resumed`, or `paying` while it has an active plan).
  */
 import type { Knex } from '@dms/db';
 import { acrossTenants } from '@dms/domain/kernel';
 import { debtsResource, endPause, type DebtRow } from '@dms/domain/debts';
-import type { Clock } from './clock.js';
+import { tenantMoment, type Clock } from './clock.js';
 import type { ChangeOutcome, TimedChange } from './types.js';
 
-/** Locks the paused debt whose pause ended longest ago that no other transaction holds (index `debts_pause_end`). */
-function claimEndedPause(trx: Knex.Transaction, now: Date, tenantIds: readonly string[]): Promise<DebtRow | undefined> {
+/**
+ * Locks the paused debt whose pause ended longest ago by its tenant's clock that no other
+ * transaction holds (index `debts_pause_end`, bounded by the clock furthest ahead).
+ */
+function claimEndedPause(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]): Promise<DebtRow | undefined> {
   return acrossTenants(trx, debtsResource, tenantIds)
     .where('debts.status', 'paused')
     .whereNotNull('debts.pause_end_at')
-    .where('debts.pause_end_at', '<=', now)
+    .where('debts.pause_end_at', '<=', clock.horizon)
+    .whereRaw(`debts.pause_end_at <= ${tenantMoment('debts.tenant_id')}`, [clock.offsetSeconds])
     .orderBy('debts.pause_end_at')
     .limit(1)
     .forUpdate()
@@ -25,7 +30,7 @@ function claimEndedPause(trx: Knex.Transaction, now: Date, tenantIds: readonly s
 export const pauseEnds: TimedChange = {
   name: 'pause_ended',
   async applyOne(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]): Promise<ChangeOutcome> {
-    const debt = await claimEndedPause(trx, clock.now, tenantIds);
+    const debt = await claimEndedPause(trx, clock, tenantIds);
     if (!debt) return { kind: 'none' };
     const context = await endPause(trx, debt.tenant_id, debt);
     return { kind: 'made', object: debt.id, tenant: debt.tenant_id, context };

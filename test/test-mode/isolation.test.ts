@@ -1,0 +1,160 @@
+/**
+ * Test mode keeps test and live data apart (docs/api.md section 15), for every tenant-owned
+ * resource of the registry: a live token never lists, counts, searches or retrieves a test object,
+ * a test token never a live one, and every object each shows carries its `livemode`. The table
+ * below must name every tenant-owned table of the registry, so a new resource fails here until it
+ * has its row.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { TENANT_TABLES } from '@dms/domain';
+import { closeHarness, testDb } from '../support/harness.js';
+import { bothModes, type Mode } from './support.js';
+
+afterAll(closeHarness);
+
+/** What `fill` made in one mode, by table. */
+type Made = Record<string, string>;
+
+/** Makes one object of every resource through the API; returns their ids by table (and the parents). */
+async function fill({ api }: Mode): Promise<Made> {
+  const org = (await api.post('/organisations', { name: 'Northwind Utilities' }).expect(201)).body.id;
+  const cus = (await api.post('/customers', { kind: 'individual', first_name: 'Ada', last_name: 'Lovelace' }).expect(201)).body.id;
+  const cd = (await api.post(`/customers/${cus}/contact_details`, { type: 'email', value: 'ada@example.com' }).expect(201)).body.id;
+  const ep = (await api.post('/webhooks', { url: 'https://hooks.example.com/dms', enabled_events: ['*'] }).expect(201)).body.id;
+  const debt = (await api.post('/debts', { customer_id: cus, organisation_id: org, currency: 'GBP', breakdown: { principal: 10000 } }).expect(201)).body.id;
+  await api.post(`/debts/${debt}/ready`).expect(200);
+  const li = (await api.post(`/debts/${debt}/line_items`, { kind: 'fee', amount: 500 }).expect(201)).body.id;
+  const inv = (await api.post(`/debts/${debt}/invoices`, { reference: 'INV-1' }).expect(201)).body.id;
+  const pay = (await api.post(`/debts/${debt}/payments`, { amount: 1000, currency: 'GBP' }).expect(201)).body.id;
+  const planDebt = (await api.post('/debts', { customer_id: cus, organisation_id: org, currency: 'GBP', breakdown: { principal: 6000 } }).expect(201)).body.id;
+  await api.post(`/debts/${planDebt}/ready`).expect(200);
+  const startOn = new Date().toISOString().slice(0, 10);
+  const plan = (await api.post(`/debts/${planDebt}/payment_plans`, { frequency: 'weekly', instalment_count: 2, start_on: startOn }).expect(201)).body.id;
+  const template = {
+    name: 'reminder-day-0-email',
+    delivery_method: 'email',
+    subject: 'Your account {{ debt.account_number }}',
+    body: '<p>Dear {{ customer.first_name }}</p>',
+  };
+  const tpl = (await api.post('/communication_templates', template).expect(201)).body.id;
+  const version = (await api.get(`/communication_templates/${tpl}/versions`).expect(200)).body.data[0].id;
+  const delivery = (await api.get(`/webhooks/${ep}/deliveries`).expect(200)).body.data[0].id;
+  const event = (await api.get('/events?limit=1').expect(200)).body.data[0].id;
+  return {
+    organisations: org,
+    customers: cus,
+    customer_contact_details: cd,
+    debts: debt,
+    line_items: li,
+    invoices: inv,
+    payments: pay,
+    payment_plans: plan,
+    communication_templates: tpl,
+    communication_template_versions: version,
+    webhook_endpoints: ep,
+    webhook_deliveries: delivery,
+    events: event,
+  };
+}
+
+const SINCE = 'created_at>"2000-01-01T00:00:00Z"';
+
+/** How each resource is listed, retrieved and searched, given the ids `fill` made in one mode. */
+const PATHS: Record<string, { list: (m: Made) => string; retrieve?: (m: Made) => string; search?: (m: Made) => string }> = {
+  organisations: { list: () => '/organisations', retrieve: (m) => `/organisations/${m.organisations}` },
+  customers: { list: () => '/customers', retrieve: (m) => `/customers/${m.customers}`, search: () => `/customers/search?query=${encodeURIComponent(SINCE)}` },
+  customer_contact_details: {
+    list: (m) => `/customers/${m.customers}/contact_details`,
+    retrieve: (m) => `/customers/${m.customers}/contact_details/${m.customer_contact_details}`,
+  },
+  debts: { list: () => '/debts', retrieve: (m) => `/debts/${m.debts}`, search: () => `/debts/search?query=${encodeURIComponent(SINCE)}` },
+  line_items: { list: (m) => `/debts/${m.debts}/line_items` },
+  invoices: {
+    list: (m) => `/debts/${m.debts}/invoices`,
+    retrieve: (m) => `/debts/${m.debts}/invoices/${m.invoices}`,
+    search: (m) => `/debts/${m.debts}/invoices/search?query=reference:INV-1`,
+  },
+  payments: { list: () => '/payments', retrieve: (m) => `/payments/${m.payments}`, search: () => `/payments/search?query=${encodeURIComponent(SINCE)}` },
+  payment_plans: { list: () => '/payment_plans', retrieve: (m) => `/payment_plans/${m.payment_plans}` },
+  communication_templates: { list: () => '/communication_templates', retrieve: (m) => `/communication_templates/${m.communication_templates}` },
+  communication_template_versions: { list: (m) => `/communication_templates/${m.communication_templates}/versions` },
+  webhook_endpoints: { list: () => '/webhooks', retrieve: (m) => `/webhooks/${m.webhook_endpoints}` },
+  webhook_deliveries: { list: (m) => `/webhooks/${m.webhook_endpoints}/deliveries` },
+  events: { list: () => '/events', retrieve: (m) => `/events/${m.events}` },
+};
+
+let live: Mode;
+let testMode: Mode;
+const made: { live: Made; test: Made } = { live: {}, test: {} };
+
+beforeAll(async () => {
+  ({ live, test: testMode } = await bothModes());
+  [made.live, made.test] = await Promise.all([fill(live), fill(testMode)]);
+});
+
+test('the table covers every tenant-owned resource of the registry', () => {
+  expect(Object.keys(PATHS).sort()).toEqual([...TENANT_TABLES].sort());
+});
+
+test("the two modes' data live under two tenants, the test one paired with the live one", async () => {
+  expect(testMode.tenant.tenantId).not.toBe(live.tenant.tenantId);
+  const pair = await testDb()('tenants').where({ id: testMode.tenant.tenantId }).first('livemode', 'live_tenant_id');
+  expect(pair).toEqual({ livemode: false, live_tenant_id: live.tenant.tenantId });
+  expect((await live.api.get('/tenants/me').expect(200)).body).toMatchObject({ id: live.tenant.tenantId, livemode: true });
+  expect((await testMode.api.get('/tenants/me').expect(200)).body).toMatchObject({ id: testMode.tenant.tenantId, livemode: false });
+});
+
+const MODES: Array<['live' | 'test', boolean]> = [
+  ['live', true],
+  ['test', false],
+];
+
+describe.each(Object.keys(PATHS))('%s', (table) => {
+  const paths = PATHS[table]!;
+  test.each(MODES)('a %s token lists and counts only its own mode, each with its livemode', async (mode, livemode) => {
+    const [own, other] = mode === 'live' ? [made.live, made.test] : [made.test, made.live];
+    const api = mode === 'live' ? live.api : testMode.api;
+    const res = await api.get(`${paths.list(own)}${paths.list(own).includes('?') ? '&' : '?'}limit=100`).expect(200);
+    const ids = res.body.data.map((o: { id: string }) => o.id);
+    expect(ids).toContain(own[table]);
+    expect(ids).not.toContain(other[table]);
+    expect(res.body.data.every((o: { livemode: unknown }) => o.livemode === livemode)).toBe(true);
+    expect(res.headers['x-total-count']).toBe(String(ids.length));
+    if (paths.search) {
+      const found = await api.get(paths.search(own)).expect(200);
+      const foundIds = found.body.data.map((o: { id: string }) => o.id);
+      expect(foundIds).toContain(own[table]);
+      expect(foundIds).not.toContain(other[table]);
+      expect(found.body.data.every((o: { livemode: unknown }) => o.livemode === livemode)).toBe(true);
+    }
+    if (paths.retrieve) expect((await api.get(paths.retrieve(own)).expect(200)).body.livemode).toBe(livemode);
+  });
+
+  test.each(MODES)("a %s token gets 404 for the other mode's objects, as for missing ones", async (mode) => {
+    const other = mode === 'live' ? made.test : made.live;
+    const api = mode === 'live' ? live.api : testMode.api;
+    const path = paths.retrieve?.(other) ?? paths.list(other);
+    // A top-level list has no parent to refuse: the other mode's objects are simply absent (above).
+    if (path === paths.list(made.live) && path === paths.list(made.test)) return;
+    const res = await api.get(path).expect(404);
+    expect(res.body).toMatchObject({ object: 'error', code: 'resource_missing' });
+  });
+});
+
+test('every event and the object it carries show their mode; each endpoint gets only its own mode\u2019s deliveries', async () => {
+  for (const [mode, livemode] of MODES) {
+    const api = mode === 'live' ? live.api : testMode.api;
+    const events = (await api.get('/events?limit=100').expect(200)).body.data as Array<{
+      id: string;
+      livemode: boolean;
+      data: { object: { livemode?: boolean } };
+    }>;
+    expect(events.length).toBeGreaterThan(5);
+    for (const e of events) expect([e.livemode, e.data.object.livemode]).toEqual([livemode, livemode]);
+    const ep = mode === 'live' ? made.live.webhook_endpoints : made.test.webhook_endpoints;
+    const deliveries = (await api.get(`/webhooks/${ep}/deliveries?limit=100`).expect(200)).body.data as Array<{ event: string }>;
+    const own = new Set(events.map((e) => e.id));
+    expect(deliveries.length).toBeGreaterThan(0);
+    expect(deliveries.every((d) => own.has(d.event))).toBe(true);
+  }
+});
