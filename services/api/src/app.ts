@@ -4,6 +4,7 @@
  */
 import express, { type Express } from 'express';
 import helmet from 'helmet';
+import { poolUsage } from '@dms/db';
 import { createServiceMetrics, metricsText } from '@dms/metrics';
 import type { Logger } from '@dms/logger';
 import type { AppContext } from './context.js';
@@ -35,7 +36,7 @@ export interface AppOptions {
 /** Builds the Express application. Pure assembly: no I/O until requests arrive. */
 export function createApp(baseCtx: AppContext, opts: AppOptions): Express {
   const app = express();
-  const metrics = createServiceMetrics('api');
+  const metrics = createServiceMetrics('api', () => poolUsage(baseCtx.db));
   const routeLabel = routeLabeler(ALL_OPERATIONS);
   const components = componentSchemas(ALL_OPERATIONS);
   const openapiJson = JSON.stringify(

@@ -3,7 +3,7 @@
  * Separate from `server.ts` so tests and tools can start it in-process on any port.
  */
 import { createServer, type Server } from 'node:http';
-import { createDb, type Knex } from '@dms/db';
+import { createDb, poolUsage, type Knex } from '@dms/db';
 import { resolveSecretsKey } from '@dms/config';
 import { createLogger, type Logger } from '@dms/logger';
 import { SecretBox } from '@dms/secrets';
@@ -42,7 +42,7 @@ export async function buildIssuer(cfg: AuthConfig): Promise<Issuer> {
   const log = createLogger('auth', cfg.LOG_LEVEL);
   const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
   const box = new SecretBox(resolveSecretsKey(cfg));
-  const metrics = createIssuerMetrics();
+  const metrics = createIssuerMetrics(() => poolUsage(db));
   const clients = createClientCache({
     load: (id) => findActiveClient(db, box, id),
     max: cfg.CLIENT_CACHE_MAX,

@@ -3,7 +3,7 @@
  * the environment, then deliver until SIGTERM. Any number of dispatchers may run against one
  * database; they share the work through the queue's row locks and leases.
  */
-import { createDb, isReachable } from '@dms/db';
+import { createDb, isReachable, poolUsage } from '@dms/db';
 import { resolveSecretsKey } from '@dms/config';
 import { createLogger } from '@dms/logger';
 import { runHttpService } from '@dms/lifecycle';
@@ -22,7 +22,10 @@ const log = createLogger('dispatcher', cfg.LOG_LEVEL);
 const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
 const box = new SecretBox(resolveSecretsKey(cfg));
 const queueOptions = { leaseSeconds: cfg.leaseSeconds, tenantIds: cfg.tenantIds };
-const metrics = createDispatcherMetrics(() => queueDepth(db, queueOptions));
+const metrics = createDispatcherMetrics(
+  () => queueDepth(db, queueOptions),
+  () => poolUsage(db),
+);
 const timeoutMs = cfg.DELIVERY_TIMEOUT_SECONDS * 1000;
 const outbound = createOutbound({ allowPrivate: cfg.ALLOW_PRIVATE_WEBHOOK_TARGETS }, timeoutMs);
 const tokens = new ClientCredentialsTokens(outbound, timeoutMs, cfg.TOKEN_REFRESH_MARGIN_SECONDS, {

@@ -5,19 +5,24 @@
  * keeps the event history's partitions. Any number of workers may run against one database;
  * row locks (SKIP LOCKED) make each change happen once.
  */
-import { createDb, isReachable } from '@dms/db';
+import { createDb, isReachable, poolUsage } from '@dms/db';
 import { createLogger } from '@dms/logger';
 import { runHttpService } from '@dms/lifecycle';
 import { createProbeServer } from '@dms/metrics';
 import { loadWorkerConfig } from './config.js';
 import { createWorkerMetrics } from './metrics.js';
-import { Worker } from './worker.js';
+import { readLags, readPartitionRunway } from './lag.js';
+import { CHANGES, Worker } from './worker.js';
 import { startRetention } from './retention.js';
 
 const cfg = loadWorkerConfig();
 const log = createLogger('worker', cfg.LOG_LEVEL);
 const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
-const metrics = createWorkerMetrics();
+const metrics = createWorkerMetrics({
+  lags: () => readLags(db, CHANGES, cfg.WORKER_CLOCK_OFFSET_SECONDS, cfg.tenantIds),
+  runway: () => readPartitionRunway(db),
+  pool: () => poolUsage(db),
+});
 const worker = new Worker({ db, cfg, log, metrics });
 const retention = startRetention(db, log, cfg.EVENT_RETENTION_DAYS);
 

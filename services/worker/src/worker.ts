@@ -17,7 +17,7 @@ import type { WorkerConfig } from './config.js';
 import type { WorkerMetrics } from './metrics.js';
 
 /** Every change kind, in the order a check makes them. */
-const CHANGES: readonly TimedChange[] = [pauseEnds, missedInstalments];
+export const CHANGES: readonly TimedChange[] = [pauseEnds, missedInstalments];
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 

@@ -14,21 +14,20 @@ import { breakPlanIfMissed, debtsResource, type DebtRow } from '@dms/domain/debt
 import type { Clock } from './clock.js';
 import type { ChangeOutcome, TimedChange } from './types.js';
 
+/** `paying` debts joined with their active plan (`p`) whose instalment is overdue on `today`. */
+function overduePlans(trx: Knex.Transaction, today: string, tenantIds: readonly string[]) {
+  return acrossTenants(trx, debtsResource, tenantIds)
+    .join('payment_plans as p', (j) => j.on('p.debt_id', 'debts.id').andOn('p.tenant_id', 'debts.tenant_id'))
+    .where({ 'p.status': 'active', 'debts.status': 'paying' })
+    .whereRaw('p.next_due_on + p.grace_days < ?::date', [today]);
+}
+
 /**
  * Locks the `paying` debt with the oldest overdue active plan that no other transaction holds.
  * `next_due_on + grace_days` is the expression of the partial index `payment_plans_overdue`.
  */
 function claimOverdueDebt(trx: Knex.Transaction, today: string, tenantIds: readonly string[]): Promise<DebtRow | undefined> {
-  return acrossTenants(trx, debtsResource, tenantIds)
-    .select('debts.*')
-    .join('payment_plans as p', (j) => j.on('p.debt_id', 'debts.id').andOn('p.tenant_id', 'debts.tenant_id'))
-    .where({ 'p.status': 'active', 'debts.status': 'paying' })
-    .whereRaw('p.next_due_on + p.grace_days < ?::date', [today])
-    .orderByRaw('p.next_due_on + p.grace_days')
-    .limit(1)
-    .forUpdate('debts')
-    .skipLocked()
-    .first();
+  return overduePlans(trx, today, tenantIds).select('debts.*').orderByRaw('p.next_due_on + p.grace_days').limit(1).forUpdate('debts').skipLocked().first();
 }
 
 /** The change that breaks plans with a missed instalment and defaults their debts. */
@@ -40,5 +39,11 @@ export const missedInstalments: TimedChange = {
     const context = await breakPlanIfMissed(trx, debt.tenant_id, debt, clock.today);
     if (context === undefined) return { kind: 'skipped', debt: debt.id };
     return { kind: 'made', debt: debt.id, tenant: debt.tenant_id, context };
+  },
+  async oldestDue(trx, clock, tenantIds) {
+    // Missed from the start (UTC) of the day after `next_due_on + grace_days`.
+    const row = (await overduePlans(trx, clock.today, tenantIds).select(trx.raw(`min(p.next_due_on + p.grace_days + 1)::text AS due`)).first()) as
+      { due: string | null } | undefined;
+    return row?.due ? new Date(`${row.due}T00:00:00Z`) : null;
   },
 };

@@ -8,17 +8,14 @@ import { debtsResource, endPause, type DebtRow } from '@dms/domain/debts';
 import type { Clock } from './clock.js';
 import type { ChangeOutcome, TimedChange } from './types.js';
 
+/** Paused debts whose pause has ended by `now`. */
+function endedPauses(trx: Knex.Transaction, now: Date, tenantIds: readonly string[]) {
+  return acrossTenants(trx, debtsResource, tenantIds).where('debts.status', 'paused').whereNotNull('debts.pause_end_at').where('debts.pause_end_at', '<=', now);
+}
+
 /** Locks the paused debt whose pause ended longest ago that no other transaction holds (index `debts_pause_end`). */
 function claimEndedPause(trx: Knex.Transaction, now: Date, tenantIds: readonly string[]): Promise<DebtRow | undefined> {
-  return acrossTenants(trx, debtsResource, tenantIds)
-    .where('debts.status', 'paused')
-    .whereNotNull('debts.pause_end_at')
-    .where('debts.pause_end_at', '<=', now)
-    .orderBy('debts.pause_end_at')
-    .limit(1)
-    .forUpdate()
-    .skipLocked()
-    .first();
+  return endedPauses(trx, now, tenantIds).orderBy('debts.pause_end_at').limit(1).forUpdate().skipLocked().first();
 }
 
 /** The change that ends timed pauses. */
@@ -29,5 +26,9 @@ export const pauseEnds: TimedChange = {
     if (!debt) return { kind: 'none' };
     const context = await endPause(trx, debt.tenant_id, debt);
     return { kind: 'made', debt: debt.id, tenant: debt.tenant_id, context };
+  },
+  async oldestDue(trx, clock, tenantIds) {
+    const row = (await endedPauses(trx, clock.now, tenantIds).min('debts.pause_end_at as due').first()) as { due: Date | null } | undefined;
+    return row?.due ? new Date(row.due) : null;
   },
 };
