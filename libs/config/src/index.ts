@@ -182,6 +182,39 @@ export const trustProxySpec = () =>
     desc: 'Peers whose X-Forwarded-For is believed for per-address rate limits and lockouts (proxy-addr presets loopback, linklocal, uniquelocal, addresses or CIDRs, comma separated; empty = none); list your ingress or load balancers, never a whole private range',
   });
 
+/** The origins of a `CORS_ALLOWED_ORIGINS` value: comma separated, blanks ignored. */
+export function parseOrigins(value: string): string[] {
+  return value
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+}
+
+/** Validates `CORS_ALLOWED_ORIGINS`: each entry an exact origin, `scheme://host[:port]`, no path, no `*`. */
+const origins = makeValidator<string>((input) => {
+  for (const origin of parseOrigins(input)) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin !== origin) throw new Error(`"${origin}" is not an origin (scheme://host[:port], nothing after it)`);
+  }
+  return input;
+});
+
+/**
+ * `CORS_ALLOWED_ORIGINS` of the API and the issuer (docs/api.md section 11, "Browsers"): the
+ * browser origins allowed to call them. None by default: both serve machines, and a browser page
+ * holding a client secret or a tenant's token is the mistake this default prevents.
+ */
+export const corsOriginsSpec = () =>
+  origins({
+    default: '',
+    desc: 'Browser origins allowed to call this service (exact scheme://host[:port], comma separated); empty = none, no CORS header is ever sent',
+  });
+
 /**
  * `WEB_CONCURRENCY`: worker processes of an HTTP service sharing its port (node:cluster, see
  * `runWorkers` of @dms/lifecycle). 1 in containers, where Kubernetes scales pods; one per core on

@@ -4,13 +4,22 @@
  */
 import { createServer } from 'node:http';
 import { resolveSecretsKey } from '@dms/config';
+import { ApiError, toErrorBody } from '@dms/errors';
+import { newId } from '@dms/ids';
 import { createLogger } from '@dms/logger';
-import { runHttpService, runWorkers } from '@dms/lifecycle';
+import { answerHeaderOverflow, runHttpService, runWorkers } from '@dms/lifecycle';
 import { aggregateWorkerMetrics } from '@dms/metrics';
 import { loadApiConfig } from './config.js';
 
 const cfg = loadApiConfig();
 const log = createLogger('api', cfg.LOG_LEVEL);
+
+/** The API's error body for a request whose URL and headers exceed Node's limit (docs/api.md section 3). */
+function headerOverflowAnswer() {
+  const id = newId('req');
+  const { body } = toErrorBody(new ApiError('request_header_too_large', "The request line and headers exceed the server's 16 KiB limit; shorten the URL."), id);
+  return { contentType: 'application/json; charset=utf-8', body: `${JSON.stringify(body)}\n`, headers: { 'Request-Id': id } };
+}
 
 /** One serving process: pools, application, listener. */
 async function serve(): Promise<void> {
@@ -26,6 +35,7 @@ async function serve(): Promise<void> {
     server: (isDraining) => {
       const server = createServer(createApp({ db, cfg, redis, box: new SecretBox(resolveSecretsKey(cfg)) }, { log, isDraining }));
       server.keepAliveTimeout = 65_000;
+      answerHeaderOverflow(server, headerOverflowAnswer);
       return server;
     },
     port: cfg.PORT,

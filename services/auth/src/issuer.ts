@@ -4,7 +4,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import { createDb, poolUsage, type Knex } from '@dms/db';
-import { resolveSecretsKey } from '@dms/config';
+import { parseOrigins, resolveSecretsKey } from '@dms/config';
+import { answerHeaderOverflow } from '@dms/lifecycle';
 import { createLogger, type Logger } from '@dms/logger';
 import { SecretBox } from '@dms/secrets';
 import type { AuthConfig } from './config.js';
@@ -94,8 +95,16 @@ export async function buildIssuer(cfg: AuthConfig): Promise<Issuer> {
     redis,
     log,
   });
-  const server = createServer(createIssuerApp({ db, log, metrics, issuer: cfg.AUTH_ISSUER, provider: () => handler, isDraining: () => draining, tokenGate }));
+  const corsOrigins = new Set(parseOrigins(cfg.CORS_ALLOWED_ORIGINS));
+  const server = createServer(
+    createIssuerApp({ db, log, metrics, issuer: cfg.AUTH_ISSUER, provider: () => handler, isDraining: () => draining, tokenGate, corsOrigins }),
+  );
   server.keepAliveTimeout = 65_000;
+  // RFC 6749 section 5.2's error body, not Node's bare 431 (docs/api.md section 3).
+  answerHeaderOverflow(server, () => ({
+    contentType: 'application/json; charset=utf-8',
+    body: JSON.stringify({ error: 'invalid_request', error_description: "The request line and headers exceed the server's 16 KiB limit." }),
+  }));
 
   return {
     server,
