@@ -9,7 +9,7 @@ import { register } from 'node:module';
 import { createAddHookMessageChannel } from 'import-in-the-middle';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
@@ -36,7 +36,8 @@ export async function startSdk(serviceName: string): Promise<void> {
     tracerProvider: provider,
     instrumentations: [
       new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]!) }),
-      new ExpressInstrumentation(),
+      // Route handlers only: a span per middleware (a dozen a request) would bury the ones that matter.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER] }),
       new PgInstrumentation({ requireParentSpan: true }),
       new UndiciInstrumentation(),
     ],
