@@ -16,8 +16,8 @@ import { embeddedPostgresSpec, loadConfig } from '@dms/config';
 import { readmeBlocks } from './readme-blocks.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** The README's fixed addresses: issuer, API, dispatcher, worker, the receiver, the embedded database (EMBEDDED_PG_PORT). */
-const PORTS = [4000, 3000, 3001, 3002, 8080, loadConfig(embeddedPostgresSpec).EMBEDDED_PG_PORT];
+/** The README's fixed addresses: issuer, API, dispatcher, worker, the receiver, the trace receiver, the embedded database (EMBEDDED_PG_PORT). */
+const PORTS = [4000, 3000, 3001, 3002, 8080, 4318, loadConfig(embeddedPostgresSpec).EMBEDDED_PG_PORT];
 
 const portIsFree = (port) =>
   new Promise((res) => {

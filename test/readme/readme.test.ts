@@ -30,7 +30,7 @@ describe('README blocks', () => {
     expect(blocks.filter((b) => b.kind === 'skip').length).toBeLessThanOrEqual(1);
   });
 
-  test('npm start comes before the first command; the plan demo restarts it with the worker two days ahead, the test-mode and webhook demos with private targets allowed', () => {
+  test('npm start comes before the first command; the plan demo restarts it with the worker two days ahead, the test-mode demo with private targets allowed, the trace demo with traces sent to the local receiver, the webhook demo with private targets allowed', () => {
     const firstStart = blocks.findIndex((b) => b.kind === 'start');
     const firstShell = blocks.findIndex((b) => b.kind === 'shell');
     expect(firstStart).toBeGreaterThanOrEqual(0);
@@ -39,6 +39,7 @@ describe('README blocks', () => {
       {},
       { WORKER_CLOCK_OFFSET_SECONDS: '172800' },
       { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' },
+      { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_BSP_SCHEDULE_DELAY: '500' },
       { ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' },
     ]);
   });

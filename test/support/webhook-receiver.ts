@@ -22,6 +22,8 @@ export interface Received {
   verified: boolean;
   /** The `Authorization` header, if any. */
   authorization?: string;
+  /** The W3C `traceparent` header, if any (docs/api.md section 11). */
+  traceparent?: string;
   /** The bearer token was issued by this receiver's token endpoint and not revoked. */
   authorised: boolean;
   /** What the receiver answered. */
@@ -125,6 +127,7 @@ export async function startReceiver(opts: { expiresIn?: number } = {}): Promise<
         event,
         verified,
         authorization: req.headers.authorization,
+        traceparent: req.headersDistinct.traceparent?.join(', '),
         authorised: bearer !== undefined && issued.has(bearer),
         at: Date.now(),
       };

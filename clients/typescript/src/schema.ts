@@ -1507,7 +1507,7 @@ export type components = {
              * @description Stable error code; see the response descriptions.
              * @enum {string}
              */
-            code: "invalid_json" | "validation_failed" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query" | "idempotency_key_invalid" | "unsupported_api_version" | "invalid_token" | "insufficient_scope" | "resource_missing" | "route_not_found" | "invalid_state_transition" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "business_rule_violation" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "invalid_json" | "validation_failed" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query" | "idempotency_key_invalid" | "unsupported_api_version" | "invalid_token" | "insufficient_scope" | "resource_missing" | "route_not_found" | "method_not_allowed" | "invalid_state_transition" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "business_rule_violation" | "request_header_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description Human-readable explanation (generic for 5xx). */
             message: string;
             /** @description The parameter, header or body field at fault (`contact_details[0].value`). */

@@ -113,6 +113,11 @@ export const commonSpec = {
     desc: 'Base64 32-byte key(s), comma separated, encrypting stored secrets; the first encrypts, all decrypt (required in production)',
   }),
   SHUTDOWN_GRACE_SECONDS: num({ default: 10, desc: 'Seconds SIGTERM waits for in-flight work' }),
+  // Read by the OpenTelemetry SDK itself (@dms/telemetry); listed here to be validated and documented.
+  OTEL_EXPORTER_OTLP_ENDPOINT: str({
+    default: '',
+    desc: 'OTLP/HTTP endpoint of a trace collector (`/v1/traces` is appended; the other standard OTEL_* variables apply); empty = no traces, nothing loaded',
+  }),
   ...poolTimeoutSpec(),
   ...databaseRouteSpec(),
 };
@@ -166,12 +171,48 @@ export const listenUrlSpec = () =>
  * `TRUST_PROXY`: which peers' `X-Forwarded-For` is believed when finding a request's source
  * address for per-address rate limits (the `trust proxy` setting of Express / proxy-addr: preset
  * names `loopback`, `linklocal`, `uniquelocal`, addresses or CIDR ranges, comma separated).
+ * The default believes loopback only: any other peer (a pod or VM of the same network) would
+ * otherwise choose its own address, and with it a fresh failed-authentication budget or a way
+ * round a lockout (docs/api.md section 11).
  * A shared definition, so the API and the issuer read it the same way.
  */
 export const trustProxySpec = () =>
   str({
-    default: 'loopback, linklocal, uniquelocal',
-    desc: 'Peers whose X-Forwarded-For is believed for per-address rate limits (proxy-addr presets loopback, linklocal, uniquelocal, addresses or CIDRs, comma separated); list your load balancers',
+    default: 'loopback',
+    desc: 'Peers whose X-Forwarded-For is believed for per-address rate limits and lockouts (proxy-addr presets loopback, linklocal, uniquelocal, addresses or CIDRs, comma separated; empty = none); list your ingress or load balancers, never a whole private range',
+  });
+
+/** The origins of a `CORS_ALLOWED_ORIGINS` value: comma separated, blanks ignored. */
+export function parseOrigins(value: string): string[] {
+  return value
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+}
+
+/** Validates `CORS_ALLOWED_ORIGINS`: each entry an exact origin, `scheme://host[:port]`, no path, no `*`. */
+const origins = makeValidator<string>((input) => {
+  for (const origin of parseOrigins(input)) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin !== origin) throw new Error(`"${origin}" is not an origin (scheme://host[:port], nothing after it)`);
+  }
+  return input;
+});
+
+/**
+ * `CORS_ALLOWED_ORIGINS` of the API and the issuer (docs/api.md section 11, "Browsers"): the
+ * browser origins allowed to call them. None by default: both serve machines, and a browser page
+ * holding a client secret or a tenant's token is the mistake this default prevents.
+ */
+export const corsOriginsSpec = () =>
+  origins({
+    default: '',
+    desc: 'Browser origins allowed to call this service (exact scheme://host[:port], comma separated); empty = none, no CORS header is ever sent',
   });
 
 /**

@@ -176,3 +176,21 @@ export async function isReachable(db: Knex): Promise<boolean> {
     return false;
   }
 }
+
+/** How busy a pool is: connections in use, idle, requests waiting for one, and its maximum. */
+export interface PoolUsage {
+  used: number;
+  free: number;
+  pending: number;
+  max: number;
+}
+
+/**
+ * The current usage of `db`'s pool (tarn, under Knex), for the `db_pool_*` metrics
+ * (docs/api.md section 11): a pool whose `used` stays at `max` with `pending` requests is saturated.
+ */
+export function poolUsage(db: Knex): PoolUsage {
+  const pool = (db.client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number; max: number } }).pool;
+  if (!pool) return { used: 0, free: 0, pending: 0, max: 0 };
+  return { used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires(), max: pool.max };
+}

@@ -47,6 +47,11 @@ export const ERROR_CODES = {
   insufficient_scope: { status: 403, type: 'permission_error', description: 'The token lacks the scope this operation requires.' },
   resource_missing: { status: 404, type: 'not_found', description: 'No such object for this tenant.' },
   route_not_found: { status: 404, type: 'not_found', description: 'No such path.' },
+  method_not_allowed: {
+    status: 405,
+    type: 'invalid_request_error',
+    description: 'The path exists but not with this method; `Allow` lists the methods it has.',
+  },
   invalid_state_transition: { status: 409, type: 'conflict', description: 'The object is not in a state that allows this action.' },
   resource_conflict: {
     status: 409,
@@ -58,6 +63,11 @@ export const ERROR_CODES = {
   unsupported_media_type: { status: 415, type: 'invalid_request_error', description: 'The body is not `application/json`.' },
   idempotency_key_reused: { status: 422, type: 'invalid_request_error', description: 'The idempotency key was used with a different request.' },
   business_rule_violation: { status: 422, type: 'invalid_request_error', description: 'The request is well formed but breaks a business rule.' },
+  request_header_too_large: {
+    status: 431,
+    type: 'invalid_request_error',
+    description: "The request line and headers exceed the server's limit (16 KiB); nothing was read or changed.",
+  },
   rate_limited: {
     status: 429,
     type: 'rate_limit_error',

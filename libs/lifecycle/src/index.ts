@@ -154,3 +154,4 @@ export async function runHttpService(opts: ServiceOptions): Promise<RunningServi
 
 export { runWorkers, type WorkersOptions } from './cluster.js';
 export { HARD_EXIT_MARGIN_SECONDS, STOP_SIGNALS, onStopSignal, type StopSignal } from './signals.js';
+export { SECURITY_HEADERS, answerHeaderOverflow, type OverflowAnswer } from './client-errors.js';

@@ -3,6 +3,7 @@
  * at the logger, so a careless `log.info({ req })` cannot leak a token or a client secret.
  */
 import { pino, type Logger } from 'pino';
+import { traceFields } from '@dms/telemetry';
 
 export type { Logger };
 
@@ -40,6 +41,7 @@ const LOG_FLUSH_MS = 200;
  * synchronously on the process's `exit` event, which every shutdown path reaches (`runHttpService`
  * of @dms/lifecycle ends with `process.exit` after SIGTERM/SIGINT, as does its hard-exit timer, and
  * an uncaught exception exits the same way). Only a SIGKILL can lose the lines still buffered.
+ * Each line written inside a traced span carries its `trace_id` and `span_id` (docs/api.md section 11).
  * @param service name written in every line (`service` field)
  * @param level pino level, default from `LOG_LEVEL` or `info`
  */
@@ -55,6 +57,7 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? '
       base: { service },
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
+      mixin: traceFields,
     },
     destination,
   );

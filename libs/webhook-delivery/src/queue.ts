@@ -228,12 +228,20 @@ export async function secondsUntilNextDue(db: Knex, opts: QueueOptions): Promise
   return next ? Math.max(0, (next.getTime() - Date.now()) / 1000) : null;
 }
 
-/** Pending deliveries, split into due now and scheduled later (the `webhook_queue_depth` gauge). */
-export async function queueDepth(db: Knex, opts: QueueOptions): Promise<{ due: number; scheduled: number }> {
+/**
+ * Pending deliveries, split into due now and scheduled later (the `webhook_queue_depth` gauge), and
+ * how long the longest-waiting due one has been due, seconds (0 when none is: the
+ * `webhook_queue_oldest_due_seconds` gauge, the outbox's backlog age).
+ */
+export async function queueDepth(db: Knex, opts: QueueOptions): Promise<{ due: number; scheduled: number; oldestDueSeconds: number }> {
   const q = db('webhook_deliveries')
     .where('status', 'pending')
-    .select(db.raw('count(*) FILTER (WHERE next_attempt_at <= now()) AS due'), db.raw('count(*) FILTER (WHERE next_attempt_at > now()) AS scheduled'));
+    .select(
+      db.raw('count(*) FILTER (WHERE next_attempt_at <= now()) AS due'),
+      db.raw('count(*) FILTER (WHERE next_attempt_at > now()) AS scheduled'),
+      db.raw('coalesce(extract(epoch FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now())), 0) AS oldest_due_seconds'),
+    );
   tenantFilter(q, opts);
   const [row] = await q;
-  return { due: Number(row?.due ?? 0), scheduled: Number(row?.scheduled ?? 0) };
+  return { due: Number(row?.due ?? 0), scheduled: Number(row?.scheduled ?? 0), oldestDueSeconds: Number(row?.oldest_due_seconds ?? 0) };
 }

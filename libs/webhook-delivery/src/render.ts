@@ -10,6 +10,8 @@ export interface StoredEvent {
   created_at: Date | string;
   /** `{ object }`: the affected object as the API showed it right after the change. */
   data: { object: unknown };
+  /** W3C `traceparent` of the work that recorded it (docs/api.md section 11); never shown. */
+  trace_parent?: string | null;
 }
 
 /** The public event: the body a delivery carries and `GET /events/{id}` returns. */

@@ -4,6 +4,7 @@
  */
 import express, { type Express } from 'express';
 import helmet from 'helmet';
+import { poolUsage } from '@dms/db';
 import { createServiceMetrics, metricsText } from '@dms/metrics';
 import type { Logger } from '@dms/logger';
 import type { AppContext } from './context.js';
@@ -22,7 +23,8 @@ import { documentationAssets } from './openapi/serve.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { componentSchemas } from './openapi/components.js';
 import { mountOperations } from './operations/mount.js';
-import { routeLabeler } from './operations/route-label.js';
+import { allowedMethods, routeLabeler } from './operations/route-label.js';
+import { cors, noStore } from './middleware/cors.js';
 import { ALL_OPERATIONS, API_OPERATIONS } from './resources/index.js';
 import { serviceOperations } from './resources/service/operations.js';
 
@@ -35,8 +37,9 @@ export interface AppOptions {
 /** Builds the Express application. Pure assembly: no I/O until requests arrive. */
 export function createApp(baseCtx: AppContext, opts: AppOptions): Express {
   const app = express();
-  const metrics = createServiceMetrics('api');
+  const metrics = createServiceMetrics('api', () => poolUsage(baseCtx.db));
   const routeLabel = routeLabeler(ALL_OPERATIONS);
+  const methodsOf = allowedMethods(ALL_OPERATIONS);
   const components = componentSchemas(ALL_OPERATIONS);
   const openapiJson = JSON.stringify(
     buildOpenApiDocument(
@@ -59,6 +62,7 @@ export function createApp(baseCtx: AppContext, opts: AppOptions): Express {
   app.use(requestId);
   app.use(requestLog(opts.log));
   app.use(helmet({ contentSecurityPolicy: false }));
+  app.use(cors(ctx.cfg.corsOrigins, methodsOf));
   app.use((req, res, next) => {
     const stop = metrics.httpDuration.startTimer();
     res.on('finish', () => stop({ method: req.method, route: routeLabel(req, res), status: String(res.statusCode) }));
@@ -69,6 +73,7 @@ export function createApp(baseCtx: AppContext, opts: AppOptions): Express {
   app.use(documentationAssets());
   app.use(mountOperations(ctx, serviceOperations, components));
 
+  app.use(noStore);
   app.use(authenticate({ jwksUri: ctx.cfg.JWKS_URI, issuer: ctx.cfg.AUTH_ISSUER, audience: ctx.cfg.API_AUDIENCE }));
   app.use(
     unauthenticatedRateLimit({
@@ -86,7 +91,7 @@ export function createApp(baseCtx: AppContext, opts: AppOptions): Express {
   app.use(jsonBody);
   app.use(idempotency(createIdempotencyStore(ctx.db, ctx.box)));
   app.use(mountOperations(ctx, API_OPERATIONS, components));
-  app.use(routeNotFound);
+  app.use(routeNotFound(methodsOf));
   app.use(errorHandler);
   return app;
 }

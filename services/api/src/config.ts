@@ -1,7 +1,7 @@
 /**
  * Settings of the resource API (services/api), read and validated once at start.
  */
-import { bool, commonSpec, ConfigError, loadConfig, num, port, str, trustProxySpec, webConcurrencySpec } from '@dms/config';
+import { bool, commonSpec, ConfigError, corsOriginsSpec, parseOrigins, loadConfig, num, port, str, trustProxySpec, webConcurrencySpec } from '@dms/config';
 import { DEFAULT_SEARCH_TOTAL_CAP } from '@dms/search';
 
 /** envalid spec of the API's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
@@ -20,6 +20,7 @@ export const apiSpec = {
   }),
   AUTH_FAILURE_WINDOW_SECONDS: num({ default: 60, desc: 'Window of AUTH_FAILURE_LIMIT, seconds' }),
   TRUST_PROXY: trustProxySpec(),
+  CORS_ALLOWED_ORIGINS: corsOriginsSpec(),
   WEB_CONCURRENCY: webConcurrencySpec(),
   SEARCH_TOTAL_CAP: num({
     default: DEFAULT_SEARCH_TOTAL_CAP,
@@ -44,5 +45,6 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, exitOnError 
     ...cfg,
     JWKS_URI: cfg.JWKS_URI || new URL('/.well-known/jwks.json', cfg.AUTH_ISSUER).href,
     PUBLIC_BASE_URL: (cfg.PUBLIC_BASE_URL || `http://localhost:${cfg.PORT}`).replace(/\/$/, ''),
+    corsOrigins: parseOrigins(cfg.CORS_ALLOWED_ORIGINS),
   };
 }

@@ -1,38 +1,9 @@
 /**
- * Entry point of the resource API (`npm start -w services/api`): configuration from the
- * environment, then serve until SIGTERM, in `WEB_CONCURRENCY` worker processes sharing the port.
+ * Process entry point of the resource API (`npm start -w services/api`): starts traces when
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` is set (@dms/telemetry, docs/api.md section 11), then loads the
+ * service (main.ts), so that the modules traces instrument load after their hooks.
  */
-import { createServer } from 'node:http';
-import { resolveSecretsKey } from '@dms/config';
-import { createLogger } from '@dms/logger';
-import { runHttpService, runWorkers } from '@dms/lifecycle';
-import { aggregateWorkerMetrics } from '@dms/metrics';
-import { loadApiConfig } from './config.js';
+import { startTelemetry } from '@dms/telemetry/start';
 
-const cfg = loadApiConfig();
-const log = createLogger('api', cfg.LOG_LEVEL);
-
-/** One serving process: pools, application, listener. */
-async function serve(): Promise<void> {
-  // The application is loaded only once the settings are valid (and only in a serving process):
-  // a bad setting fails fast, with its one config-error line alone.
-  const { createApp } = await import('./app.js');
-  const { connectRedis } = await import('./redis.js');
-  const { createDb } = await import('@dms/db');
-  const { SecretBox } = await import('@dms/secrets');
-  const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
-  const redis = cfg.REDIS_URL ? await connectRedis(cfg.REDIS_URL, log) : undefined;
-  await runHttpService({
-    server: (isDraining) => {
-      const server = createServer(createApp({ db, cfg, redis, box: new SecretBox(resolveSecretsKey(cfg)) }, { log, isDraining }));
-      server.keepAliveTimeout = 65_000;
-      return server;
-    },
-    port: cfg.PORT,
-    log,
-    graceSeconds: cfg.SHUTDOWN_GRACE_SECONDS,
-    close: [redis, db],
-  });
-}
-
-await runWorkers({ workers: cfg.WEB_CONCURRENCY, log, graceSeconds: cfg.SHUTDOWN_GRACE_SECONDS, onPrimary: aggregateWorkerMetrics }, serve);
+await startTelemetry('api');
+await import('./main.js');

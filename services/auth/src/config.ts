@@ -1,7 +1,7 @@
 /**
  * Settings of the issuer (services/auth), read and validated once at start.
  */
-import { commonSpec, listenUrlSpec, loadConfig, num, port, str, trustProxySpec, webConcurrencySpec } from '@dms/config';
+import { commonSpec, corsOriginsSpec, listenUrlSpec, loadConfig, num, port, str, trustProxySpec, webConcurrencySpec } from '@dms/config';
 
 /** envalid spec of the issuer's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
 export const authSpec = {
@@ -22,6 +22,7 @@ export const authSpec = {
   }),
   TOKEN_FAILURE_WINDOW_SECONDS: num({ default: 60, desc: 'Window of TOKEN_FAILURE_LIMIT, seconds' }),
   TRUST_PROXY: trustProxySpec(),
+  CORS_ALLOWED_ORIGINS: corsOriginsSpec(),
   WEB_CONCURRENCY: webConcurrencySpec(),
   REDIS_URL: str({ default: '', desc: 'Redis for the token-failure budgets shared by several issuer instances (in-memory when unset)' }),
 };

@@ -3,8 +3,9 @@
  * Separate from `server.ts` so tests and tools can start it in-process on any port.
  */
 import { createServer, type Server } from 'node:http';
-import { createDb, type Knex } from '@dms/db';
-import { resolveSecretsKey } from '@dms/config';
+import { createDb, poolUsage, type Knex } from '@dms/db';
+import { parseOrigins, resolveSecretsKey } from '@dms/config';
+import { answerHeaderOverflow } from '@dms/lifecycle';
 import { createLogger, type Logger } from '@dms/logger';
 import { SecretBox } from '@dms/secrets';
 import type { AuthConfig } from './config.js';
@@ -42,7 +43,7 @@ export async function buildIssuer(cfg: AuthConfig): Promise<Issuer> {
   const log = createLogger('auth', cfg.LOG_LEVEL);
   const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
   const box = new SecretBox(resolveSecretsKey(cfg));
-  const metrics = createIssuerMetrics();
+  const metrics = createIssuerMetrics(() => poolUsage(db));
   const clients = createClientCache({
     load: (id) => findActiveClient(db, box, id),
     max: cfg.CLIENT_CACHE_MAX,
@@ -94,8 +95,16 @@ export async function buildIssuer(cfg: AuthConfig): Promise<Issuer> {
     redis,
     log,
   });
-  const server = createServer(createIssuerApp({ db, log, metrics, issuer: cfg.AUTH_ISSUER, provider: () => handler, isDraining: () => draining, tokenGate }));
+  const corsOrigins = new Set(parseOrigins(cfg.CORS_ALLOWED_ORIGINS));
+  const server = createServer(
+    createIssuerApp({ db, log, metrics, issuer: cfg.AUTH_ISSUER, provider: () => handler, isDraining: () => draining, tokenGate, corsOrigins }),
+  );
   server.keepAliveTimeout = 65_000;
+  // RFC 6749 section 5.2's error body, not Node's bare 431 (docs/api.md section 3).
+  answerHeaderOverflow(server, () => ({
+    contentType: 'application/json; charset=utf-8',
+    body: JSON.stringify({ error: 'invalid_request', error_description: "The request line and headers exceed the server's 16 KiB limit." }),
+  }));
 
   return {
     server,

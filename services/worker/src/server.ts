@@ -1,45 +1,9 @@
 /**
- * Entry point of the worker for time-driven changes (`npm start -w services/worker`, docs/api.md
- * sections 1, 9 and 11): configuration from the environment, then checks until SIGTERM, which lets
- * the change in progress commit and stops. It also runs the retention job (retention.ts), which
- * keeps the event history's partitions. Any number of workers may run against one database;
- * row locks (SKIP LOCKED) make each change happen once.
+ * Process entry point of the worker (`npm start -w services/worker`): starts traces when
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` is set (@dms/telemetry, docs/api.md section 11), then loads the
+ * service (main.ts), so that the modules traces instrument load after their hooks.
  */
-import { createDb, isReachable } from '@dms/db';
-import { createLogger } from '@dms/logger';
-import { runHttpService } from '@dms/lifecycle';
-import { createProbeServer } from '@dms/metrics';
-import { loadWorkerConfig } from './config.js';
-import { createWorkerMetrics } from './metrics.js';
-import { Worker } from './worker.js';
-import { startRetention } from './retention.js';
+import { startTelemetry } from '@dms/telemetry/start';
 
-const cfg = loadWorkerConfig();
-const log = createLogger('worker', cfg.LOG_LEVEL);
-const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
-const metrics = createWorkerMetrics();
-const worker = new Worker({ db, cfg, log, metrics });
-const retention = startRetention(db, log, cfg.EVENT_RETENTION_DAYS);
-
-await runHttpService({
-  server: (isDraining) => createProbeServer(metrics.registry, async () => !isDraining() && (await isReachable(db))),
-  port: cfg.PORT,
-  log,
-  graceSeconds: cfg.SHUTDOWN_GRACE_SECONDS,
-  // Leave a little of the grace period for closing the pool.
-  onShutdown: async () => {
-    await retention.stop();
-    await worker.stop(Math.max(0, cfg.SHUTDOWN_GRACE_SECONDS * 1000 - 1000));
-  },
-  close: [db],
-});
-worker.start();
-log.info(
-  {
-    poll_seconds: cfg.WORKER_POLL_SECONDS,
-    batch_size: cfg.WORKER_BATCH_SIZE,
-    clock_offset_seconds: cfg.WORKER_CLOCK_OFFSET_SECONDS,
-    tenants: cfg.tenantIds.length || 'all',
-  },
-  'working',
-);
+await startTelemetry('worker');
+await import('./main.js');

@@ -8,6 +8,7 @@
  */
 import type { Knex } from '@dms/db';
 import type { Logger } from '@dms/logger';
+import { inSpanFollowing } from '@dms/telemetry';
 import { readClock } from './changes/clock.js';
 import { missedInstalments } from './changes/missed-instalments.js';
 import { pauseEnds } from './changes/pause-ends.js';
@@ -17,7 +18,7 @@ import type { WorkerConfig } from './config.js';
 import type { WorkerMetrics } from './metrics.js';
 
 /** Every change kind, in the order a check makes them. */
-const CHANGES: readonly TimedChange[] = [pauseEnds, missedInstalments, payoutRuns];
+export const CHANGES: readonly TimedChange[] = [pauseEnds, missedInstalments, payoutRuns];
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -64,7 +65,19 @@ export class Worker {
     return made;
   }
 
-  private async applyOne(change: TimedChange): Promise<ChangeOutcome> {
+  /**
+   * One change of `change`'s kind, in a span `worker.<kind>` (docs/api.md section 11): its queries
+   * are children of it, and the events it records store its trace context for their deliveries.
+   */
+  private applyOne(change: TimedChange): Promise<ChangeOutcome> {
+    return inSpanFollowing(`worker.${change.name}`, null, {}, async (span) => {
+      const outcome = await this.applyInTransaction(change);
+      if (outcome.kind === 'made') span.setAttributes({ 'dms.tenant_id': outcome.tenant, 'dms.object_id': outcome.object });
+      return outcome;
+    });
+  }
+
+  private async applyInTransaction(change: TimedChange): Promise<ChangeOutcome> {
     const { db, cfg, log, metrics } = this.deps;
     const outcome = await db.transaction(async (trx) => {
       const clock = await readClock(trx, cfg.WORKER_CLOCK_OFFSET_SECONDS);

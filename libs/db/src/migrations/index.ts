@@ -28,6 +28,7 @@ import * as operatorClients from './024_operator_clients.js';
 import * as tenantClock from './025_tenant_clock_and_configurations.js';
 import * as payouts from './035_payouts.js';
 import * as testMode from './050_test_mode.js';
+import * as eventTraceContext from './026_event_trace_context.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -61,4 +62,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['025_tenant_clock_and_configurations', tenantClock],
   ['035_payouts', payouts],
   ['050_test_mode', testMode],
+  ['026_event_trace_context', eventTraceContext],
 ];

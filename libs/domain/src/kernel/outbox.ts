@@ -7,6 +7,7 @@
  */
 import { EVENTS_CHANNEL, type Knex } from '@dms/db';
 import { newId } from '@dms/ids';
+import { currentTraceparent } from '@dms/telemetry';
 import { LATEST_API_VERSION, renderEvent, type EventBody } from '@dms/webhook-delivery';
 import type { AnyResource, EventOf } from './resource.js';
 import { tenantLivemode, withLivemode } from './livemode.js';
@@ -17,6 +18,8 @@ export const EVENT_ID_PREFIX = 'evt';
 /**
  * Writes an event of `resource` for `object` in transaction `trx` (must be a transaction: the
  * event must commit or roll back with the change).
+ * The trace context of the work that records it (the request, a worker's change) is stored with the
+ * event (`trace_parent`, W3C traceparent, null when untraced), so its deliveries join that trace.
  * @param type one of the event types `resource` declares
  * @returns the event as the API and deliveries show it
  */
@@ -32,7 +35,7 @@ export async function recordEvent<R extends AnyResource>(
   // from it (renderEvent), so the API and every delivery show the same (docs/api.md section 15).
   const shown = withLivemode(object, await tenantLivemode(trx, tenantId));
   const [row] = await trx('events')
-    .insert({ id, tenant_id: tenantId, type, api_version: LATEST_API_VERSION, data: JSON.stringify({ object: shown }) })
+    .insert({ id, tenant_id: tenantId, type, api_version: LATEST_API_VERSION, data: JSON.stringify({ object: shown }), trace_parent: currentTraceparent() })
     .returning(['created_at']);
   await notifyDispatchers(trx, tenantId);
   return renderEvent({ id, type, created_at: row!.created_at as Date, data: { object: shown } }, LATEST_API_VERSION);

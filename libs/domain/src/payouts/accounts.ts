@@ -76,6 +76,18 @@ export async function claimDueAccount(trx: Knex.Transaction, tenantIds: readonly
     .first()) as PayoutAccountRow | undefined;
 }
 
+/**
+ * When the longest-waiting due account became due (its `next_run_at`), or null when none is due:
+ * the same rows `claimDueAccount` claims, read without locking (the worker's payout lag gauge).
+ */
+export async function oldestDueAccount(trx: Knex.Transaction, tenantIds: readonly string[], offsetSeconds = 0): Promise<Date | null> {
+  const row = (await acrossTenants(trx, accounts, tenantIds)
+    .whereRaw(`payout_accounts.next_run_at <= (tenant_now(payout_accounts.tenant_id) + make_interval(secs => ?))`, [offsetSeconds])
+    .min('payout_accounts.next_run_at as due')
+    .first()) as { due: Date | string | null } | undefined;
+  return row?.due ? new Date(row.due) : null;
+}
+
 /** Locks the tenant's accounts of organisation `organisationId` (an operator's run: due or not), waiting for a run in progress. */
 export async function lockOrganisationAccounts(trx: Knex.Transaction, tenantId: string, organisationId: string): Promise<PayoutAccountRow[]> {
   return (await tenantRows(trx, accounts, tenantId)

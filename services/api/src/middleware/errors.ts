@@ -9,10 +9,21 @@ import { STORABILITY_MESSAGES } from './json-body.js';
 // `req.log` is pino-http's (request-log.ts), declared on Express's Request by its types.
 import type {} from 'pino-http';
 
-/** 404 for any path no router handled. */
-export const routeNotFound: RequestHandler = (req, _res, next) => {
-  next(new ApiError('route_not_found', `Unrecognised request URL (${req.method} ${req.path}).`));
-};
+/**
+ * What no router handled: `OPTIONS` on a path that exists is 204 with `Allow` (RFC 9110 section
+ * 9.3.7); another method of a path that exists is 405 `method_not_allowed` with `Allow`; anything
+ * else 404 `route_not_found` (docs/api.md section 3).
+ * @param allowed the methods of a path (`allowedMethods` of operations/route-label.ts)
+ */
+export function routeNotFound(allowed: (path: string) => string[]): RequestHandler {
+  return (req, res, next) => {
+    const methods = allowed(req.path);
+    if (!methods.length) return next(new ApiError('route_not_found', `Unrecognised request URL (${req.method} ${req.path}).`));
+    const allow = [...methods, 'OPTIONS'].join(', ');
+    if (req.method === 'OPTIONS') return void res.set('Allow', allow).status(204).end();
+    next(new ApiError('method_not_allowed', `${req.path} does not accept ${req.method}; it accepts ${allow}.`, { headers: { Allow: allow } }));
+  };
+}
 
 /** Maps body-parser failures (malformed JSON, size, charset) to registered API errors. */
 function fromBodyParser(err: { type?: string; message?: string }): ApiError | undefined {

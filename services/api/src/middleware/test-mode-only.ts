@@ -4,10 +4,10 @@
  * exactly as any unknown path, so a live integration cannot reach them by mistake.
  */
 import type { RequestHandler } from 'express';
-import { routeNotFound } from './errors.js';
+import { ApiError } from '@dms/errors';
 
 /** Passes a test-mode request on; answers any other as an unknown path. */
 export const testModeOnly: RequestHandler = (req, res, next) => {
   if (req.principal?.livemode === false) return next();
-  routeNotFound(req, res, next);
+  next(new ApiError('route_not_found', `Unrecognised request URL (${req.method} ${req.path}).`));
 };

@@ -26,6 +26,54 @@ export interface IssuerAppDeps {
   isDraining: () => boolean;
   /** Admits or refuses each token request (per-address budget of failures, `tokenRateLimit`); none by default. */
   tokenGate?: TokenGate;
+  /** Browser origins allowed (`CORS_ALLOWED_ORIGINS`); none by default. */
+  corsOrigins?: ReadonlySet<string>;
+}
+
+/**
+ * Headers of every answer of the issuer (docs/api.md section 1): no MIME sniffing, HTTPS only for
+ * browsers that reached it over HTTPS once, never framed, no referrer.
+ */
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Strict-Transport-Security': 'max-age=31536000; includeSubDomains',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+};
+
+/** Paths a browser could call, with their methods, for `Allow` and preflights. */
+const PUBLIC_METHODS: ReadonlyMap<string, string> = new Map([
+  [ROUTES.token, 'POST'],
+  [ROUTES.jwks, 'GET, HEAD'],
+  ['/.well-known/oauth-authorization-server', 'GET, HEAD'],
+]);
+
+/**
+ * Cross-origin requests (docs/api.md section 11, "Browsers"): an origin listed in `origins` gets
+ * `Access-Control-Allow-Origin` with its own value, and its preflight is answered. oidc-provider's
+ * own CORS (which echoes any origin, or sends `*`) never runs: the `Origin` is taken off the
+ * request before it sees it and every `Access-Control-*` header it would set is dropped, so any
+ * other origin, or none, gets no such header, and its preflight 204 without one.
+ * @returns true when the request was an `OPTIONS`, answered here
+ */
+function crossOrigin(req: IncomingMessage, res: ServerResponse, path: string, origins: ReadonlySet<string>): boolean {
+  const origin = req.headers.origin;
+  const ok = origin !== undefined && origins.has(origin);
+  delete req.headers.origin;
+  const setHeader = res.setHeader.bind(res);
+  res.setHeader = (name, value) => (name.toLowerCase().startsWith('access-control-') ? res : setHeader(name, value));
+  if (origins.size) setHeader('Vary', 'Origin');
+  if (ok) setHeader('Access-Control-Allow-Origin', origin);
+  const methods = PUBLIC_METHODS.get(path);
+  if (req.method !== 'OPTIONS' || !methods) return false;
+  setHeader('Allow', `${methods}, OPTIONS`);
+  if (ok && req.headers['access-control-request-method'] !== undefined) {
+    setHeader('Access-Control-Allow-Methods', methods);
+    setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+    setHeader('Access-Control-Max-Age', '600');
+  }
+  res.writeHead(204).end();
+  return true;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -70,6 +118,8 @@ export function createIssuerApp(deps: IssuerAppDeps) {
     const path = (req.url ?? '/').split('?')[0]!;
     const stop = metrics.requestDuration.startTimer();
     res.on('finish', () => stop({ method: req.method, route: ROUTE_LABELS.has(path) ? path : 'other', status: String(res.statusCode) }));
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    if (crossOrigin(req, res, path, deps.corsOrigins ?? new Set())) return;
 
     if (req.method === 'GET' && path === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (req.method === 'GET' && path === '/readyz') {

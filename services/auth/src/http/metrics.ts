@@ -1,11 +1,14 @@
 /**
  * Prometheus metrics of the issuer: token issuance by outcome, plus the shared HTTP latency.
  */
-import { Counter, createServiceMetrics } from '@dms/metrics';
+import { Counter, createServiceMetrics, type PoolReading } from '@dms/metrics';
 
-/** The issuer's metric registry and instruments. */
-export function createIssuerMetrics() {
-  const { registry, httpDuration } = createServiceMetrics('auth');
+/**
+ * The issuer's metric registry and instruments.
+ * @param readPool the database pool's usage, read at scrape time (`db_pool_*`)
+ */
+export function createIssuerMetrics(readPool?: () => PoolReading) {
+  const { registry, httpDuration } = createServiceMetrics('auth', readPool);
   return {
     registry,
     requestDuration: httpDuration,

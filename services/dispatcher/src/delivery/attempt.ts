@@ -9,6 +9,7 @@
 import { Webhook } from 'standardwebhooks';
 import { describeRequestError, type Outbound } from '../http/outbound.js';
 import { TokenRequestError, type ClientCredentials, type ClientCredentialsTokens } from '../oauth/client-credentials.js';
+import { forwardedTraceparent } from '@dms/telemetry';
 import { parseRetryAfter, type AttemptResponse } from '@dms/webhook-delivery';
 
 /** What to send where. */
@@ -48,8 +49,17 @@ function signersOf(secrets: readonly string[]): Webhook[] {
  * Sends `body` (the rendered event JSON) as message `messageId` (the event id: the same on every
  * retry, so receivers can de-duplicate).
  * @param signal aborts the attempt (lease running out, shutdown)
+ * @param traceparent the trace context stored with the event: the request carries a child of the
+ *   delivery span when traces are on, else this one (docs/api.md section 11)
  */
-export async function deliveryAttempt(deps: AttemptDeps, target: AttemptTarget, messageId: string, body: string, signal?: AbortSignal): Promise<AttemptResult> {
+export async function deliveryAttempt(
+  deps: AttemptDeps,
+  target: AttemptTarget,
+  messageId: string,
+  body: string,
+  signal?: AbortSignal,
+  traceparent?: string | null,
+): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const signers = signersOf(target.signingSecrets);
@@ -64,6 +74,8 @@ export async function deliveryAttempt(deps: AttemptDeps, target: AttemptTarget, 
       'webhook-signature': signers.map((w) => w.sign(messageId, now, body)).join(' '),
     };
     if (token) headers.authorization = `Bearer ${token}`;
+    const forwarded = forwardedTraceparent(traceparent);
+    if (forwarded) headers.traceparent = forwarded;
     return deps.outbound.post(target.url, { headers, body, signal });
   };
 

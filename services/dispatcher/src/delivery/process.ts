@@ -11,6 +11,7 @@
 import type { Knex } from '@dms/db';
 import type { Logger } from '@dms/logger';
 import { SecretDecryptionError } from '@dms/secrets';
+import { inSpanFollowing } from '@dms/telemetry';
 import {
   cancelDelivery,
   decideAfterAttempt,
@@ -87,11 +88,20 @@ export async function processDelivery(
     slot.free();
     return record(deps, d, { move: 'cancel', reason: aim.reason, endpointGone: aim.endpointGone });
   }
-  if (aim.kind === 'send') await slot.take();
-  const startedAt = new Date();
-  const result = aim.kind === 'send' ? await send(deps.attempt, d, aim.endpoint, render(aim.event, aim.endpoint), signal) : aim.result;
-  slot.free();
-  return record(deps, d, decide(deps, d, result, startedAt, signal));
+  if (aim.kind !== 'send') {
+    slot.free();
+    return record(deps, d, decide(deps, d, aim.result, new Date(), signal));
+  }
+  // The delivery continues the trace of the request (or change) that recorded its event.
+  const attributes = { 'dms.delivery_id': d.id, 'dms.event_id': d.event_id, 'dms.endpoint_id': d.endpoint_id, 'dms.attempt': d.attempt + 1 };
+  return inSpanFollowing('webhook.deliver', aim.event.trace_parent, attributes, async (span) => {
+    await slot.take();
+    const startedAt = new Date();
+    const result = await send(deps.attempt, d, aim.endpoint, aim.event, signal);
+    slot.free();
+    if (result.responseStatus !== null) span.setAttribute('http.response.status_code', result.responseStatus);
+    return record(deps, d, decide(deps, d, result, startedAt, signal));
+  });
 }
 
 /**
@@ -123,9 +133,12 @@ function render(event: StoredEvent, endpoint: EndpointTarget): string {
   return JSON.stringify(renderEvent(event, eventApiVersion(endpoint.version)));
 }
 
-/** Step 3: one signed attempt; the event id is the message id, the same on every retry. */
-function send(deps: AttemptDeps, d: ClaimedDelivery, endpoint: EndpointTarget, body: string, signal: AbortSignal): Promise<AttemptResult> {
-  return deliveryAttempt(deps, endpoint, d.event_id, body, signal);
+/**
+ * Step 3: one signed attempt of `event` rendered for `endpoint` (step 2); the event id is the
+ * message id, the same on every retry.
+ */
+function send(deps: AttemptDeps, d: ClaimedDelivery, endpoint: EndpointTarget, event: StoredEvent, signal: AbortSignal): Promise<AttemptResult> {
+  return deliveryAttempt(deps, endpoint, d.event_id, render(event, endpoint), signal, event.trace_parent);
 }
 
 /**

@@ -111,6 +111,6 @@ function endpointTarget(box: SecretBox, row: EndpointRow): EndpointTarget {
 async function loadEvents(db: Knex, ids: string[]): Promise<Map<string, StoredEvent>> {
   const rows: StoredEvent[] = await db('events')
     .whereIn('id', [...new Set(ids)])
-    .select('id', 'type', 'created_at', 'data');
+    .select('id', 'type', 'created_at', 'data', 'trace_parent');
   return new Map(rows.map((r) => [r.id, r]));
 }

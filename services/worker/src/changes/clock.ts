@@ -11,6 +11,8 @@ import type { Knex } from '@dms/db';
 
 /** The moments one check decides at. */
 export interface Clock {
+  /** Database time + the worker's offset: the live tenants' clock (lag gauges measure against it). */
+  now: Date;
   /** The furthest any tenant's clock shows now: database time + the worker's offset + the largest tenant offset. */
   horizon: Date;
   /** `horizon` as a UTC calendar day, `YYYY-MM-DD` (instalment dates are days). */
@@ -26,11 +28,12 @@ export interface Clock {
  */
 export async function readClock(trx: Knex.Transaction, offsetSeconds: number): Promise<Clock> {
   const { rows } = await trx.raw(
-    `SELECT t AS horizon, (t AT TIME ZONE 'UTC')::date::text AS day
-       FROM (SELECT now() + make_interval(secs => ? + coalesce((SELECT max(clock_offset_seconds) FROM tenants WHERE clock_offset_seconds > 0), 0)) AS t) AS c`,
-    [offsetSeconds],
+    `SELECT n AS now, t AS horizon, (t AT TIME ZONE 'UTC')::date::text AS day
+       FROM (SELECT now() + make_interval(secs => ?) AS n,
+                    now() + make_interval(secs => ? + coalesce((SELECT max(clock_offset_seconds) FROM tenants WHERE clock_offset_seconds > 0), 0)) AS t) AS c`,
+    [offsetSeconds, offsetSeconds],
   );
-  return { horizon: new Date(rows[0].horizon), horizonDay: rows[0].day, offsetSeconds };
+  return { now: new Date(rows[0].now), horizon: new Date(rows[0].horizon), horizonDay: rows[0].day, offsetSeconds };
 }
 
 /** SQL of the moment of the tenant in column `tenantColumn` (a trusted column name), for a `whereRaw`. */

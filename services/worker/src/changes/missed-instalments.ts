@@ -14,23 +14,22 @@ import { breakPlanIfMissed, debtsResource, type DebtRow } from '@dms/domain/debt
 import { tenantDay, tenantToday, type Clock } from './clock.js';
 import type { ChangeOutcome, TimedChange } from './types.js';
 
+/** `paying` debts joined with their active plan (`p`) whose instalment is overdue by their tenant's clock. */
+function overduePlans(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]) {
+  return acrossTenants(trx, debtsResource, tenantIds)
+    .join('payment_plans as p', (j) => j.on('p.debt_id', 'debts.id').andOn('p.tenant_id', 'debts.tenant_id'))
+    .where({ 'p.status': 'active', 'debts.status': 'paying' })
+    .whereRaw('p.next_due_on + p.grace_days < ?::date', [clock.horizonDay])
+    .whereRaw(`p.next_due_on + p.grace_days < ${tenantDay('debts.tenant_id')}`, [clock.offsetSeconds]);
+}
+
 /**
  * Locks the `paying` debt with the oldest plan overdue by its tenant's clock that no other
  * transaction holds. `next_due_on + grace_days` is the expression of the partial index
  * `payment_plans_overdue`, bounded by the clock furthest ahead.
  */
 function claimOverdueDebt(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]): Promise<DebtRow | undefined> {
-  return acrossTenants(trx, debtsResource, tenantIds)
-    .select('debts.*')
-    .join('payment_plans as p', (j) => j.on('p.debt_id', 'debts.id').andOn('p.tenant_id', 'debts.tenant_id'))
-    .where({ 'p.status': 'active', 'debts.status': 'paying' })
-    .whereRaw('p.next_due_on + p.grace_days < ?::date', [clock.horizonDay])
-    .whereRaw(`p.next_due_on + p.grace_days < ${tenantDay('debts.tenant_id')}`, [clock.offsetSeconds])
-    .orderByRaw('p.next_due_on + p.grace_days')
-    .limit(1)
-    .forUpdate('debts')
-    .skipLocked()
-    .first();
+  return overduePlans(trx, clock, tenantIds).select('debts.*').orderByRaw('p.next_due_on + p.grace_days').limit(1).forUpdate('debts').skipLocked().first();
 }
 
 /** The change that breaks plans with a missed instalment and defaults their debts. */
@@ -42,5 +41,11 @@ export const missedInstalments: TimedChange = {
     const context = await breakPlanIfMissed(trx, debt.tenant_id, debt, await tenantToday(trx, debt.tenant_id, clock));
     if (context === undefined) return { kind: 'skipped', object: debt.id };
     return { kind: 'made', object: debt.id, tenant: debt.tenant_id, context };
+  },
+  async oldestDue(trx, clock, tenantIds) {
+    // Missed from the start (UTC) of the day after `next_due_on + grace_days`.
+    const row = (await overduePlans(trx, clock, tenantIds).select(trx.raw(`min(p.next_due_on + p.grace_days + 1)::text AS due`)).first()) as
+      { due: string | null } | undefined;
+    return row?.due ? new Date(`${row.due}T00:00:00Z`) : null;
   },
 };

@@ -9,21 +9,18 @@ import { debtsResource, endPause, type DebtRow } from '@dms/domain/debts';
 import { tenantMoment, type Clock } from './clock.js';
 import type { ChangeOutcome, TimedChange } from './types.js';
 
-/**
- * Locks the paused debt whose pause ended longest ago by its tenant's clock that no other
- * transaction holds (index `debts_pause_end`, bounded by the clock furthest ahead).
- */
-function claimEndedPause(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]): Promise<DebtRow | undefined> {
+/** Paused debts whose pause has ended by their tenant's clock (bounded by the clock furthest ahead). */
+function endedPauses(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]) {
   return acrossTenants(trx, debtsResource, tenantIds)
     .where('debts.status', 'paused')
     .whereNotNull('debts.pause_end_at')
     .where('debts.pause_end_at', '<=', clock.horizon)
-    .whereRaw(`debts.pause_end_at <= ${tenantMoment('debts.tenant_id')}`, [clock.offsetSeconds])
-    .orderBy('debts.pause_end_at')
-    .limit(1)
-    .forUpdate()
-    .skipLocked()
-    .first();
+    .whereRaw(`debts.pause_end_at <= ${tenantMoment('debts.tenant_id')}`, [clock.offsetSeconds]);
+}
+
+/** Locks the paused debt whose pause ended longest ago that no other transaction holds (index `debts_pause_end`). */
+function claimEndedPause(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]): Promise<DebtRow | undefined> {
+  return endedPauses(trx, clock, tenantIds).orderBy('debts.pause_end_at').limit(1).forUpdate().skipLocked().first();
 }
 
 /** The change that ends timed pauses. */
@@ -34,5 +31,9 @@ export const pauseEnds: TimedChange = {
     if (!debt) return { kind: 'none' };
     const context = await endPause(trx, debt.tenant_id, debt);
     return { kind: 'made', object: debt.id, tenant: debt.tenant_id, context };
+  },
+  async oldestDue(trx, clock, tenantIds) {
+    const row = (await endedPauses(trx, clock, tenantIds).min('debts.pause_end_at as due').first()) as { due: Date | null } | undefined;
+    return row?.due ? new Date(row.due) : null;
   },
 };

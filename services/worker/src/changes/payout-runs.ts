@@ -6,7 +6,7 @@
  * account stays due.
  */
 import type { Knex } from '@dms/db';
-import { runOneDue } from '@dms/domain/payouts';
+import { oldestDueAccount, runOneDue } from '@dms/domain/payouts';
 import type { Clock } from './clock.js';
 import type { ChangeOutcome, TimedChange } from './types.js';
 
@@ -19,4 +19,6 @@ export const payoutRuns: TimedChange = {
     if (!outcome.payout) return { kind: 'skipped', object: outcome.account };
     return { kind: 'made', object: outcome.payout.id, tenant: outcome.tenant, context: `payout of ${outcome.payout.amount} ${outcome.payout.currency}` };
   },
+  oldestDue: (trx, clock, tenantIds) => oldestDueAccount(trx, tenantIds, clock.offsetSeconds),
+  lagMetric: 'payout',
 };

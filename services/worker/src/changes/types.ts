@@ -21,4 +21,11 @@ export interface TimedChange {
    * @param tenantIds only these tenants (empty: all)
    */
   applyOne(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]): Promise<ChangeOutcome>;
+  /**
+   * When the longest-waiting due row became due (null when none is due), for the lag gauges
+   * (lag.ts); reads the same rows as `applyOne` claims, without locking.
+   */
+  oldestDue(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]): Promise<Date | null>;
+  /** The gauge its lag is shown in: `engine` (`dms_engine_lag_seconds`, the default) or `payout` (`dms_payout_lag_seconds`). */
+  lagMetric?: 'engine' | 'payout';
 }

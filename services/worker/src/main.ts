@@ -1,0 +1,50 @@
+/**
+ * Entry point of the worker for time-driven changes (`npm start -w services/worker`, docs/api.md
+ * sections 1, 9 and 11): configuration from the environment, then checks until SIGTERM, which lets
+ * the change in progress commit and stops. It also runs the retention job (retention.ts), which
+ * keeps the event history's partitions. Any number of workers may run against one database;
+ * row locks (SKIP LOCKED) make each change happen once.
+ */
+import { createDb, isReachable, poolUsage } from '@dms/db';
+import { createLogger } from '@dms/logger';
+import { runHttpService } from '@dms/lifecycle';
+import { createProbeServer } from '@dms/metrics';
+import { loadWorkerConfig } from './config.js';
+import { createWorkerMetrics } from './metrics.js';
+import { readLags, readPartitionRunway } from './lag.js';
+import { CHANGES, Worker } from './worker.js';
+import { startRetention } from './retention.js';
+
+const cfg = loadWorkerConfig();
+const log = createLogger('worker', cfg.LOG_LEVEL);
+const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
+const metrics = createWorkerMetrics({
+  lags: () => readLags(db, CHANGES, cfg.WORKER_CLOCK_OFFSET_SECONDS, cfg.tenantIds),
+  runway: () => readPartitionRunway(db),
+  pool: () => poolUsage(db),
+});
+const worker = new Worker({ db, cfg, log, metrics });
+const retention = startRetention(db, log, cfg.EVENT_RETENTION_DAYS);
+
+await runHttpService({
+  server: (isDraining) => createProbeServer(metrics.registry, async () => !isDraining() && (await isReachable(db))),
+  port: cfg.PORT,
+  log,
+  graceSeconds: cfg.SHUTDOWN_GRACE_SECONDS,
+  // Leave a little of the grace period for closing the pool.
+  onShutdown: async () => {
+    await retention.stop();
+    await worker.stop(Math.max(0, cfg.SHUTDOWN_GRACE_SECONDS * 1000 - 1000));
+  },
+  close: [db],
+});
+worker.start();
+log.info(
+  {
+    poll_seconds: cfg.WORKER_POLL_SECONDS,
+    batch_size: cfg.WORKER_BATCH_SIZE,
+    clock_offset_seconds: cfg.WORKER_CLOCK_OFFSET_SECONDS,
+    tenants: cfg.tenantIds.length || 'all',
+  },
+  'working',
+);
