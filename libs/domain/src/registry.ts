@@ -5,8 +5,8 @@
  * its migration, and its operations in the API).
  *
  * Dependencies between the folders point one way, lowest first: kernel ← events, tenants,
- * organisations, communication-templates ← contact-details ← customers ← line-items ← payment-plans ← debts ← invoices,
- * payments ← webhooks. A folder imports only folders before it.
+ * communication-templates ← organisations ← contact-details ← customers ← line-items ← payment-plans ← debts ← invoices,
+ * payments ← communications ← webhooks. A folder imports only folders before it.
  */
 import type { AnyResource } from './kernel/resource.js';
 import { eventsResource } from './events/resource.js';
@@ -21,6 +21,7 @@ import { invoicesResource } from './invoices/resource.js';
 import { paymentsResource } from './payments/resource.js';
 import { webhookDeliveriesResource, webhookEndpointsResource } from './webhooks/resource.js';
 import { communicationTemplatesResource, communicationTemplateVersionsResource } from './communication-templates/resource.js';
+import { communicationsResource } from './communications/resource.js';
 
 /** Every resource; scopes and event types are listed in this order. */
 export const RESOURCES = [
@@ -35,6 +36,7 @@ export const RESOURCES = [
   organisationsResource,
   communicationTemplatesResource,
   communicationTemplateVersionsResource,
+  communicationsResource,
   webhookEndpointsResource,
   webhookDeliveriesResource,
   eventsResource,

@@ -3,6 +3,7 @@
  */
 import { bool, commonSpec, ConfigError, loadConfig, num, port, str, trustProxySpec, webConcurrencySpec } from '@dms/config';
 import { DEFAULT_SEARCH_TOTAL_CAP } from '@dms/search';
+import { channelSpec } from '@dms/channels/settings';
 
 /** envalid spec of the API's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
 export const apiSpec = {
@@ -25,6 +26,12 @@ export const apiSpec = {
     default: DEFAULT_SEARCH_TOTAL_CAP,
     desc: 'Matches a search counts exactly; past it X-Total-Count is this number and X-Total-Count-Relation is `gte` (docs/api.md section 4). Whole number >= 1',
   }),
+  INBOUND_MAIL_SECRET: str({
+    default: '',
+    desc: 'Bearer secret of `POST /callbacks/email` (mail to REPLY_DOMAIN forwarded raw); empty: inbound mail is refused (npm start sets one for its local mail server)',
+  }),
+  // The channels' settings: the callbacks verify SMS signatures, read reply and bounce addresses, and serve letters.
+  ...channelSpec,
 };
 
 /** The API's validated settings with derived defaults filled in. */

@@ -14,7 +14,7 @@ export function createWorkerMetrics() {
   const { registry } = createServiceMetrics('worker');
   const changes = new Counter({
     name: 'worker_changes_total',
-    help: 'Time-driven changes committed, by change: instalment_missed (plan broken, debt defaulted), pause_ended',
+    help: 'Changes committed, by change: instalment_missed (plan broken, debt defaulted), pause_ended, plan_started (arranging to paying), debt_taken_in, strategy_step, send_reconciled (the collection engine)',
     labelNames: ['change'],
     registers: [registry],
   });

@@ -13,12 +13,14 @@ import { loadWorkerConfig } from './config.js';
 import { createWorkerMetrics } from './metrics.js';
 import { Worker } from './worker.js';
 import { startRetention } from './retention.js';
+import { collectionEngine } from './engine/setup.js';
 
 const cfg = loadWorkerConfig();
 const log = createLogger('worker', cfg.LOG_LEVEL);
 const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
 const metrics = createWorkerMetrics();
-const worker = new Worker({ db, cfg, log, metrics });
+const engine = cfg.ENGINE_ENABLED ? await collectionEngine(db, cfg, log) : undefined;
+const worker = new Worker({ db, cfg, log, metrics, ...(engine ? { engine } : {}) });
 const retention = startRetention(db, log, cfg.EVENT_RETENTION_DAYS);
 
 await runHttpService({
@@ -30,6 +32,7 @@ await runHttpService({
   onShutdown: async () => {
     await retention.stop();
     await worker.stop(Math.max(0, cfg.SHUTDOWN_GRACE_SECONDS * 1000 - 1000));
+    await engine?.close();
   },
   close: [db],
 });
@@ -40,6 +43,7 @@ log.info(
     batch_size: cfg.WORKER_BATCH_SIZE,
     clock_offset_seconds: cfg.WORKER_CLOCK_OFFSET_SECONDS,
     tenants: cfg.tenantIds.length || 'all',
+    engine: cfg.ENGINE_ENABLED,
   },
   'working',
 );

@@ -11,12 +11,14 @@ import type { Logger } from '@dms/logger';
 import { readClock } from './changes/clock.js';
 import { missedInstalments } from './changes/missed-instalments.js';
 import { pauseEnds } from './changes/pause-ends.js';
+import { planStarts } from './changes/plan-starts.js';
 import type { ChangeOutcome, TimedChange } from './changes/types.js';
+import { engineChanges, type EngineDeps } from './engine/changes.js';
 import type { WorkerConfig } from './config.js';
 import type { WorkerMetrics } from './metrics.js';
 
-/** Every change kind, in the order a check makes them. */
-const CHANGES: readonly TimedChange[] = [pauseEnds, missedInstalments];
+/** The time-driven changes of sections 9 and 12, in the order a check makes them (the collection engine's follow). */
+const TIMED: readonly TimedChange[] = [pauseEnds, missedInstalments, planStarts];
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -27,7 +29,12 @@ export class Worker {
   private timer: NodeJS.Timeout | undefined;
   private wakeUp: (() => void) | undefined;
 
-  constructor(private readonly deps: { db: Knex; cfg: WorkerConfig; log: Logger; metrics: WorkerMetrics }) {}
+  private readonly changes: readonly TimedChange[];
+
+  /** @param engine the collection engine's channels and links; without it the worker makes only the time-driven changes */
+  constructor(private readonly deps: { db: Knex; cfg: WorkerConfig; log: Logger; metrics: WorkerMetrics; engine?: EngineDeps }) {
+    this.changes = deps.engine ? [...TIMED, ...engineChanges(deps.engine)] : TIMED;
+  }
 
   /** Starts the loop (first check at once). */
   start(): void {
@@ -52,7 +59,7 @@ export class Worker {
    */
   async checkOnce(): Promise<Record<string, number>> {
     const made: Record<string, number> = {};
-    for (const change of CHANGES) {
+    for (const change of this.changes) {
       made[change.name] = 0;
       for (let i = 0; i < this.deps.cfg.WORKER_BATCH_SIZE && this.running; i++) {
         const outcome = await this.applyOne(change);
@@ -79,6 +86,7 @@ export class Worker {
     if (outcome.kind === 'made') {
       metrics.changes.inc({ change: change.name });
       log.info({ change: change.name, debt: outcome.debt, tenant: outcome.tenant, context: outcome.context }, 'change made');
+      await outcome.afterCommit?.();
     }
     return outcome;
   }

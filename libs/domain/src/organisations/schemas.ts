@@ -15,6 +15,7 @@ import {
   updateBody,
   type Static,
 } from '../kernel/schemas.js';
+import { CollectionStrategy } from './strategy.js';
 
 /**
  * `configurations` (docs/api.md sections 13 to 15): the organisation's settings in the public API's
@@ -22,7 +23,10 @@ import {
  * unknown key or a field of the wrong shape is 400 naming it). The keys are added by the concerns
  * that read them (the collection strategy, payouts).
  */
-export const OrganisationConfigurations = Type.Object({}, { additionalProperties: false, description: "The organisation's settings, one key per concern." });
+export const OrganisationConfigurations = Type.Object(
+  { collection_strategy: Type.Optional(CollectionStrategy) },
+  { additionalProperties: false, description: "The organisation's settings, one key per concern." },
+);
 export type OrganisationConfigurations = Static<typeof OrganisationConfigurations>;
 
 const fields = {

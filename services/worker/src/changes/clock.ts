@@ -11,6 +11,8 @@ export interface Clock {
   now: Date;
   /** `now` as a UTC calendar day, `YYYY-MM-DD` (instalment dates are days). */
   today: string;
+  /** The worker's offset (seconds): added to a tenant's clock (`tenant_now`) by the changes that read it. */
+  offsetSeconds: number;
 }
 
 /**
@@ -22,5 +24,5 @@ export async function readClock(trx: Knex.Transaction, offsetSeconds: number): P
   const { rows } = await trx.raw(`SELECT t AS now, (t AT TIME ZONE 'UTC')::date::text AS today FROM (SELECT now() + make_interval(secs => ?) AS t) AS c`, [
     offsetSeconds,
   ]);
-  return { now: new Date(rows[0].now), today: rows[0].today };
+  return { now: new Date(rows[0].now), today: rows[0].today, offsetSeconds };
 }

@@ -1,5 +1,6 @@
 /**
- * Timed pauses (docs/api.md section 9): a debt paused with `end_at` resumes at that time; the move
+ * Timed pauses (docs/api.md section 9) and legal protections (section 12): a debt paused or
+ * protected with `end_at` resumes at that time; the move
  * itself is the domain's (`endPause`: `resumed`, or `paying` while it has an active plan).
  */
 import type { Knex } from '@dms/db';
@@ -11,7 +12,7 @@ import type { ChangeOutcome, TimedChange } from './types.js';
 /** Locks the paused debt whose pause ended longest ago that no other transaction holds (index `debts_pause_end`). */
 function claimEndedPause(trx: Knex.Transaction, now: Date, tenantIds: readonly string[]): Promise<DebtRow | undefined> {
   return acrossTenants(trx, debtsResource, tenantIds)
-    .where('debts.status', 'paused')
+    .whereIn('debts.status', ['paused', 'legal_protection'])
     .whereNotNull('debts.pause_end_at')
     .where('debts.pause_end_at', '<=', now)
     .orderBy('debts.pause_end_at')

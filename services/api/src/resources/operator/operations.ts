@@ -7,8 +7,11 @@
 import { OperatorStatusChange, TRANSITIONS, OPERATOR_MOVES, debtsResource, operatorMove } from '@dms/domain/debts';
 import { actor, defineOperation, type AnyOperation } from '../../operations/operation.js';
 import { querySchema } from '../../operations/query.js';
+import { CommunicationClassify, classifyCommunication, communicationsResource, markDetailUndeliverable } from '@dms/domain/communications';
+import { ContactDetail, contactDetailsResource } from '@dms/domain/contact-details';
 import { showDebts } from '../debts/operations.js';
 import { Debt } from '../debts/schemas.js';
+import { Communication as CommunicationObject } from '@dms/domain/communications';
 
 const write = { token: true, scope: 'operations:write' } as const;
 
@@ -34,5 +37,36 @@ export const operatorOperations: AnyOperation[] = [
     errors: ['invalid_state_transition', 'business_rule_violation'],
     events: Object.keys(OPERATOR_MOVES).map((status) => `debt.${status}` as `debt.${keyof typeof OPERATOR_MOVES}`),
     handler: (i) => showDebts.one(i, operatorMove(i.ctx.db, i.tenantId, i.params.id, i.body, actor(i).whodunnit)),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/operator/communications/{id}/classify',
+    operationId: 'operatorClassifyCommunication',
+    tag: 'Operator',
+    summary: 'Classify an inbound communication',
+    description:
+      'Operators only, with `Tenant-Id`. `query` moves the debt to `queried`, `dispute` to `disputed` (as the lifecycle allows; otherwise 409 and nothing changes), `other` records the classification alone. An outbound communication is 409.',
+    access: write,
+    pathParams: { id: communicationsResource.idPrefix },
+    body: { name: 'CommunicationClassify', schema: CommunicationClassify },
+    response: { name: 'CommunicationClassified', schema: CommunicationObject, status: 200 },
+    errors: ['invalid_state_transition'],
+    events: ['debt.queried', 'debt.disputed'],
+    handler: (i) => classifyCommunication(i.ctx.db, i.tenantId, i.params.id, i.body, actor(i).whodunnit),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/operator/contact_details/{id}/undeliverable',
+    operationId: 'operatorMarkUndeliverable',
+    tag: 'Operator',
+    summary: 'Mark a contact detail undeliverable',
+    description:
+      'Operators only, with `Tenant-Id`. The detail becomes `undeliverable` (its metadata `undeliverable_by` names the operator): the engine never sends to it again, and each debt of the customer being worked that has no usable detail left moves to `enriching` or `contact_failed`. A deleted detail is 409.',
+    access: write,
+    pathParams: { id: contactDetailsResource.idPrefix },
+    response: { name: 'ContactDetail', schema: ContactDetail, status: 200 },
+    errors: ['invalid_state_transition'],
+    events: ['customer_contact_detail.updated', 'debt.contact_failed', 'debt.enriching'],
+    handler: (i) => markDetailUndeliverable(i.ctx.db, i.tenantId, i.params.id, actor(i).whodunnit),
   }),
 ];
