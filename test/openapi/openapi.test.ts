@@ -146,6 +146,10 @@ describe('parameters and headers', () => {
         '/payment_plans',
         '/payments',
         '/payments/search',
+        // docs/api.md section 13
+        '/communications',
+        '/communications/search',
+        '/debts/{debtId}/communications',
       ].sort(),
     );
     for (const { op } of lists) {

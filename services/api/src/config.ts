@@ -30,8 +30,15 @@ export const apiSpec = {
     default: '',
     desc: 'Bearer secret of `POST /callbacks/email` (mail to REPLY_DOMAIN forwarded raw); empty: inbound mail is refused (npm start sets one for its local mail server)',
   }),
-  // The channels' settings: the callbacks verify SMS signatures, read reply and bounce addresses, and serve letters.
-  ...channelSpec,
+  // The channel settings the callbacks need: SMS signatures, reply and bounce addresses, letters (docs/api.md section 13).
+  MAIL_FROM: channelSpec.MAIL_FROM,
+  REPLY_DOMAIN: channelSpec.REPLY_DOMAIN,
+  REPLY_ADDRESS_SECRET: channelSpec.REPLY_ADDRESS_SECRET,
+  SMS_API_KEY: channelSpec.SMS_API_KEY,
+  SMS_SIGNATURE_SECRET: channelSpec.SMS_SIGNATURE_SECRET,
+  SMS_SIGNATURE_METHOD: channelSpec.SMS_SIGNATURE_METHOD,
+  SMS_SIGNATURE_TOLERANCE_SECONDS: channelSpec.SMS_SIGNATURE_TOLERANCE_SECONDS,
+  LETTER_DIR: channelSpec.LETTER_DIR,
 };
 
 /** The API's validated settings with derived defaults filled in. */

@@ -12,6 +12,7 @@ import { resolveSecretsKey } from '@dms/config';
 import { ApiError } from '@dms/errors';
 import { applyReceipt, recordReply, type CallbackOutcome } from '@dms/domain/communications';
 import { Type } from '@sinclair/typebox';
+import type { SignatureMethod, VerifyOptions } from '@dms/channels';
 import { defineOperation, type AnyOperation } from '../../operations/operation.js';
 import type { AppContext } from '../../context.js';
 import { rawBody, requireBearer, webhookParams } from './receive.js';
@@ -37,6 +38,20 @@ async function inboundOptions(ctx: AppContext, envelopeTo: string | undefined) {
     addresses: addressKey(ctx.cfg, resolveSecretsKey(ctx.cfg)),
     messageIdDomain: domain,
     ...(envelopeTo ? { envelopeTo: envelopeTo.split(',').map((a) => a.trim()) } : {}),
+  };
+}
+
+/**
+ * How Vonage webhooks are verified, from the settings.
+ * @throws ApiError 401 `invalid_token` while no signature secret is set (anyone could sign with an empty one)
+ */
+function smsVerify(ctx: AppContext): VerifyOptions {
+  if (!ctx.cfg.SMS_SIGNATURE_SECRET) throw new ApiError('invalid_token', 'SMS callbacks are not configured (SMS_SIGNATURE_SECRET is empty).');
+  return {
+    secret: ctx.cfg.SMS_SIGNATURE_SECRET,
+    method: ctx.cfg.SMS_SIGNATURE_METHOD as SignatureMethod,
+    apiKey: ctx.cfg.SMS_API_KEY,
+    toleranceSeconds: ctx.cfg.SMS_SIGNATURE_TOLERANCE_SECONDS,
   };
 }
 
@@ -112,9 +127,9 @@ export const callbackOperations: AnyOperation[] = [
     errors: ['invalid_token', 'body_too_large'],
     events: ['communication.delivered', 'communication.failed', 'customer_contact_detail.updated', 'debt.contact_failed', 'debt.enriching'],
     handler: async ({ ctx, req }): Promise<CallbackOutcome> => {
-      const { parseVonageReceipt, smsVerifyOptions } = await channels();
+      const { parseVonageReceipt } = await channels();
       const params = await webhookParams(req);
-      const receipt = await verified(() => parseVonageReceipt(params, smsVerifyOptions(ctx.cfg)));
+      const receipt = await verified(() => parseVonageReceipt(params, smsVerify(ctx)));
       return applyReceipt(ctx.db, receipt);
     },
   }),
@@ -128,9 +143,9 @@ export const callbackOperations: AnyOperation[] = [
     errors: ['invalid_token', 'body_too_large'],
     events: ['communication.received', 'debt.contact_established'],
     handler: async ({ ctx, req }): Promise<CallbackOutcome> => {
-      const { parseVonageInbound, smsVerifyOptions } = await channels();
+      const { parseVonageInbound } = await channels();
       const params = await webhookParams(req);
-      const sms = await verified(() => parseVonageInbound(params, smsVerifyOptions(ctx.cfg)));
+      const sms = await verified(() => parseVonageInbound(params, smsVerify(ctx)));
       return recordReply(ctx.db, {
         deliveryMethod: 'sms',
         provider: 'vonage',

@@ -40,7 +40,7 @@ const names = crud({
 });
 const object = { name: 'Communication', schema: Communication };
 const show = presenter((rows: CommunicationRow[]) => rows.map(toCommunication), COMMUNICATION_EXPANSIONS);
-const underDebt = nestedUnder(debtsResource, 'id', 'communications.debt_id');
+const underDebt = nestedUnder(debtsResource, 'debtId', 'communications.debt_id');
 
 /** The operations of `/communications`. */
 export const communicationOperations: AnyOperation[] = [
@@ -67,11 +67,11 @@ export const communicationOperations: AnyOperation[] = [
   }),
   defineOperation({
     ...names.list,
-    path: '/debts/{id}/communications',
+    path: '/debts/{debtId}/communications',
     operationId: 'listDebtCommunications',
     summary: "List a debt's communications",
     description: 'Every communication about the debt, newest first. Another tenant’s (or no) debt is 404.',
-    pathParams: { id: debtsResource.idPrefix },
+    pathParams: { debtId: debtsResource.idPrefix },
     query: pageQuery(show.expand),
     response: { ...object, status: 200, list: true },
     handler: async (i) => {
