@@ -44,11 +44,11 @@ export interface Reply {
 
 /** The most recent outbound communication to a detail whose value is `from`, across tenants (an SMS reply names no debt). */
 async function debtAnsweredBy(db: Knex | Knex.Transaction, method: DeliveryMethod, from: string): Promise<string | undefined> {
-  const row = (await acrossTenants(db, communicationsResource)
+  const row: { debt_id: string } | undefined = await acrossTenants(db, communicationsResource)
     .join(`${contactDetailsResource.table} as d`, 'd.id', 'communications.contact_detail_id')
     .where({ 'communications.direction': 'outbound', 'communications.delivery_method': method, 'd.value': from })
     .orderBy('communications.seq', 'desc')
-    .first('communications.debt_id')) as { debt_id: string } | undefined;
+    .first('communications.debt_id');
   return row?.debt_id;
 }
 
@@ -65,7 +65,7 @@ export async function establishContact(trx: Knex.Transaction, debt: DebtRow, con
 export async function recordReply(db: Knex, reply: Reply): Promise<CallbackOutcome> {
   const debtId = reply.debtId ?? (await debtAnsweredBy(db, reply.deliveryMethod, reply.from));
   if (!debtId) return { recorded: false, reason: 'no debt matches the reply' };
-  const found = (await acrossTenants(db, debtsResource).where('debts.id', debtId).first('debts.tenant_id')) as { tenant_id: string } | undefined;
+  const found: { tenant_id: string } | undefined = await acrossTenants(db, debtsResource).where('debts.id', debtId).first('debts.tenant_id');
   if (!found) return { recorded: false, reason: 'no debt matches the reply' };
   return db.transaction(async (trx) => {
     const debt = await lockDebt(trx, found.tenant_id, debtId);

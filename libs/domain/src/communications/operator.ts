@@ -53,10 +53,10 @@ export async function classifyCommunication(db: Knex, tenantId: string, id: stri
 export async function markDetailUndeliverable(db: Knex, tenantId: string, id: string, whodunnit: string): Promise<ContactDetail> {
   const found = await findOwned<ContactDetailRow>(db, contactDetailsResource, tenantId, id);
   const detail = await updateContactDetail(db, tenantId, found.customer_id, id, { status: 'undeliverable', metadata: { undeliverable_by: whodunnit } });
-  const worked = (await tenantRows(db, debtsResource, tenantId)
+  const worked: Array<{ id: string }> = await tenantRows(db, debtsResource, tenantId)
     .where('debts.customer_id', found.customer_id)
     .whereIn('debts.status', ['analysing', 'contacted'])
-    .select('debts.id')) as Array<{ id: string }>;
+    .select('debts.id');
   for (const { id: debtId } of worked) {
     await db.transaction(async (trx) => failIfNoDetailLeft(trx, await lockDebt(trx, tenantId, debtId), whodunnit));
   }

@@ -212,10 +212,10 @@ export async function contactsInSevenDays(
   customerId: string,
   now: Date,
 ): Promise<{ count: number; oldest: Date | null }> {
-  const row = (await tenantRows(trx, communications, tenantId)
+  const row: { count: number; oldest: Date | null } = await tenantRows(trx, communications, tenantId)
     .where({ 'communications.customer_id': customerId, 'communications.direction': 'outbound' })
     .whereNotNull('communications.handed_at')
     .whereRaw(`communications.handed_at > ?::timestamptz - interval '7 days'`, [now])
-    .first(trx.raw('count(*)::int AS count'), trx.raw('min(communications.handed_at) AS oldest'))) as { count: number; oldest: Date | null };
+    .first(trx.raw('count(*)::int AS count'), trx.raw('min(communications.handed_at) AS oldest'));
   return row;
 }

@@ -75,9 +75,9 @@ export async function checkStrategy(db: Knex | Knex.Transaction, tenantId: strin
   if (!strategy) return;
   const at = (i: number, field: string) => `configurations.collection_strategy.steps[${i}].${field}`;
   const refs = [...new Set(strategy.steps.map((s) => s.template))];
-  const rows = (await tenantRows(db, communicationTemplatesResource, tenantId)
+  const rows: Array<{ id: string; name: string; delivery_method: string }> = await tenantRows(db, communicationTemplatesResource, tenantId)
     .where((q) => void q.whereIn('communication_templates.name', refs).orWhereIn('communication_templates.id', refs))
-    .select('id', 'name', 'delivery_method')) as Array<{ id: string; name: string; delivery_method: string }>;
+    .select('id', 'name', 'delivery_method');
   for (const [i, step] of strategy.steps.entries()) {
     if (i > 0 && step.day < strategy.steps[i - 1]!.day) throw bad(at(i, 'day'), 'days must not decrease from one step to the next');
     const found = rows.find((r) => r.name === step.template || r.id === step.template) ?? BUILT_IN_TEMPLATES[step.template];

@@ -13,7 +13,7 @@
  * A worker killed before a commit leaves nothing (the transaction rolls back) and another redoes
  * the change; one killed after a hand-over leaves a `queued` communication for reconciliation.
  */
-import type { Channels, DeliveryMethod } from '@dms/channels';
+import type { Channels } from '@dms/channels';
 import type { Knex } from '@dms/db';
 import { acrossTenants } from '@dms/domain/kernel';
 import { debtsResource, type DebtRow } from '@dms/domain/debts';
@@ -122,7 +122,7 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
       const before = new Date(debt.engine_now.getTime() - deps.reconcileAfterSeconds * 1000);
       const row = await unsettledOf(trx, debt.tenant_id, debt.id, before);
       if (!row) return { kind: 'skipped', debt: debt.id };
-      const provider = deps.channels[row.delivery_method as DeliveryMethod];
+      const provider = deps.channels[row.delivery_method];
       const answer = provider
         ? await provider.reconcile({ communicationId: row.id, attemptedAt: row.handed_at! })
         : ({ outcome: 'unknown', reason: 'no provider is configured for the channel' } as const);

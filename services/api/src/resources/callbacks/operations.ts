@@ -12,7 +12,7 @@ import { resolveSecretsKey } from '@dms/config';
 import { ApiError } from '@dms/errors';
 import { applyReceipt, recordReply, type CallbackOutcome } from '@dms/domain/communications';
 import { Type } from '@sinclair/typebox';
-import type { SignatureMethod, VerifyOptions } from '@dms/channels';
+import type { VerifyOptions } from '@dms/channels';
 import { defineOperation, type AnyOperation } from '../../operations/operation.js';
 import type { AppContext } from '../../context.js';
 import { rawBody, requireBearer, webhookParams } from './receive.js';
@@ -49,7 +49,7 @@ function smsVerify(ctx: AppContext): VerifyOptions {
   if (!ctx.cfg.SMS_SIGNATURE_SECRET) throw new ApiError('invalid_token', 'SMS callbacks are not configured (SMS_SIGNATURE_SECRET is empty).');
   return {
     secret: ctx.cfg.SMS_SIGNATURE_SECRET,
-    method: ctx.cfg.SMS_SIGNATURE_METHOD as SignatureMethod,
+    method: ctx.cfg.SMS_SIGNATURE_METHOD,
     apiKey: ctx.cfg.SMS_API_KEY,
     toleranceSeconds: ctx.cfg.SMS_SIGNATURE_TOLERANCE_SECONDS,
   };

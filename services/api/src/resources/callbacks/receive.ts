@@ -39,7 +39,8 @@ export async function webhookParams(req: Request): Promise<Record<string, string
     } catch {
       throw new ApiError('invalid_json', 'The callback body is not valid JSON.');
     }
-    for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) if (v !== null && v !== undefined) params[k] = String(v);
+    for (const [k, v] of Object.entries(parsed as Record<string, unknown>))
+      if (v !== null && v !== undefined) params[k] = typeof v === 'string' ? v : JSON.stringify(v);
   } else {
     for (const [k, v] of new URLSearchParams(body)) params[k] = v;
   }
