@@ -26,6 +26,7 @@ import { PaymentCreate, createPayment } from '@dms/domain/payments';
 import { fakeCustomer, fakeDebt, fakeDebtHistory, fakeOrganisation, type DebtStep } from './seed/fake-data.js';
 import { breakOverduePlans, MONEY_STORIES, tellMoneyStory } from './seed/money.js';
 import { mapPool } from './seed/pool.js';
+import { seedWorkedDebts } from './seed/engine.js';
 
 /** `whodunnit` of the seed's status moves. */
 const SEED_ACTOR = 'seed';
@@ -140,6 +141,10 @@ async function main(): Promise<void> {
     payments += storyPayments.reduce((a, b) => a + b, 0);
     const broken = await breakOverduePlans(db, tenant.id);
     say(`${told.length} debts with invoices, payment outcomes and plans (${broken} plans broken by the worker's change)`);
+    const worked = await seedWorkedDebts(db, tenant.id, () => validate.debt(fakeDebt(faker, customerIds, organisationIds)), SEED_ACTOR);
+    say(
+      `${worked.debts} debts in every status the engine, operators and tenants reach, ${worked.communications} communications of every channel and direction`,
+    );
 
     process.stdout.write(
       `${JSON.stringify({
@@ -150,7 +155,15 @@ async function main(): Promise<void> {
         scope: client.scope,
         tenant_id: tenant.id,
         tenant_name: tenant.name,
-        loaded: { organisations: sizes.organisations, customers: sizes.customers, debts: sizes.debts, payments, money_stories: told.length },
+        loaded: {
+          organisations: sizes.organisations,
+          customers: sizes.customers,
+          debts: sizes.debts,
+          payments,
+          money_stories: told.length,
+          worked_debts: worked.debts,
+          communications: worked.communications,
+        },
       })}\n`,
     );
   } finally {
