@@ -95,8 +95,11 @@ export class Worker {
     const { log, metrics, cfg } = this.deps;
     while (this.running) {
       const end = metrics.checkDuration.startTimer();
+      let busy = false;
       try {
-        await this.checkOnce();
+        const made = await this.checkOnce();
+        // A check that made changes may have left more due (a backlog of debts for the engine): the next one follows at once.
+        busy = Object.values(made).some((n) => n > 0);
         metrics.checks.inc({ outcome: 'ok' });
       } catch (err) {
         // A failed check (database away, a lock timeout) is retried at the next one.
@@ -106,6 +109,7 @@ export class Worker {
         end();
       }
       if (!this.running) break;
+      if (busy) continue;
       await new Promise<void>((resolve) => {
         this.wakeUp = resolve;
         this.timer = setTimeout(resolve, cfg.WORKER_POLL_SECONDS * 1000);
