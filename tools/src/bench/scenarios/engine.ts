@@ -18,7 +18,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { startLocalMailServer } from '@dms/channels/standin';
-import { localTime } from '@dms/domain/communications';
+import { communicationsResource, localTime } from '@dms/domain/communications';
+import { tenantRows } from '@dms/domain/kernel';
 import { createCustomer } from '@dms/domain/customers';
 import { createDebt, moveDebt } from '@dms/domain/debts';
 import { createOrganisation } from '@dms/domain/organisations';
@@ -94,7 +95,7 @@ export async function engineScenario(ctx: BenchContext): Promise<ScenarioResult>
     const rssSamples: number[] = [];
     while (sent < n) {
       await new Promise((r) => setTimeout(r, 200));
-      const [row] = await db('communications').where({ tenant_id: tenant.tenantId, status: 'sent' }).count({ c: '*' });
+      const [row] = await tenantRows(db, communicationsResource, tenant.tenantId).where('communications.status', 'sent').count({ c: '*' });
       sent = Number(row!.c);
       const r = await rss(worker.child.pid);
       rssSamples.push(r);
