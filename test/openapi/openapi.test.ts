@@ -151,6 +151,10 @@ describe('parameters and headers', () => {
         '/payouts',
         '/payouts/search',
         '/payouts/{id}/items',
+        // docs/api.md section 13
+        '/communications',
+        '/communications/search',
+        '/debts/{debtId}/communications',
       ].sort(),
     );
     for (const { op } of lists) {

@@ -3,6 +3,7 @@
  * credentials, and what it loaded is visible through the API with the counts, events and balances
  * the API itself would have written.
  */
+import { DEBT_STATUSES } from '@dms/domain/debts';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import request from 'supertest';
 import { AUDIENCE, SERVICE_ENV, apiAs, closeHarness, testDb } from '../support/harness.js';
@@ -16,7 +17,16 @@ interface SeedOutput {
   audience: string;
   token_url: string;
   tenant_id: string;
-  loaded: { organisations: number; customers: number; debts: number; payments: number; money_stories: number; payouts: Record<string, number> };
+  loaded: {
+    organisations: number;
+    customers: number;
+    debts: number;
+    payments: number;
+    money_stories: number;
+    payouts: Record<string, number>;
+    worked_debts: number;
+    communications: number;
+  };
 }
 
 function runSeed(args: string[]): Promise<CliRun> {
@@ -52,10 +62,11 @@ test('it prints the credentials of a client that gets tokens for the API', () =>
 });
 
 test('the API lists exactly what was loaded', async () => {
+  // The worked debts (one per status) include a deleted one, which lists hide.
   for (const [list, n] of [
     ['organisations', 3],
     ['customers', 20],
-    ['debts', 50],
+    ['debts', 50 + out.loaded.worked_debts - 1],
   ] as const) {
     const res = await api.get(`/${list}?limit=100`).expect(200);
     expect(res.headers['x-total-count']).toBe(String(n));
@@ -98,7 +109,7 @@ test('events and counters were written as the API writes them', async () => {
     .groupBy('type')
     .select('type', testDb().raw('count(*) as n'));
   const byType = Object.fromEntries(rows.map((r) => [r.type, Number(r.n)]));
-  expect(byType).toMatchObject({ 'organisation.created': 3, 'customer.created': 20, 'debt.created': 50 });
+  expect(byType).toMatchObject({ 'organisation.created': 3, 'customer.created': 20, 'debt.created': 50 + out.loaded.worked_debts });
   expect(byType['payment.created'] ?? 0).toBe(out.loaded.payments);
 });
 
@@ -130,13 +141,30 @@ test('the money of sections 8 and 9: invoices with line items, payment outcomes,
   expect(new Set(plans.map((p) => p.status))).toEqual(new Set(['active', 'completed', 'broken', 'canceled']));
   for (const p of plans) {
     const debt = (await api.get(`/debts/${p.debt}`).expect(200)).body;
-    const expected = { active: 'paying', completed: 'paid', broken: 'defaulted', canceled: 'resumed' }[p.status];
+    // An active plan proposed while the engine worked the debt is `arranging` until its first instalment (section 12).
+    const expected = { active: debt.status.value === 'arranging' ? 'arranging' : 'paying', completed: 'paid', broken: 'defaulted', canceled: 'resumed' }[
+      p.status
+    ];
     expect({ plan: p.status, debt: debt.status.value }).toEqual({ plan: p.status, debt: expected });
     if (p.status === 'broken') {
       expect(p.schedule[0]!.status).toBe('missed');
       expect(debt.status).toMatchObject({ whodunnit: 'system' });
     }
   }
+});
+
+test('sections 12 and 13: debts in every status, communications of every channel and direction', async () => {
+  const debts = (await api.get('/debts?limit=100').expect(200)).body.data as Array<{ status: { value: string } }>;
+  const statuses = new Set(debts.map((d) => d.status.value));
+  // `deleted` is hidden from lists and `open` is never produced (legacy).
+  for (const status of DEBT_STATUSES.filter((x) => x !== 'deleted' && x !== 'open'))
+    expect({ status, seeded: statuses.has(status) }).toEqual({ status, seeded: true });
+  expect(await testDb()('debts').where({ tenant_id: out.tenant_id, status: 'deleted' }).first()).toBeDefined();
+  const coms = (await api.get('/communications?limit=100').expect(200)).body.data as Array<{ delivery_method: string; direction: string; status: string }>;
+  const kinds = new Set(coms.map((c) => `${c.delivery_method} ${c.direction}`));
+  for (const kind of ['email outbound', 'sms outbound', 'letter outbound', 'email inbound', 'sms inbound']) expect(kinds).toContain(kind);
+  expect(new Set(coms.map((c) => c.status))).toEqual(new Set(['sent', 'delivered', 'failed', 'bounced', 'received']));
+  expect(coms).toHaveLength(out.loaded.communications);
 });
 
 test('bad flags fail with nothing on stdout', async () => {

@@ -14,13 +14,15 @@ export const TWO_DAYS = 2 * 86_400;
 /** `YYYY-MM-DD`, `n` days from now (UTC). */
 export const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 
-/** Starts a worker serving only `tenantIds`, checking every 0.2 s, its clock `offsetSeconds` ahead. */
+/** Starts a worker serving only `tenantIds`, checking every 0.2 s, its clock `offsetSeconds` ahead, without the collection engine. */
 export function startWorker(tenantIds: string[], offsetSeconds: number, env: Record<string, string> = {}): Promise<RunningService> {
   return startService('worker', {
     ...SERVICE_ENV,
     WORKER_TENANT_IDS: tenantIds.join(','),
     WORKER_POLL_SECONDS: '0.2',
     WORKER_CLOCK_OFFSET_SECONDS: String(offsetSeconds),
+    // These tests are about the time-driven changes alone; the collection engine has test/engine.
+    ENGINE_ENABLED: 'false',
     ...env,
   });
 }

@@ -28,6 +28,7 @@ import { fakeCustomer, fakeDebt, fakeDebtHistory, fakeOrganisation, type DebtSte
 import { breakOverduePlans, MONEY_STORIES, tellMoneyStory } from './seed/money.js';
 import { mapPool } from './seed/pool.js';
 import { seedPayouts } from './seed/payouts.js';
+import { seedWorkedDebts } from './seed/engine.js';
 
 /** `whodunnit` of the seed's status moves. */
 const SEED_ACTOR = 'seed';
@@ -152,6 +153,10 @@ async function main(): Promise<void> {
         .map(([status, n]) => `${n} ${status}`)
         .join(', ')}`,
     );
+    const worked = await seedWorkedDebts(db, tenant.id, () => validate.debt(fakeDebt(faker, customerIds, organisationIds)), SEED_ACTOR);
+    say(
+      `${worked.debts} debts in every status the engine, operators and tenants reach, ${worked.communications} communications of every channel and direction`,
+    );
 
     process.stdout.write(
       `${JSON.stringify({
@@ -162,7 +167,16 @@ async function main(): Promise<void> {
         scope: client.scope,
         tenant_id: tenant.id,
         tenant_name: tenant.name,
-        loaded: { organisations: sizes.organisations, customers: sizes.customers, debts: sizes.debts, payments, money_stories: told.length, payouts },
+        loaded: {
+          organisations: sizes.organisations,
+          customers: sizes.customers,
+          debts: sizes.debts,
+          payments,
+          money_stories: told.length,
+          payouts,
+          worked_debts: worked.debts,
+          communications: worked.communications,
+        },
       })}\n`,
     );
   } finally {

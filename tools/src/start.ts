@@ -7,6 +7,7 @@
  * the issuer (4000), the API (3000), the dispatcher (3001) and the worker (3002) until Ctrl-C or
  * SIGTERM, which stops them all.
  */
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { REPO_ROOT, embeddedPostgresSpec, loadConfig } from '@dms/config';
 import type { LocalChannels } from '@dms/channels/standin';
@@ -77,10 +78,16 @@ if (localMail || localSms) {
   const dataDir = process.env.DATA_DIR ?? join(REPO_ROOT, '.data');
   // Loaded only when needed: the stand-ins' libraries must not slow the busy-port check above.
   const { startLocalChannels } = await import('@dms/channels/standin');
+  // The stand-ins call the API back: replies and bounces, SMS receipts and inbound SMS (docs/api.md section 13).
+  const apiUrl = `http://127.0.0.1:${plan.find(([name]) => name === 'api')![1]}`;
+  env.INBOUND_MAIL_SECRET = process.env.INBOUND_MAIL_SECRET || randomBytes(24).toString('base64url');
   channels = await startLocalChannels({
     dataDir,
     replyDomain: process.env.REPLY_DOMAIN ?? 'reply.localhost',
     ports: standinPorts,
+    mailInbound: { url: `${apiUrl}/callbacks/email`, secret: env.INBOUND_MAIL_SECRET },
+    smsReceiptUrl: `${apiUrl}/callbacks/sms/receipts`,
+    smsInboundUrl: `${apiUrl}/callbacks/sms/inbound`,
   });
   const { SMTP_URL, ...smsEnv } = channels.env;
   if (localMail) {

@@ -5,8 +5,8 @@
  * its migration, and its operations in the API).
  *
  * Dependencies between the folders point one way, lowest first: kernel ← events, tenants,
- * organisations, communication-templates ← contact-details ← customers ← line-items ← payment-plans ← debts ← invoices,
- * payments ← payouts ← webhooks. A folder imports only folders before it.
+ * communication-templates ← organisations ← contact-details ← customers ← line-items ← payment-plans ← debts ← invoices,
+ * payments ← payouts, communications ← webhooks. A folder imports only folders before it.
  */
 import type { AnyResource } from './kernel/resource.js';
 import { eventsResource } from './events/resource.js';
@@ -22,6 +22,7 @@ import { paymentsResource } from './payments/resource.js';
 import { webhookDeliveriesResource, webhookEndpointsResource } from './webhooks/resource.js';
 import { balanceItemsResource, payoutAccountsResource, payoutsResource } from './payouts/resource.js';
 import { communicationTemplatesResource, communicationTemplateVersionsResource } from './communication-templates/resource.js';
+import { communicationsResource } from './communications/resource.js';
 
 /** Every resource; scopes and event types are listed in this order. */
 export const RESOURCES = [
@@ -39,6 +40,7 @@ export const RESOURCES = [
   payoutsResource,
   balanceItemsResource,
   payoutAccountsResource,
+  communicationsResource,
   webhookEndpointsResource,
   webhookDeliveriesResource,
   eventsResource,

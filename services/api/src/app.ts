@@ -25,7 +25,7 @@ import { componentSchemas } from './openapi/components.js';
 import { mountOperations } from './operations/mount.js';
 import { allowedMethods, routeLabeler } from './operations/route-label.js';
 import { cors, noStore } from './middleware/cors.js';
-import { ALL_OPERATIONS, API_OPERATIONS } from './resources/index.js';
+import { ALL_OPERATIONS, API_OPERATIONS, PUBLIC_OPERATIONS } from './resources/index.js';
 import { serviceOperations } from './resources/service/operations.js';
 
 /** Options beyond the context: the logger and a draining flag for readiness. */
@@ -69,9 +69,9 @@ export function createApp(baseCtx: AppContext, opts: AppOptions): Express {
     next();
   });
 
-  // Operational endpoints and the API's description: public, like the token endpoint.
+  // Operational endpoints, the API's description and providers' callbacks: public (no token), like the token endpoint.
   app.use(documentationAssets());
-  app.use(mountOperations(ctx, serviceOperations, components));
+  app.use(mountOperations(ctx, PUBLIC_OPERATIONS, components));
 
   app.use(noStore);
   app.use(authenticate({ jwksUri: ctx.cfg.JWKS_URI, issuer: ctx.cfg.AUTH_ISSUER, audience: ctx.cfg.API_AUDIENCE }));

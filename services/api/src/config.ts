@@ -3,6 +3,7 @@
  */
 import { bool, commonSpec, ConfigError, corsOriginsSpec, parseOrigins, loadConfig, num, port, str, trustProxySpec, webConcurrencySpec } from '@dms/config';
 import { DEFAULT_SEARCH_TOTAL_CAP } from '@dms/search';
+import { channelSpec } from '@dms/channels/settings';
 
 /** envalid spec of the API's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
 export const apiSpec = {
@@ -26,6 +27,19 @@ export const apiSpec = {
     default: DEFAULT_SEARCH_TOTAL_CAP,
     desc: 'Matches a search counts exactly; past it X-Total-Count is this number and X-Total-Count-Relation is `gte` (docs/api.md section 4). Whole number >= 1',
   }),
+  INBOUND_MAIL_SECRET: str({
+    default: '',
+    desc: 'Bearer secret of `POST /callbacks/email` (mail to REPLY_DOMAIN forwarded raw); empty: inbound mail is refused (npm start sets one for its local mail server)',
+  }),
+  // The channel settings the callbacks need: SMS signatures, reply and bounce addresses, letters (docs/api.md section 13).
+  MAIL_FROM: channelSpec.MAIL_FROM,
+  REPLY_DOMAIN: channelSpec.REPLY_DOMAIN,
+  REPLY_ADDRESS_SECRET: channelSpec.REPLY_ADDRESS_SECRET,
+  SMS_API_KEY: channelSpec.SMS_API_KEY,
+  SMS_SIGNATURE_SECRET: channelSpec.SMS_SIGNATURE_SECRET,
+  SMS_SIGNATURE_METHOD: channelSpec.SMS_SIGNATURE_METHOD,
+  SMS_SIGNATURE_TOLERANCE_SECONDS: channelSpec.SMS_SIGNATURE_TOLERANCE_SECONDS,
+  LETTER_DIR: channelSpec.LETTER_DIR,
 };
 
 /** The API's validated settings with derived defaults filled in. */

@@ -5,7 +5,7 @@
  * are the collection engine's, which sends communications from the worker.
  */
 import { channelSettingsProblems, channelSpec } from '@dms/channels/settings';
-import { commonSpec, loadConfig, num, port, str } from '@dms/config';
+import { bool, commonSpec, loadConfig, num, port, str } from '@dms/config';
 
 /** envalid spec of the worker's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
 export const workerSpec = {
@@ -26,6 +26,15 @@ export const workerSpec = {
     default: 0,
     desc: 'Test only (NODE_ENV=test): wait this long inside each change before committing, to test a worker killed midway',
   }),
+  ENGINE_ENABLED: bool({ default: true, desc: 'Run the collection engine (docs/api.md section 13): take prepared debts in and send their strategy steps' }),
+  ENGINE_RECONCILE_AFTER_SECONDS: num({
+    default: 600,
+    desc: 'Seconds after handing a communication to its provider before one whose outcome was never recorded is reconciled (asked of the provider, else failed)',
+  }),
+  PAYMENT_LINK_BASE_URL: str({
+    default: 'http://localhost:3000/pay/',
+    desc: "Base of the payment link of communications (`{{ payment_link }}`): the debt's id is appended",
+  }),
   ...channelSpec,
 };
 
@@ -41,6 +50,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, exitOnErr
     process.exit(1);
   };
   if (!(cfg.WORKER_POLL_SECONDS > 0)) fail('WORKER_POLL_SECONDS: must be greater than 0');
+  if (!(cfg.ENGINE_RECONCILE_AFTER_SECONDS > 0)) fail('ENGINE_RECONCILE_AFTER_SECONDS: must be greater than 0');
   if (!(cfg.EVENT_RETENTION_DAYS > 0)) fail('EVENT_RETENTION_DAYS: must be greater than 0');
   if (!(Number.isInteger(cfg.WORKER_BATCH_SIZE) && cfg.WORKER_BATCH_SIZE > 0)) fail('WORKER_BATCH_SIZE: must be a whole number greater than 0');
   if (cfg.NODE_ENV === 'production' && cfg.WORKER_CLOCK_OFFSET_SECONDS !== 0) fail('WORKER_CLOCK_OFFSET_SECONDS: must be 0 in production');

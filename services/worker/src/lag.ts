@@ -25,6 +25,7 @@ export async function readLags(db: Knex, changes: readonly TimedChange[], offset
       const clock = await readClock(trx, offsetSeconds);
       const lags: ChangeLag[] = [];
       for (const change of changes) {
+        if (!change.oldestDue) continue;
         const due = await change.oldestDue(trx, clock, tenantIds);
         lags.push({ change: change.name, metric: change.lagMetric ?? 'engine', seconds: due ? Math.max(0, (clock.now.getTime() - due.getTime()) / 1000) : 0 });
       }

@@ -2,7 +2,8 @@
  * Entry point of the worker for time-driven changes (`npm start -w services/worker`, docs/api.md
  * sections 1, 9 and 11): configuration from the environment, then checks until SIGTERM, which lets
  * the change in progress commit and stops. It also runs the retention job (retention.ts), which
- * keeps the event history's partitions. Any number of workers may run against one database;
+ * keeps the event history's partitions, and, unless ENGINE_ENABLED is false, the collection
+ * engine (docs/api.md sections 12 and 13). Any number of workers may run against one database;
  * row locks (SKIP LOCKED) make each change happen once.
  */
 import { createDb, isReachable, poolUsage } from '@dms/db';
@@ -12,18 +13,20 @@ import { createProbeServer } from '@dms/metrics';
 import { loadWorkerConfig } from './config.js';
 import { createWorkerMetrics } from './metrics.js';
 import { readLags, readPartitionRunway } from './lag.js';
-import { CHANGES, Worker } from './worker.js';
+import { Worker } from './worker.js';
 import { startRetention } from './retention.js';
+import { collectionEngine } from './engine/setup.js';
 
 const cfg = loadWorkerConfig();
 const log = createLogger('worker', cfg.LOG_LEVEL);
 const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
 const metrics = createWorkerMetrics({
-  lags: () => readLags(db, CHANGES, cfg.WORKER_CLOCK_OFFSET_SECONDS, cfg.tenantIds),
+  lags: () => readLags(db, worker.changes, cfg.WORKER_CLOCK_OFFSET_SECONDS, cfg.tenantIds),
   runway: () => readPartitionRunway(db),
   pool: () => poolUsage(db),
 });
-const worker = new Worker({ db, cfg, log, metrics });
+const engine = cfg.ENGINE_ENABLED ? await collectionEngine(db, cfg, log) : undefined;
+const worker = new Worker({ db, cfg, log, metrics, ...(engine ? { engine } : {}) });
 const retention = startRetention(db, log, cfg.EVENT_RETENTION_DAYS);
 
 await runHttpService({
@@ -35,6 +38,7 @@ await runHttpService({
   onShutdown: async () => {
     await retention.stop();
     await worker.stop(Math.max(0, cfg.SHUTDOWN_GRACE_SECONDS * 1000 - 1000));
+    await engine?.close();
   },
   close: [db],
 });
@@ -45,6 +49,7 @@ log.info(
     batch_size: cfg.WORKER_BATCH_SIZE,
     clock_offset_seconds: cfg.WORKER_CLOCK_OFFSET_SECONDS,
     tenants: cfg.tenantIds.length || 'all',
+    engine: cfg.ENGINE_ENABLED,
   },
   'working',
 );

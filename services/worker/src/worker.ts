@@ -13,12 +13,14 @@ import { readClock } from './changes/clock.js';
 import { missedInstalments } from './changes/missed-instalments.js';
 import { pauseEnds } from './changes/pause-ends.js';
 import { payoutRuns } from './changes/payout-runs.js';
+import { planStarts } from './changes/plan-starts.js';
 import type { ChangeOutcome, TimedChange } from './changes/types.js';
+import { engineChanges, type EngineDeps } from './engine/changes.js';
 import type { WorkerConfig } from './config.js';
 import type { WorkerMetrics } from './metrics.js';
 
-/** Every change kind, in the order a check makes them. */
-export const CHANGES: readonly TimedChange[] = [pauseEnds, missedInstalments, payoutRuns];
+/** The time-driven changes of sections 9, 12 and 14, in the order a check makes them (the collection engine's follow). */
+const TIMED: readonly TimedChange[] = [pauseEnds, missedInstalments, planStarts, payoutRuns];
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -29,7 +31,13 @@ export class Worker {
   private timer: NodeJS.Timeout | undefined;
   private wakeUp: (() => void) | undefined;
 
-  constructor(private readonly deps: { db: Knex; cfg: WorkerConfig; log: Logger; metrics: WorkerMetrics }) {}
+  /** The change kinds each check makes, in order (the lag gauges read the same list). */
+  readonly changes: readonly TimedChange[];
+
+  /** @param engine the collection engine's channels and links; without it the worker makes only the time-driven changes */
+  constructor(private readonly deps: { db: Knex; cfg: WorkerConfig; log: Logger; metrics: WorkerMetrics; engine?: EngineDeps }) {
+    this.changes = deps.engine ? [...TIMED, ...engineChanges(deps.engine)] : TIMED;
+  }
 
   /** Starts the loop (first check at once). */
   start(): void {
@@ -54,7 +62,7 @@ export class Worker {
    */
   async checkOnce(): Promise<Record<string, number>> {
     const made: Record<string, number> = {};
-    for (const change of CHANGES) {
+    for (const change of this.changes) {
       made[change.name] = 0;
       for (let i = 0; i < this.deps.cfg.WORKER_BATCH_SIZE && this.running; i++) {
         const outcome = await this.applyOne(change);
@@ -93,6 +101,7 @@ export class Worker {
     if (outcome.kind === 'made') {
       metrics.changes.inc({ change: change.name });
       log.info({ change: change.name, object: outcome.object, tenant: outcome.tenant, context: outcome.context }, 'change made');
+      await outcome.afterCommit?.();
     }
     return outcome;
   }
@@ -101,8 +110,11 @@ export class Worker {
     const { log, metrics, cfg } = this.deps;
     while (this.running) {
       const end = metrics.checkDuration.startTimer();
+      let busy = false;
       try {
-        await this.checkOnce();
+        const made = await this.checkOnce();
+        // A check that made changes may have left more due (a backlog of debts for the engine): the next one follows at once.
+        busy = Object.values(made).some((n) => n > 0);
         metrics.checks.inc({ outcome: 'ok' });
       } catch (err) {
         // A failed check (database away, a lock timeout) is retried at the next one.
@@ -112,6 +124,7 @@ export class Worker {
         end();
       }
       if (!this.running) break;
+      if (busy) continue;
       await new Promise<void>((resolve) => {
         this.wakeUp = resolve;
         this.timer = setTimeout(resolve, cfg.WORKER_POLL_SECONDS * 1000);

@@ -24,6 +24,7 @@ import { searchScenario } from './scenarios/search.js';
 import { tokensScenario } from './scenarios/tokens.js';
 import { verificationScenario } from './scenarios/verification.js';
 import { webhooksScenario } from './scenarios/webhooks.js';
+import { engineScenario } from './scenarios/engine.js';
 import type { ScenarioResult } from './model.js';
 import { readLastRun, renderTable, writeLastRun, writeReport, writeSections } from './report.js';
 import { loadBenchSettings } from './settings.js';
@@ -38,6 +39,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   webhooks: webhooksScenario,
   retention: retentionScenario,
   payouts: payoutsScenario,
+  engine: engineScenario,
   memory: memoryScenario,
 };
 

@@ -29,6 +29,7 @@ import * as tenantClock from './025_tenant_clock_and_configurations.js';
 import * as payouts from './035_payouts.js';
 import * as testMode from './050_test_mode.js';
 import * as eventTraceContext from './026_event_trace_context.js';
+import * as communications from './030_communications.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -63,4 +64,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['035_payouts', payouts],
   ['050_test_mode', testMode],
   ['026_event_trace_context', eventTraceContext],
+  ['030_communications', communications],
 ];

@@ -2,3 +2,4 @@
 export * from './resource.js';
 export * from './schemas.js';
 export * from './store.js';
+export * from './defaults.js';

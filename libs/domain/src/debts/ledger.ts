@@ -18,7 +18,8 @@ import { updateLockedDebt } from './store.js';
 /**
  * Adds items to a debt the caller has locked: checks them, inserts them, moves the summary by
  * their sums and records `debt.updated`; a debt in one of the engine's statuses moves to `adjusted`.
- * @throws ApiError 409 `invalid_state_transition` on a terminal debt; 422 `business_rule_violation`
+ * @throws ApiError 409 `invalid_state_transition` on a terminal debt, or for interest or a fee
+ *   on a debt under `legal_protection` (section 12: it freezes them); 422 `business_rule_violation`
  *   for a wrong sign or currency, or when `amount_total` would fall below `amount_paid` (param `amount`)
  */
 export async function addLineItems(
@@ -30,6 +31,12 @@ export async function addLineItems(
 ): Promise<LineItem[]> {
   if (isTerminal(debt.status)) {
     throw new ApiError('invalid_state_transition', `A debt in status '${debt.status}' takes no more line items.`);
+  }
+  const charged = items.findIndex((i) => i.kind === 'interest' || i.kind === 'fee');
+  if (debt.status === 'legal_protection' && charged >= 0) {
+    throw new ApiError('invalid_state_transition', 'A debt under legal_protection takes no interest or fees (docs/api.md section 12).', {
+      param: options.param(charged) ? `${options.param(charged)}.kind` : 'kind',
+    });
   }
   checkLineItems(debt.currency, items, options.param);
   const deltas = summaryDeltas(items);

@@ -16,7 +16,7 @@ import { cancelPlan, lockActivePlan, payIntoPlan } from '../payment-plans/store.
 import type { PaymentPlanRow } from '../payment-plans/schemas.js';
 import { debtsResource } from './resource.js';
 import type { Debt, DebtRow, OperatorStatusChange } from './schemas.js';
-import { OPERATOR_MOVES, PLAN_AWARE, PLAN_ENDING, requireTransition, type DebtAction, type DebtMove } from './states.js';
+import { DEBT_MACHINE, OPERATOR_MOVES, PLAN_AWARE, PLAN_ENDING, requireTransition, type DebtAction, type DebtMove } from './states.js';
 import { toDebt, updateLockedDebt } from './store.js';
 
 /** `whodunnit` of every status move the platform makes on its own (docs/api.md section 9). */
@@ -116,7 +116,9 @@ export function moneyMove(debt: Pick<DebtRow, 'status' | 'amount_total' | 'amoun
 /**
  * Counts money on the locked debt (docs/api.md sections 8 and 9): succeeded money (`delta` > 0)
  * pays the oldest instalments of its locked active `plan` first; `amount_paid` moves by `delta`
- * in one update, with the status move money causes (`moneyMove`) or, without one, `debt.updated`.
+ * in one update, with the status move money causes (`moneyMove`); money from the customer on a debt
+ * the collection engine works establishes contact (`contact_established`, section 12); without a
+ * move, `debt.updated`.
  * The database CHECKs (`amount_remaining >= 0`, `amount_paid >= 0`) back the callers' checks.
  * @param delta minor units: > 0 succeeded money, < 0 a refund
  * @returns the debt after the change
@@ -131,7 +133,7 @@ export async function countMoney(
 ): Promise<Debt> {
   const completed = delta > 0 && plan ? await payIntoPlan(trx, tenantId, plan, delta) : false;
   const changes = { amount_paid: debt.amount_paid + delta };
-  const move = moneyMove(debt, delta, completed);
+  const move = moneyMove(debt, delta, completed) ?? (delta > 0 && DEBT_MACHINE.allows(debt.status, 'establish-contact') ? 'establish-contact' : undefined);
   if (move === undefined) return updateLockedDebt(trx, tenantId, debt.id, changes);
   const context = move === 'cancel-plan' ? `payment_plan.completed: ${plan!.id}` : note.context;
   return moveLockedDebt(trx, tenantId, debt, move, { ...note, context }, changes);
@@ -186,13 +188,15 @@ export function operatorMove(db: Knex, tenantId: string, id: string, input: Oper
 }
 
 /**
- * The worker's end of a timed pause (docs/api.md section 9): the locked `paused` debt resumes, to
+ * The worker's end of a timed pause (docs/api.md section 9) or legal protection (section 12): the
+ * locked `paused` or `legal_protection` debt resumes, to
  * `resumed`, or to `paying` while it has an active plan, as the client's `resume` would;
  * whodunnit `system`, context naming the pause's end.
  * @returns the context of the change
  */
 export async function endPause(trx: Knex.Transaction, tenantId: string, debt: DebtRow): Promise<string> {
-  const context = `pause ended: end_at ${(debt.pause_end_at as Date).toISOString()}`;
+  const what = debt.status === 'legal_protection' ? 'legal protection' : 'pause';
+  const context = `${what} ended: end_at ${(debt.pause_end_at as Date).toISOString()}`;
   await moveLockedDebt(trx, tenantId, debt, 'resume', { whodunnit: SYSTEM_ACTOR, context });
   return context;
 }

@@ -14,7 +14,7 @@ import { cancelPlan, findPlan, insertPlan, lockActivePlan, writePlan } from '../
 import type { PaymentPlan, PaymentPlanCreate, PaymentPlanReschedule, PaymentPlanRow } from '../payment-plans/schemas.js';
 import { SYSTEM_ACTOR, lockDebt, moveLockedDebt, type StatusNote } from './moves.js';
 import type { DebtRow } from './schemas.js';
-import { requireTransition } from './states.js';
+import { ENGINE_STATUSES, requireTransition } from './states.js';
 
 /**
  * Checks the terms' shape and that `start_on` is not before the tenant's today (its clock, SQL
@@ -62,6 +62,7 @@ export async function createPlan(db: Knex, tenantId: string, debtId: string, inp
       if (await lockActivePlan(trx, tenantId, debt.id)) throw new ApiError('resource_conflict', 'The debt already has an active payment plan.');
       requireTransition(debt.status, 'plan');
       await checkTerms(trx, tenantId, input);
+      const move = await planMove(trx, debt, input.start_on);
       const schedule = freshInstalments(scheduled(() => buildSchedule({ amount: debt.amount_remaining, ...termsOf(input) })));
       const plan = await insertPlan(trx, tenantId, {
         debtId: debt.id,
@@ -72,7 +73,7 @@ export async function createPlan(db: Knex, tenantId: string, debtId: string, inp
         schedule,
         metadata: input.metadata,
       });
-      await moveLockedDebt(trx, tenantId, debt, 'plan', { ...note, context: `payment_plan.created: ${plan.id}` });
+      await moveLockedDebt(trx, tenantId, debt, move, { ...note, context: `payment_plan.created: ${plan.id}` });
       return plan;
     });
   } catch (err) {
@@ -81,6 +82,31 @@ export async function createPlan(db: Knex, tenantId: string, debtId: string, inp
       throw new ApiError('resource_conflict', 'The debt already has an active payment plan.');
     throw err;
   }
+}
+
+/**
+ * The move a new plan makes (docs/api.md section 12): on a debt the collection engine is working
+ * (the customer's answer to its communications), a plan whose first instalment is not yet due by
+ * the tenant's clock is `arranging` (`plan-proposed`); otherwise the debt is `paying`.
+ */
+async function planMove(trx: Knex.Transaction, debt: DebtRow, startOn: string): Promise<'plan' | 'plan-proposed'> {
+  if (!ENGINE_STATUSES.includes(debt.status)) return 'plan';
+  const { rows } = await trx.raw("SELECT ?::date > (tenant_now(?) AT TIME ZONE 'UTC')::date AS later", [startOn, debt.tenant_id]);
+  return rows[0].later ? 'plan-proposed' : 'plan';
+}
+
+/**
+ * The worker's start of an `arranging` debt's plan (docs/api.md section 12): once the first
+ * instalment of its active plan is due (`today`, the tenant's), the locked debt moves to
+ * `paying` (`whodunnit: system`).
+ * @returns the context of the change, or undefined when not yet due or no plan is active
+ */
+export async function startPlanIfDue(trx: Knex.Transaction, tenantId: string, debt: DebtRow, today: string): Promise<string | undefined> {
+  const plan = await lockActivePlan(trx, tenantId, debt.id);
+  if (!plan || plan.start_on > today) return undefined;
+  const context = `payment_plan first instalment due: ${plan.id} on ${plan.start_on}`;
+  await moveLockedDebt(trx, tenantId, debt, 'plan-due', { whodunnit: SYSTEM_ACTOR, context });
+  return context;
 }
 
 /** Finds the plan, locks its debt, then the plan itself (the shared lock order). */

@@ -150,6 +150,12 @@ export const DebtRow = Type.Object({
   amount_paid: Type.Integer(),
   amount_total: Type.Integer(),
   amount_remaining: Type.Integer(),
+  /** The collection engine's place in the strategy (docs/api.md section 13): the next step's index. */
+  engine_step: Type.Integer(),
+  /** When the engine looks at the debt next; null: nothing due. */
+  engine_due_at: Type.Union([DateColumn, Type.Null()]),
+  /** First contact (`contacted`): strategy days count from it. */
+  contacted_at: Type.Union([DateColumn, Type.Null()]),
 });
 
 export type DebtCreate = Static<typeof DebtCreate>;

@@ -185,3 +185,24 @@ export async function updateLockedDebt(trx: Knex.Transaction, tenantId: string, 
   await recordEvent(trx, debtsResource, tenantId, 'debt.updated', debt);
   return debt;
 }
+
+/** The collection engine's bookkeeping on a debt (docs/api.md section 13); not part of the public object. */
+export interface EngineState {
+  engine_step?: number;
+  /** A time, `'now'` (the tenant's now), or null (nothing due). */
+  engine_due_at?: Date | 'now' | null;
+  contacted_at?: Date | 'now';
+}
+
+/**
+ * Writes the engine's bookkeeping of a debt the caller has locked: no event (nothing a client
+ * sees changes; the communications and status moves it goes with record theirs).
+ */
+export async function setEngineState(trx: Knex.Transaction, tenantId: string, debtId: string, state: EngineState): Promise<void> {
+  const now = trx.raw('tenant_now(?)', [tenantId]);
+  const columns: Record<string, unknown> = {};
+  if (state.engine_step !== undefined) columns.engine_step = state.engine_step;
+  if (state.engine_due_at !== undefined) columns.engine_due_at = state.engine_due_at === 'now' ? now : state.engine_due_at;
+  if (state.contacted_at !== undefined) columns.contacted_at = state.contacted_at === 'now' ? now : state.contacted_at;
+  if (Object.keys(columns).length) await tenantRows(trx, debtsResource, tenantId).where('debts.id', debtId).update(columns);
+}

@@ -16,6 +16,7 @@ import {
   type Static,
 } from '../kernel/schemas.js';
 import { PayoutSettings } from './payout-settings.js';
+import { CollectionStrategy } from './strategy.js';
 
 /**
  * `configurations` (docs/api.md sections 13 to 15): the organisation's settings in the public API's
@@ -24,7 +25,7 @@ import { PayoutSettings } from './payout-settings.js';
  * that read them (the collection strategy, payouts).
  */
 export const OrganisationConfigurations = Type.Object(
-  { payouts: Type.Optional(PayoutSettings) },
+  { payouts: Type.Optional(PayoutSettings), collection_strategy: Type.Optional(CollectionStrategy) },
   { additionalProperties: false, description: "The organisation's settings, one key per concern." },
 );
 export type OrganisationConfigurations = Static<typeof OrganisationConfigurations>;

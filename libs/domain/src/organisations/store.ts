@@ -7,6 +7,7 @@ import { createOwned, givenFields, updateOwned, type OwnedResource } from '../ke
 import { iso } from '../kernel/schemas.js';
 import { organisationsResource } from './resource.js';
 import type { Organisation, OrganisationCreate, OrganisationRow, OrganisationUpdate } from './schemas.js';
+import { checkStrategy } from './strategy.js';
 
 /** Maps a row to the public object. */
 export function toOrganisation(row: OrganisationRow): Organisation {
@@ -28,14 +29,23 @@ const organisations: OwnedResource<OrganisationRow, Organisation, typeof organis
   events: { created: 'organisation.created', updated: 'organisation.updated' },
 };
 
-/** Creates an organisation and its `organisation.created` event in one transaction. */
+/**
+ * Creates an organisation and its `organisation.created` event in one transaction.
+ * @throws ApiError 400 `validation_failed` for a collection strategy naming an unknown template (organisations/strategy.ts)
+ */
 export function createOrganisation(db: Knex, tenantId: string, input: OrganisationCreate): Promise<Organisation> {
-  return createOwned(db, tenantId, organisations, {
-    name: input.name,
-    customer_facing_name: input.customer_facing_name ?? null,
-    configurations: JSON.stringify(input.configurations ?? {}),
-    metadata: input.metadata,
-  });
+  return createOwned(
+    db,
+    tenantId,
+    organisations,
+    {
+      name: input.name,
+      customer_facing_name: input.customer_facing_name ?? null,
+      configurations: JSON.stringify(input.configurations ?? {}),
+      metadata: input.metadata,
+    },
+    (trx) => checkStrategy(trx, tenantId, input.configurations?.collection_strategy),
+  );
 }
 
 /**
@@ -50,10 +60,13 @@ export function updateOrganisation(db: Knex, tenantId: string, id: string, input
     tenantId,
     organisations,
     id,
-    (current) => ({
-      ...givenFields(input, ['name', 'customer_facing_name']),
-      ...(input.configurations === undefined ? {} : { configurations: JSON.stringify({ ...current.configurations, ...input.configurations }) }),
-    }),
+    async (current, trx) => {
+      await checkStrategy(trx, tenantId, input.configurations?.collection_strategy);
+      return {
+        ...givenFields(input, ['name', 'customer_facing_name']),
+        ...(input.configurations === undefined ? {} : { configurations: JSON.stringify({ ...current.configurations, ...input.configurations }) }),
+      };
+    },
     input.metadata,
   );
 }

@@ -21,6 +21,8 @@ import { operatorOperations } from './operator/operations.js';
 import { eventOperations } from './events/operations.js';
 import { testHelperOperations } from './test-helpers/operations.js';
 import { serviceOperations } from './service/operations.js';
+import { communicationOperations } from './communications/operations.js';
+import { callbackOperations } from './callbacks/operations.js';
 
 /** The API's operations that need a bearer token; every `PATCH` gets its `PUT` twin (docs/api.md section 10). */
 export const API_OPERATIONS: readonly AnyOperation[] = withPutTwins([
@@ -36,6 +38,7 @@ export const API_OPERATIONS: readonly AnyOperation[] = withPutTwins([
   ...payoutOperations,
   ...tenantOperations,
   ...communicationTemplateOperations,
+  ...communicationOperations,
   ...webhookOperations,
   ...eventOperations,
   ...operatorOperations,
@@ -43,4 +46,7 @@ export const API_OPERATIONS: readonly AnyOperation[] = withPutTwins([
 ]);
 
 /** Every documented operation: the API's, then the public operational ones. */
-export const ALL_OPERATIONS: readonly AnyOperation[] = [...API_OPERATIONS, ...serviceOperations];
+export const ALL_OPERATIONS: readonly AnyOperation[] = [...API_OPERATIONS, ...serviceOperations, ...callbackOperations];
+
+/** The public operations mounted before authentication: the service's own and the providers' callbacks. */
+export const PUBLIC_OPERATIONS: readonly AnyOperation[] = [...serviceOperations, ...callbackOperations];

@@ -17,6 +17,8 @@ export interface Clock {
   horizon: Date;
   /** `horizon` as a UTC calendar day, `YYYY-MM-DD` (instalment dates are days). */
   horizonDay: string;
+  /** `now` as a UTC calendar day, `YYYY-MM-DD`: the live tenants' day. */
+  today: string;
   /** The worker's own offset, seconds, added to every tenant's clock. */
   offsetSeconds: number;
 }
@@ -28,12 +30,12 @@ export interface Clock {
  */
 export async function readClock(trx: Knex.Transaction, offsetSeconds: number): Promise<Clock> {
   const { rows } = await trx.raw(
-    `SELECT n AS now, t AS horizon, (t AT TIME ZONE 'UTC')::date::text AS day
+    `SELECT n AS now, (n AT TIME ZONE 'UTC')::date::text AS today, t AS horizon, (t AT TIME ZONE 'UTC')::date::text AS day
        FROM (SELECT now() + make_interval(secs => ?) AS n,
                     now() + make_interval(secs => ? + coalesce((SELECT max(clock_offset_seconds) FROM tenants WHERE clock_offset_seconds > 0), 0)) AS t) AS c`,
     [offsetSeconds, offsetSeconds],
   );
-  return { now: new Date(rows[0].now), horizon: new Date(rows[0].horizon), horizonDay: rows[0].day, offsetSeconds };
+  return { now: new Date(rows[0].now), horizon: new Date(rows[0].horizon), horizonDay: rows[0].day, today: rows[0].today, offsetSeconds };
 }
 
 /** SQL of the moment of the tenant in column `tenantColumn` (a trusted column name), for a `whereRaw`. */

@@ -1,6 +1,6 @@
 /**
- * Timed pauses (docs/api.md section 9): a debt paused with `end_at` resumes at that time (by its
- * tenant's clock, section 15); the move
+ * Timed pauses (docs/api.md section 9) and legal protections (section 12): a debt paused or
+ * protected with `end_at` resumes at that time (by its tenant's clock, section 15); the move
  * itself is the domain's (`endPause`: `resumed`, or `paying` while it has an active plan).
  */
 import type { Knex } from '@dms/db';
@@ -12,7 +12,7 @@ import type { ChangeOutcome, TimedChange } from './types.js';
 /** Paused debts whose pause has ended by their tenant's clock (bounded by the clock furthest ahead). */
 function endedPauses(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]) {
   return acrossTenants(trx, debtsResource, tenantIds)
-    .where('debts.status', 'paused')
+    .whereIn('debts.status', ['paused', 'legal_protection'])
     .whereNotNull('debts.pause_end_at')
     .where('debts.pause_end_at', '<=', clock.horizon)
     .whereRaw(`debts.pause_end_at <= ${tenantMoment('debts.tenant_id')}`, [clock.offsetSeconds]);

@@ -7,11 +7,23 @@ import type { Knex } from '@dms/db';
 import type { Clock } from './clock.js';
 
 /** Names of the changes, as metrics and logs label them. */
-export type ChangeName = 'instalment_missed' | 'pause_ended' | 'payout_run';
+export type ChangeName = 'instalment_missed' | 'pause_ended' | 'payout_run' | 'plan_started' | 'debt_taken_in' | 'strategy_step' | 'send_reconciled';
 
-/** The outcome of one attempt: `none` when nothing is due (or all due rows are locked by others). */
-/** `object` is the id of what changed (a debt, or a payout), or of what was looked at (`skipped`). */
-export type ChangeOutcome = { kind: 'none' } | { kind: 'skipped'; object: string } | { kind: 'made'; object: string; tenant: string; context: string };
+/**
+ * The outcome of one attempt: `none` when nothing is due (or all due rows are locked by others).
+ * `object` is the id of what changed (a debt, or a payout), or of what was looked at (`skipped`).
+ */
+export type ChangeOutcome =
+  | { kind: 'none' }
+  | { kind: 'skipped'; object: string }
+  | {
+      kind: 'made';
+      object: string;
+      tenant: string;
+      context: string;
+      /** Work that must follow the commit (handing a communication to its provider): run once the change is durable. */
+      afterCommit?: () => Promise<void>;
+    };
 
 /** One kind of time-driven change. */
 export interface TimedChange {
@@ -23,9 +35,10 @@ export interface TimedChange {
   applyOne(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]): Promise<ChangeOutcome>;
   /**
    * When the longest-waiting due row became due (null when none is due), for the lag gauges
-   * (lag.ts); reads the same rows as `applyOne` claims, without locking.
+   * (lag.ts); reads the same rows as `applyOne` claims, without locking. A change without it
+   * (the collection engine's, whose due work is a strategy's next step) has no lag series.
    */
-  oldestDue(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]): Promise<Date | null>;
+  oldestDue?(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]): Promise<Date | null>;
   /** The gauge its lag is shown in: `engine` (`dms_engine_lag_seconds`, the default) or `payout` (`dms_payout_lag_seconds`). */
   lagMetric?: 'engine' | 'payout';
 }

@@ -7,11 +7,14 @@
 import { OperatorStatusChange, TRANSITIONS, OPERATOR_MOVES, debtsResource, operatorMove } from '@dms/domain/debts';
 import { actor, defineOperation, type AnyOperation } from '../../operations/operation.js';
 import { querySchema } from '../../operations/query.js';
+import { CommunicationClassify, classifyCommunication, communicationsResource, markDetailUndeliverable } from '@dms/domain/communications';
+import { ContactDetail, contactDetailsResource } from '@dms/domain/contact-details';
 import { showDebts } from '../debts/operations.js';
 import { Debt } from '../debts/schemas.js';
 import { PAYOUT_MACHINE, PayoutRunRequest, PayoutRunResult, PayoutStatusChange, movePayout, payoutsResource, runPayoutsNow } from '@dms/domain/payouts';
 import { payoutView, showPayouts } from '../payouts/operations.js';
 import { Payout } from '../payouts/schemas.js';
+import { Communication as CommunicationObject } from '@dms/domain/communications';
 
 const write = { token: true, scope: 'operations:write' } as const;
 
@@ -71,5 +74,36 @@ export const operatorOperations: AnyOperation[] = [
     errors: ['invalid_state_transition'],
     events: ['payout.in_transit', 'payout.paid', 'payout.failed'],
     handler: async (i) => showPayouts.one(i, payoutView(await movePayout(i.ctx.db, i.tenantId, i.params.id, i.body, actor(i).whodunnit))),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/operator/communications/{id}/classify',
+    operationId: 'operatorClassifyCommunication',
+    tag: 'Operator',
+    summary: 'Classify an inbound communication',
+    description:
+      'Operators only, with `Tenant-Id`. `query` moves the debt to `queried`, `dispute` to `disputed` (as the lifecycle allows; otherwise 409 and nothing changes), `other` records the classification alone. An outbound communication is 409.',
+    access: write,
+    pathParams: { id: communicationsResource.idPrefix },
+    body: { name: 'CommunicationClassify', schema: CommunicationClassify },
+    response: { name: 'CommunicationClassified', schema: CommunicationObject, status: 200 },
+    errors: ['invalid_state_transition'],
+    events: ['debt.queried', 'debt.disputed'],
+    handler: (i) => classifyCommunication(i.ctx.db, i.tenantId, i.params.id, i.body, actor(i).whodunnit),
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/operator/contact_details/{id}/undeliverable',
+    operationId: 'operatorMarkUndeliverable',
+    tag: 'Operator',
+    summary: 'Mark a contact detail undeliverable',
+    description:
+      'Operators only, with `Tenant-Id`. The detail becomes `undeliverable` (its metadata `undeliverable_by` names the operator): the engine never sends to it again, and each debt of the customer being worked that has no usable detail left moves to `enriching` or `contact_failed`. A deleted detail is 409.',
+    access: write,
+    pathParams: { id: contactDetailsResource.idPrefix },
+    response: { name: 'ContactDetail', schema: ContactDetail, status: 200 },
+    errors: ['invalid_state_transition'],
+    events: ['customer_contact_detail.updated', 'debt.contact_failed', 'debt.enriching'],
+    handler: (i) => markDetailUndeliverable(i.ctx.db, i.tenantId, i.params.id, actor(i).whodunnit),
   }),
 ];

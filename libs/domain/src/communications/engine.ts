@@ -1,0 +1,200 @@
+/**
+ * The collection engine's decisions on one debt the worker has locked (docs/api.md sections 12
+ * and 13), in the worker's transaction, by the engine's clock `now` (the tenant's clock plus the
+ * worker's offset):
+ * - `analyseDebt`: a `prepared`, `adjusted` or `resumed` debt (or an `enriching` or
+ *   `contact_failed` one that has a new contact detail) moves to `analysing`, then to `enriching`
+ *   when the customer has no usable detail for any step of the strategy, back to `contacted` when
+ *   it was contacted before, else its next step is due now.
+ * - `runStep`: the due step of a debt being worked, under the contact rules of section 12 (no
+ *   contact in a status that forbids it, only 08:00-21:00 in the customer's zone, at most the
+ *   strategy's contacts per 7 days, never to an undeliverable or deleted detail): a step that may
+ *   not run now waits for the next allowed time. A step that runs makes one communication (the
+ *   unique index makes it once per debt and step), `queued` for the worker to hand over after
+ *   commit, or `failed` with the reason when it cannot be rendered. When no detail is left, the
+ *   debt moves to `enriching` or `contact_failed`; after the last step, to `process_exhausted`.
+ */
+import type { Knex } from '@dms/db';
+import { customersResource } from '../customers/resource.js';
+import type { CustomerRow } from '../customers/schemas.js';
+import { SYSTEM_ACTOR, moveLockedDebt } from '../debts/moves.js';
+import type { DebtRow } from '../debts/schemas.js';
+import { DEBT_MACHINE, forbidsContact, type DebtMove } from '../debts/states.js';
+import { setEngineState } from '../debts/store.js';
+import { findOwned } from '../kernel/scoped.js';
+import { organisationsResource } from '../organisations/resource.js';
+import type { OrganisationRow } from '../organisations/schemas.js';
+import { DEFAULT_CONTACTS_PER_7_DAYS, strategyOf, type CollectionStrategy } from '../organisations/strategy.js';
+import { pickDetail, usableDetails } from './details.js';
+import { renderStep, type Links } from './render.js';
+import { nextAllowedByLimit, nextContactTime, timeZoneOf } from './rules.js';
+import type { CommunicationRow } from './schemas.js';
+import { contactsInSevenDays, insertOutbound } from './store.js';
+
+/** Statuses whose debts the engine takes in (`analyseDebt`). */
+export const INTAKE_STATUSES = ['prepared', 'adjusted', 'resumed'] as const;
+/** Statuses that wait for a new contact detail before the engine takes them in again. */
+export const WAITING_FOR_DETAIL_STATUSES = ['enriching', 'contact_failed'] as const;
+/** Statuses whose strategy steps the engine runs (`runStep`). */
+export const STEP_STATUSES = ['analysing', 'contacted', 'contact_established'] as const;
+
+/** Days after the last step before a debt with no answer is `process_exhausted`. */
+export const EXHAUST_AFTER_DAYS = 7;
+const DAY_MS = 86_400_000;
+
+/** What the engine did with a debt. */
+export type EngineOutcome =
+  { kind: 'moved' | 'waiting' | 'failed'; context: string } | { kind: 'send'; context: string; communication: CommunicationRow; to: SendTarget };
+
+/** Where a queued communication goes and what it says (the worker builds the provider's message from it). */
+export interface SendTarget {
+  /** An email address, an E.164 number, or a postal address. */
+  value: string | null;
+  address: unknown;
+  name: string | null;
+  /** The organisation writing: its customer-facing name. */
+  senderName: string;
+  subject: string | null;
+  body: string;
+}
+
+/** The debt's organisation and its strategy. */
+async function strategyFor(trx: Knex.Transaction, debt: DebtRow): Promise<{ organisation: OrganisationRow; strategy: CollectionStrategy }> {
+  const organisation = await findOwned<OrganisationRow>(trx, organisationsResource, debt.tenant_id, debt.organisation_id);
+  return { organisation, strategy: strategyOf(organisation.configurations) };
+}
+
+/** Moves the locked debt as the engine (`whodunnit: system`). */
+async function move(trx: Knex.Transaction, debt: DebtRow, to: DebtMove, context: string): Promise<DebtRow> {
+  const moved = await moveLockedDebt(trx, debt.tenant_id, debt, to, { whodunnit: SYSTEM_ACTOR, context });
+  return { ...debt, status: moved.status.value };
+}
+
+/** When step `index` is due for a debt first contacted at `contactedAt` (before contact: at once). */
+export function stepDueAt(strategy: CollectionStrategy, index: number, contactedAt: Date | null, now: Date): Date {
+  const step = strategy.steps[index];
+  if (!contactedAt) return now;
+  if (!step) return new Date(contactedAt.getTime() + (strategy.steps[strategy.steps.length - 1]!.day + EXHAUST_AFTER_DAYS) * DAY_MS);
+  return new Date(contactedAt.getTime() + step.day * DAY_MS);
+}
+
+/**
+ * Takes a locked debt of `INTAKE_STATUSES` or `WAITING_FOR_DETAIL_STATUSES` in (see module doc).
+ * @returns what was done, for the worker's log
+ */
+export async function analyseDebt(trx: Knex.Transaction, locked: DebtRow, now: Date): Promise<EngineOutcome> {
+  let debt = await move(trx, locked, 'analyse', `collection engine: taken in from ${locked.status}`);
+  const { strategy } = await strategyFor(trx, debt);
+  const details = await usableDetails(trx, debt.tenant_id, debt.customer_id);
+  if (!strategy.steps.some((s) => pickDetail(details, s.delivery_method))) {
+    await move(trx, debt, 'enrich', 'no usable contact detail for any step of the strategy');
+    await setEngineState(trx, debt.tenant_id, debt.id, { engine_due_at: null });
+    return { kind: 'moved', context: 'enriching: no usable contact detail' };
+  }
+  if (debt.contacted_at) {
+    debt = await move(trx, debt, 'contact', `contacted before, at ${debt.contacted_at.toISOString()}`);
+    await setEngineState(trx, debt.tenant_id, debt.id, { engine_due_at: stepDueAt(strategy, debt.engine_step, debt.contacted_at, now) });
+    return { kind: 'moved', context: 'contacted: back to the strategy' };
+  }
+  await setEngineState(trx, debt.tenant_id, debt.id, { engine_due_at: now });
+  return { kind: 'moved', context: 'analysing: first step due' };
+}
+
+/** Sets when the engine looks at the debt next and says why. */
+async function waitUntil(trx: Knex.Transaction, debt: DebtRow, at: Date | null, why: string): Promise<EngineOutcome> {
+  await setEngineState(trx, debt.tenant_id, debt.id, { engine_due_at: at });
+  return { kind: 'waiting', context: at ? `${why}; next at ${at.toISOString()}` : why };
+}
+
+/** No step left: `process_exhausted` once the last step has passed, `contact_failed` when nothing was ever accepted. */
+async function finish(trx: Knex.Transaction, debt: DebtRow, strategy: CollectionStrategy, now: Date): Promise<EngineOutcome> {
+  if (debt.status === 'analysing') {
+    await move(trx, debt, 'fail-contact', 'every strategy step passed without a communication its provider accepted');
+    return waitUntil(trx, debt, null, 'contact_failed');
+  }
+  const end = stepDueAt(strategy, strategy.steps.length, debt.contacted_at, now);
+  if (end > now) return waitUntil(trx, debt, end, 'last step passed; waiting for an answer');
+  await move(trx, debt, 'exhaust', `the strategy's last step passed ${EXHAUST_AFTER_DAYS} days ago without a payment`);
+  return waitUntil(trx, debt, null, 'process_exhausted');
+}
+
+/**
+ * Runs the due step of a locked debt of `STEP_STATUSES` (see module doc).
+ * @param links the reply address and payment link of the debt's communications
+ * @returns what was done; `send` carries the queued communication for the worker to hand over
+ */
+export async function runStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: Links): Promise<EngineOutcome> {
+  if (forbidsContact(debt.status)) return waitUntil(trx, debt, null, `status '${debt.status}' forbids contact`);
+  const { organisation, strategy } = await strategyFor(trx, debt);
+  const index = debt.engine_step;
+  const step = strategy.steps[index];
+  if (!step) return finish(trx, debt, strategy, now);
+  const dueAt = stepDueAt(strategy, index, debt.contacted_at, now);
+  if (dueAt > now) return waitUntil(trx, debt, dueAt, `step ${index} due on day ${step.day}`);
+  const customer = await findOwned<CustomerRow>(trx, customersResource, debt.tenant_id, debt.customer_id);
+  const timeZone = timeZoneOf(customer.preferred_locale);
+  const windowAt = nextContactTime(now, timeZone);
+  if (windowAt > now) return waitUntil(trx, debt, windowAt, `outside 08:00-21:00 in ${timeZone}`);
+  const limit = strategy.contacts_per_7_days ?? DEFAULT_CONTACTS_PER_7_DAYS;
+  const recent = await contactsInSevenDays(trx, debt.tenant_id, debt.customer_id, now);
+  const limitAt = nextAllowedByLimit(now, recent.count, recent.oldest, limit);
+  if (limitAt > now) return waitUntil(trx, debt, limitAt, `${recent.count} contacts in 7 days (limit ${limit})`);
+  const details = await usableDetails(trx, debt.tenant_id, debt.customer_id);
+  if (!strategy.steps.some((s) => pickDetail(details, s.delivery_method))) return noDetailLeft(trx, debt);
+  const detail = pickDetail(details, step.delivery_method);
+  if (!detail) {
+    await setEngineState(trx, debt.tenant_id, debt.id, { engine_step: index + 1, engine_due_at: now });
+    return { kind: 'waiting', context: `step ${index} skipped: no usable ${step.delivery_method} contact detail` };
+  }
+  const outcome = await renderStep(trx, { debt, customer, organisation }, step.template, step.delivery_method, links, { now, timeZone });
+  const communication = await insertOutbound(
+    trx,
+    debt.tenant_id,
+    {
+      debtId: debt.id,
+      customerId: debt.customer_id,
+      deliveryMethod: step.delivery_method,
+      step: index,
+      templateId: outcome.template?.id ?? null,
+      templateVersion: outcome.template?.version ?? null,
+      templateName: step.template,
+      contactDetailId: detail.id,
+      subject: outcome.ok ? outcome.rendered.subject : null,
+      body: outcome.ok ? outcome.rendered.body : null,
+      ...(outcome.ok ? {} : { failure: outcome.reason }),
+    },
+    now,
+  );
+  await setEngineState(trx, debt.tenant_id, debt.id, { engine_step: index + 1, engine_due_at: outcome.ok ? null : now });
+  if (!communication) return { kind: 'waiting', context: `step ${index} already has its communication` };
+  if (!outcome.ok) return { kind: 'failed', context: outcome.reason };
+  const name = customer.full_name ?? ([customer.first_name, customer.last_name].filter(Boolean).join(' ') || null);
+  return {
+    kind: 'send',
+    context: `step ${index}: ${step.delivery_method} ${communication.id}`,
+    communication,
+    to: {
+      value: detail.value,
+      address: detail.address,
+      name,
+      senderName: organisation.customer_facing_name ?? organisation.name,
+      subject: outcome.rendered.subject,
+      body: outcome.rendered.body,
+    },
+  };
+}
+
+/**
+ * The customer has no usable detail for any step: an `analysing` debt waits in `enriching`, a
+ * `contacted` one is `contact_failed` (section 12); a debt with contact established waits.
+ */
+export async function noDetailLeft(trx: Knex.Transaction, debt: DebtRow, whodunnit = SYSTEM_ACTOR): Promise<EngineOutcome> {
+  const to: DebtMove | undefined = DEBT_MACHINE.allows(debt.status, 'enrich')
+    ? 'enrich'
+    : DEBT_MACHINE.allows(debt.status, 'fail-contact')
+      ? 'fail-contact'
+      : undefined;
+  if (to) await moveLockedDebt(trx, debt.tenant_id, debt, to, { whodunnit, context: 'no deliverable contact detail left' });
+  await setEngineState(trx, debt.tenant_id, debt.id, { engine_due_at: null });
+  return { kind: 'moved', context: to ? `${to}: no deliverable contact detail left` : 'no deliverable contact detail left' };
+}

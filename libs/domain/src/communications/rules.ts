@@ -1,0 +1,76 @@
+/**
+ * The contact rules of docs/api.md section 12 that are pure arithmetic (the collection engine
+ * applies them with the tenant's clock): the customer's time zone from `preferred_locale`, the
+ * 08:00-21:00 window in it, and when a customer over the 7-day limit may next be contacted.
+ */
+
+/** Earliest local hour a communication may go out (inclusive). */
+export const CONTACT_FROM_HOUR = 8;
+/** Local hour from which no communication goes out. */
+export const CONTACT_UNTIL_HOUR = 21;
+/** The zone of a customer whose locale names no region we know (section 12). */
+export const DEFAULT_TIME_ZONE = 'Europe/London';
+
+/** IANA zone of each region a locale may name (its main zone). */
+const REGION_ZONES: Readonly<Record<string, string>> = {
+  GB: 'Europe/London',
+  IE: 'Europe/Dublin',
+  FR: 'Europe/Paris',
+  DE: 'Europe/Berlin',
+  ES: 'Europe/Madrid',
+  IT: 'Europe/Rome',
+  NL: 'Europe/Amsterdam',
+  BE: 'Europe/Brussels',
+  PT: 'Europe/Lisbon',
+  PL: 'Europe/Warsaw',
+  SE: 'Europe/Stockholm',
+  US: 'America/New_York',
+  CA: 'America/Toronto',
+  AU: 'Australia/Sydney',
+  NZ: 'Pacific/Auckland',
+  IN: 'Asia/Kolkata',
+  JP: 'Asia/Tokyo',
+};
+
+/** The customer's time zone: from the region of `preferred_locale` (`en-US` → America/New_York), else Europe/London. */
+export function timeZoneOf(preferredLocale: string | null | undefined): string {
+  const region = preferredLocale?.split('-')[1];
+  return (region && REGION_ZONES[region]) || DEFAULT_TIME_ZONE;
+}
+
+/** Local hour and minute of `at` in `timeZone`. */
+export function localTime(at: Date, timeZone: string): { hour: number; minute: number; date: string } {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  })
+    .formatToParts(at)
+    .reduce<Record<string, string>>((acc, p) => ({ ...acc, [p.type]: p.value }), {});
+  return { hour: Number(parts.hour), minute: Number(parts.minute), date: `${parts.year}-${parts.month}-${parts.day}` };
+}
+
+/**
+ * When a communication may go out, given the window of section 12: `at` itself inside
+ * 08:00-21:00 local time, else the next 08:00 local (to the minute).
+ */
+export function nextContactTime(at: Date, timeZone: string): Date {
+  const { hour, minute } = localTime(at, timeZone);
+  if (hour >= CONTACT_FROM_HOUR && hour < CONTACT_UNTIL_HOUR) return at;
+  const hoursToWait = hour < CONTACT_FROM_HOUR ? CONTACT_FROM_HOUR - hour : 24 - hour + CONTACT_FROM_HOUR;
+  const wait = (hoursToWait * 60 - minute) * 60_000;
+  return new Date(Math.floor((at.getTime() + wait) / 60_000) * 60_000);
+}
+
+/**
+ * When a customer who received `count` communications in the last 7 days, the oldest at
+ * `oldest`, may next be contacted under a limit of `limit` per 7 days: `now` when under it.
+ */
+export function nextAllowedByLimit(now: Date, count: number, oldest: Date | null, limit: number): Date {
+  if (count < limit || !oldest) return now;
+  return new Date(oldest.getTime() + 7 * 86_400_000 + 1000);
+}

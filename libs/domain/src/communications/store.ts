@@ -1,0 +1,221 @@
+/**
+ * Communications (docs/api.md section 13): the one writer of their rows and statuses. Outbound
+ * ones are inserted by the collection engine (one per debt and strategy step: the unique index
+ * `communications_one_per_step`) and moved by their machine (states.ts) as providers answer;
+ * inbound ones are inserted once per provider message (`communications_inbound_once`: a replayed
+ * callback inserts nothing). Each write records its event in the caller's transaction (outbox).
+ */
+import type { Knex } from '@dms/db';
+import { newId } from '@dms/ids';
+import { recordEvent } from '../kernel/outbox.js';
+import { acrossTenants, findOwned, tenantRows } from '../kernel/scoped.js';
+import { iso } from '../kernel/schemas.js';
+import type { DeliveryMethod } from '../communication-templates/schemas.js';
+import { communicationsResource as communications } from './resource.js';
+import type { Communication, CommunicationRow } from './schemas.js';
+import { COMMUNICATION_MACHINE, STATUS_EVENTS, type CommunicationMove } from './states.js';
+
+/** Maps a row to the public object (references as ids). */
+export function toCommunication(row: CommunicationRow): Communication {
+  return {
+    id: row.id,
+    object: 'communication',
+    debt: row.debt_id,
+    customer: row.customer_id,
+    template: row.template_id,
+    template_version: row.template_version,
+    status: row.status,
+    status_reason: row.status_reason,
+    direction: row.direction,
+    delivery_method: row.delivery_method,
+    contact_detail: row.contact_detail_id,
+    provider: row.provider,
+    provider_reference: row.provider_reference,
+    subject: row.subject,
+    body: row.body,
+    classification: row.classification,
+    metadata: row.metadata,
+    created_at: iso(row.created_at)!,
+    updated_at: iso(row.updated_at)!,
+  };
+}
+
+/** What an outbound communication is made of (the engine's rendered step). */
+export interface OutboundInput {
+  debtId: string;
+  customerId: string;
+  deliveryMethod: DeliveryMethod;
+  step: number;
+  templateId: string | null;
+  templateVersion: number | null;
+  /** The built-in template's name when `templateId` is null. */
+  templateName: string;
+  contactDetailId: string | null;
+  subject: string | null;
+  body: string | null;
+  /** Set for a communication that could not be made (a render failure): it is stored `failed`. */
+  failure?: string;
+}
+
+/**
+ * Inserts an outbound communication: `queued` with `handed_at` `now` (the engine hands it to its
+ * provider right after commit), or `failed` with its reason. Records `communication.created`
+ * (and `communication.failed`).
+ * @returns the row, or undefined when the step already has its communication (another worker's)
+ */
+export async function insertOutbound(trx: Knex.Transaction, tenantId: string, input: OutboundInput, now: Date): Promise<CommunicationRow | undefined> {
+  const [row] = (await trx(communications.table)
+    .insert({
+      id: newId(communications.idPrefix),
+      tenant_id: tenantId,
+      debt_id: input.debtId,
+      customer_id: input.customerId,
+      template_id: input.templateId,
+      template_version: input.templateVersion,
+      contact_detail_id: input.contactDetailId,
+      direction: 'outbound',
+      delivery_method: input.deliveryMethod,
+      status: input.failure ? 'failed' : 'queued',
+      status_reason: input.failure ?? null,
+      step: input.step,
+      subject: input.subject,
+      body: input.body,
+      metadata: JSON.stringify({ template_name: input.templateName }),
+      handed_at: input.failure ? null : now,
+    })
+    .onConflict(trx.raw(`(debt_id, step) WHERE direction = 'outbound' AND step IS NOT NULL`))
+    .ignore()
+    .returning('*')) as CommunicationRow[];
+  if (!row) return undefined;
+  await recordEvent(trx, communications, tenantId, 'communication.created', toCommunication({ ...row, status: 'queued', status_reason: null }));
+  if (input.failure) await recordEvent(trx, communications, tenantId, 'communication.failed', toCommunication(row));
+  return row;
+}
+
+/** What an inbound communication carries. */
+export interface InboundInput {
+  debtId: string;
+  customerId: string;
+  deliveryMethod: DeliveryMethod;
+  provider: string;
+  providerReference: string;
+  contactDetailId: string | null;
+  subject: string | null;
+  body: string;
+  metadata?: Record<string, string>;
+}
+
+/**
+ * Inserts an inbound communication (`received`, `communication.received`), once per
+ * `(provider, provider_reference)`.
+ * @returns the row, or undefined when that provider message was already recorded (a replay)
+ */
+export async function insertInbound(trx: Knex.Transaction, tenantId: string, input: InboundInput): Promise<CommunicationRow | undefined> {
+  const [row] = (await trx(communications.table)
+    .insert({
+      id: newId(communications.idPrefix),
+      tenant_id: tenantId,
+      debt_id: input.debtId,
+      customer_id: input.customerId,
+      contact_detail_id: input.contactDetailId,
+      direction: 'inbound',
+      delivery_method: input.deliveryMethod,
+      status: 'received',
+      provider: input.provider,
+      provider_reference: input.providerReference,
+      subject: input.subject,
+      body: input.body,
+      metadata: JSON.stringify(input.metadata ?? {}),
+    })
+    .onConflict(trx.raw(`(provider, provider_reference) WHERE direction = 'inbound'`))
+    .ignore()
+    .returning('*')) as CommunicationRow[];
+  if (!row) return undefined;
+  await recordEvent(trx, communications, tenantId, 'communication.received', toCommunication(row));
+  return row;
+}
+
+/**
+ * Moves a communication the caller has locked, writing `changes` with it, and records the event
+ * of its new status.
+ * @returns the row after the move, or undefined when the machine does not allow it (a receipt
+ *   that arrives again, or after a later one): nothing is written
+ */
+export async function moveCommunication(
+  trx: Knex.Transaction,
+  row: CommunicationRow,
+  move: CommunicationMove,
+  changes: Record<string, unknown> = {},
+): Promise<CommunicationRow | undefined> {
+  const next = COMMUNICATION_MACHINE.transition(row.status, move);
+  if (!next.ok) return undefined;
+  const [moved] = (await tenantRows(trx, communications, row.tenant_id)
+    .where('communications.id', row.id)
+    .update({ ...changes, status: next.to, updated_at: trx.fn.now() })
+    .returning('*')) as CommunicationRow[];
+  await recordEvent(trx, communications, row.tenant_id, STATUS_EVENTS[next.to], toCommunication(moved!));
+  return moved;
+}
+
+/** Writes the operator's classification of a locked inbound communication (no status change). */
+export async function classifyRow(trx: Knex.Transaction, row: CommunicationRow, classification: string): Promise<CommunicationRow> {
+  const [updated] = (await tenantRows(trx, communications, row.tenant_id)
+    .where('communications.id', row.id)
+    .update({ classification, updated_at: trx.fn.now() })
+    .returning('*')) as CommunicationRow[];
+  return updated!;
+}
+
+/**
+ * Loads the tenant's communication `id`.
+ * @throws ApiError 404 `resource_missing`
+ */
+export function loadCommunication(db: Knex | Knex.Transaction, tenantId: string, id: string, forUpdate = false): Promise<CommunicationRow> {
+  return findOwned<CommunicationRow>(db, communications, tenantId, id, { forUpdate });
+}
+
+/**
+ * Finds the outbound communication a provider callback names, across tenants (a callback names
+ * no tenant; its signature was checked first): by our id when the provider echoes it, else by the
+ * provider's reference.
+ */
+export async function findOutboundFor(
+  db: Knex | Knex.Transaction,
+  ref: { communicationId: string | null; providerReference: string },
+): Promise<CommunicationRow | undefined> {
+  const q = acrossTenants(db, communications).where('communications.direction', 'outbound');
+  if (ref.communicationId) q.where('communications.id', ref.communicationId);
+  else q.where('communications.provider_reference', ref.providerReference);
+  return (await q.first()) as CommunicationRow | undefined;
+}
+
+/**
+ * The oldest outbound communication of the locked debt `debtId` still `queued` since before
+ * `before` (the worker stopped between handing it over and recording the outcome), locked.
+ */
+export async function unsettledOf(trx: Knex.Transaction, tenantId: string, debtId: string, before: Date): Promise<CommunicationRow | undefined> {
+  return (await tenantRows(trx, communications, tenantId)
+    .where({ 'communications.debt_id': debtId, 'communications.status': 'queued' })
+    .where('communications.handed_at', '<', before)
+    .orderBy('communications.seq')
+    .forUpdate()
+    .first()) as CommunicationRow | undefined;
+}
+
+/**
+ * How many outbound communications were handed to a provider for `customerId` in the 7 days up
+ * to `now`, the engine's clock (docs/api.md section 12), and the oldest of those hand-overs.
+ */
+export async function contactsInSevenDays(
+  trx: Knex.Transaction,
+  tenantId: string,
+  customerId: string,
+  now: Date,
+): Promise<{ count: number; oldest: Date | null }> {
+  const row: { count: number; oldest: Date | null } = await tenantRows(trx, communications, tenantId)
+    .where({ 'communications.customer_id': customerId, 'communications.direction': 'outbound' })
+    .whereNotNull('communications.handed_at')
+    .whereRaw(`communications.handed_at > ?::timestamptz - interval '7 days'`, [now])
+    .first(trx.raw('count(*)::int AS count'), trx.raw('min(communications.handed_at) AS oldest'));
+  return row;
+}

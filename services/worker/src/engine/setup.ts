@@ -1,0 +1,26 @@
+/**
+ * Builds the collection engine's dependencies from the worker's settings (docs/api.md section
+ * 13): the channel providers (`createChannels`: SMTP, the Vonage SMS API, local print) and the
+ * links put into communications (the per-debt reply address, the payment link).
+ */
+import { addressKey, createChannels, replyAddress } from '@dms/channels';
+import { resolveSecretsKey } from '@dms/config';
+import type { Knex } from '@dms/db';
+import type { Logger } from '@dms/logger';
+import type { WorkerConfig } from '../config.js';
+import type { EngineDeps } from './changes.js';
+
+/** The engine's dependencies; its channels close with `close`. */
+export async function collectionEngine(db: Knex, cfg: WorkerConfig, log: Logger): Promise<EngineDeps & { close(): Promise<void> }> {
+  const secretsKey = resolveSecretsKey(cfg);
+  const channels = createChannels(cfg, secretsKey);
+  const key = addressKey(cfg, secretsKey);
+  return {
+    db,
+    log,
+    channels,
+    reconcileAfterSeconds: cfg.ENGINE_RECONCILE_AFTER_SECONDS,
+    links: { replyAddress: (debtId) => replyAddress(debtId, key), paymentLink: (debtId) => `${cfg.PAYMENT_LINK_BASE_URL}${debtId}` },
+    close: () => channels.close(),
+  };
+}
