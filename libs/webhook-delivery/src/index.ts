@@ -11,3 +11,4 @@ export * from './endpoint-moves.js';
 export * from './rows.js';
 export * from './render.js';
 export * from './versions.js';
+export * from './signatures.js';
