@@ -17,6 +17,7 @@ import { runWrite } from './request-transaction.js';
 import { EXPAND_PARAM, querySchema, queryParser } from './query.js';
 import { sendJsonText } from '../http/send-json.js';
 import { compileInlined, inlineRefs, listSchema, withRelationIds, type ComponentSchemas } from './serializer.js';
+import { olderVersionAnswer } from './versioned.js';
 
 /** `/debts/{id}` → `/debts/:id` (Express 5 / path-to-regexp syntax). */
 export function expressPath(template: string): string {
@@ -49,6 +50,8 @@ interface Compiled {
   parseBody: ((value: unknown) => unknown) | undefined;
   full: ((value: unknown) => string) | undefined;
   idsOnly: ((value: unknown) => string) | undefined;
+  /** `expand[]` values the operation accepts. */
+  relations: readonly string[];
 }
 
 function compile(op: AnyOperation, components: ComponentSchemas): Compiled {
@@ -59,6 +62,7 @@ function compile(op: AnyOperation, components: ComponentSchemas): Compiled {
   // fast-json-stringify's run-time choice of a `oneOf` branch.
   const relations = (op.query as { properties?: Record<string, { items?: { enum?: string[] } }> } | undefined)?.properties?.[EXPAND_PARAM]?.items?.enum ?? [];
   return {
+    relations,
     parseQuery: queryParser<Record<string, unknown>>(op.query ?? querySchema({})),
     parseBody: op.body ? validator<unknown>(op.body.schema) : undefined,
     full,
@@ -71,9 +75,11 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
   // CPU time (most of which went to compiling every operation's schemas), and serves the same.
   let compiled: Compiled | undefined;
   return async (req: Request, res: Response) => {
-    const { parseQuery, parseBody, full, idsOnly } = (compiled ??= compile(op, components));
+    const { parseQuery, parseBody, full, idsOnly, relations } = (compiled ??= compile(op, components));
     const query = parseQuery(req.query);
-    const serialize = (query[EXPAND_PARAM] as unknown[] | undefined)?.length ? full : idsOnly;
+    // An older API version (docs/api.md section 15): the newest shape, then the versions table.
+    const older = full ? olderVersionAnswer(op, req.apiVersion, query, relations) : undefined;
+    const serialize = older?.serialize ?? ((query[EXPAND_PARAM] as unknown[] | undefined)?.length ? full : idsOnly);
     const body = parseBody ? parseBody(req.body ?? {}) : undefined;
     const principal = req.principal as Principal;
     const produce = async (c: AppContext): Promise<string | undefined> => {
