@@ -14,7 +14,7 @@ import type { Principal } from '../http/types.js';
 import { requireScope } from '../middleware/require-scope.js';
 import type { AnyOperation, ListOutcome } from './operation.js';
 import { runWrite } from './request-transaction.js';
-import { EXPAND_PARAM, querySchema, queryParser } from './query.js';
+import { EXPAND_PARAM, checkExpand, expandRelations, querySchema, queryParser } from './query.js';
 import { sendJsonText } from '../http/send-json.js';
 import { compileInlined, inlineRefs, listSchema, withRelationIds, type ComponentSchemas } from './serializer.js';
 import { olderVersionAnswer } from './versioned.js';
@@ -60,7 +60,7 @@ function compile(op: AnyOperation, components: ComponentSchemas): Compiled {
   const full = schema === undefined ? undefined : compileInlined(schema);
   // Without `expand[]` every relation is an id (or null): a serializer of that narrower schema skips
   // fast-json-stringify's run-time choice of a `oneOf` branch.
-  const relations = (op.query as { properties?: Record<string, { items?: { enum?: string[] } }> } | undefined)?.properties?.[EXPAND_PARAM]?.items?.enum ?? [];
+  const relations = expandRelations(op.query);
   return {
     relations,
     parseQuery: queryParser<Record<string, unknown>>(op.query ?? querySchema({})),
@@ -77,9 +77,13 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
   return async (req: Request, res: Response) => {
     const { parseQuery, parseBody, full, idsOnly, relations } = (compiled ??= compile(op, components));
     const query = parseQuery(req.query);
+    checkExpand(op.query, query);
     // An older API version (docs/api.md section 15): the newest shape, then the versions table.
     const older = full ? olderVersionAnswer(op, req.apiVersion, query, relations) : undefined;
-    const serialize = older?.serialize ?? ((query[EXPAND_PARAM] as unknown[] | undefined)?.length ? full : idsOnly);
+    const expand = query[EXPAND_PARAM] as string[] | undefined;
+    // Objects expanded inside expanded objects are outside the response schema's `oneOf`s: written as built.
+    const nested = expand?.some((path) => path.includes('.')) ? (value: unknown) => `${JSON.stringify(value)}\n` : undefined;
+    const serialize = older?.serialize ?? nested ?? (expand?.length ? full : idsOnly);
     const body = parseBody ? parseBody(req.body ?? {}) : undefined;
     const principal = req.principal as Principal;
     const produce = async (c: AppContext): Promise<string | undefined> => {

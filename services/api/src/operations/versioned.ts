@@ -30,8 +30,9 @@ export function olderVersionAnswer(
 ): { serialize: (value: unknown) => string } | undefined {
   if (version === LATEST_API_VERSION) return undefined;
   const object = objectOf(op);
-  const asked = new Set((query[EXPAND_PARAM] as string[] | undefined) ?? []);
-  const implied = new Set(object ? impliedRelations(object, version).filter((r) => relations.includes(r) && !asked.has(r)) : []);
+  const asked = (query[EXPAND_PARAM] as string[] | undefined) ?? [];
+  const first = new Set(asked.map((path) => path.split('.')[0]!));
+  const implied = new Set(object ? impliedRelations(object, version).filter((r) => relations.includes(r) && !first.has(r)) : []);
   if (implied.size) query[EXPAND_PARAM] = [...asked, ...implied];
   return { serialize: (value) => `${JSON.stringify(downgrade(value, version, implied))}\n` };
 }
