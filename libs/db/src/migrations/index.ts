@@ -27,6 +27,7 @@ import * as communicationTemplates from './023_communication_templates.js';
 import * as operatorClients from './024_operator_clients.js';
 import * as tenantClock from './025_tenant_clock_and_configurations.js';
 import * as signatureSchemes from './045_webhook_signature_schemes.js';
+import * as metadataSearch from './046_metadata_search.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -59,4 +60,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['024_operator_clients', operatorClients],
   ['025_tenant_clock_and_configurations', tenantClock],
   ['045_webhook_signature_schemes', signatureSchemes],
+  ['046_metadata_search', metadataSearch],
 ];

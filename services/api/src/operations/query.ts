@@ -86,9 +86,17 @@ export function querySchema<P extends TProperties>(properties: P): TObject<P> {
   });
 }
 
-/** A query schema of a plain list: `limit`, `after`, `before` and the given extras. */
+/**
+ * A query schema of a plain list: `limit`, `after`, `before`, an optional `query` (the search
+ * grammar on the list's own fields, docs/api.md section 15) and the given extras.
+ */
 export function pageQuery<P extends TProperties>(extra: P = {} as P) {
-  return querySchema({ ...pageProperties, ...extra });
+  const query = Type.Optional(
+    Type.String({
+      description: `Narrows the list with a search expression (at most ${MAX_QUERY_LENGTH} characters), in the grammar and on the fields of this resource's search (every object with metadata takes \`metadata['key']\`).`,
+    }),
+  );
+  return querySchema({ ...pageProperties, query, ...extra });
 }
 
 // Query strings are text: a single value becomes an array where one is expected, and defaults are
