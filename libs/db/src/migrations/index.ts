@@ -28,6 +28,7 @@ import * as operatorClients from './024_operator_clients.js';
 import * as tenantClock from './025_tenant_clock_and_configurations.js';
 import * as signatureSchemes from './045_webhook_signature_schemes.js';
 import * as metadataSearch from './046_metadata_search.js';
+import * as publicApiFields from './047_public_api_fields.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -61,4 +62,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['025_tenant_clock_and_configurations', tenantClock],
   ['045_webhook_signature_schemes', signatureSchemes],
   ['046_metadata_search', metadataSearch],
+  ['047_public_api_fields', publicApiFields],
 ];

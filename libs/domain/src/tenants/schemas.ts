@@ -2,7 +2,35 @@
  * Tenant schemas (docs/api.md sections 5 and 10): the public object of `/tenants/me`, the body of
  * its update and the stored row, with their types derived from them.
  */
-import { DateColumn, Nullable, Type, iso, objectId, textSchema, timestampProperties, updateBody, type Static } from '../kernel/schemas.js';
+import {
+  DateColumn,
+  Nullable,
+  Type,
+  currencySchema,
+  iso,
+  metadataPatchSchema,
+  metadataSchema,
+  objectId,
+  textSchema,
+  timestampProperties,
+  updateBody,
+  type Static,
+} from '../kernel/schemas.js';
+
+/**
+ * The tenant's `configurations` (docs/api.md section 15): account-wide settings in the public
+ * API's shape, each key validated (an unknown key or a value of the wrong shape is 400 naming it).
+ */
+export const TenantConfigurations = Type.Object(
+  {
+    default_currency: Type.Optional(currencySchema),
+    default_locale: Type.Optional(
+      Type.String({ pattern: '^[a-z]{2}(-[A-Z]{2})?$', description: 'Locale new customers get when none is given, e.g. `en-GB`.' }),
+    ),
+  },
+  { additionalProperties: false, description: "The account's settings, one key per concern (`PATCH` replaces the keys it gives)." },
+);
+export type TenantConfigurations = Static<typeof TenantConfigurations>;
 
 /** The public tenant object: the account that owns every object a token can reach. */
 export const Tenant = Type.Object({
@@ -10,6 +38,8 @@ export const Tenant = Type.Object({
   object: Type.Literal('tenant'),
   name: Type.String(),
   description: Nullable(Type.String(), { description: 'Free text about the account; null until set.' }),
+  configurations: TenantConfigurations,
+  metadata: metadataSchema,
   ...timestampProperties,
 });
 
@@ -17,6 +47,8 @@ export const Tenant = Type.Object({
 export const TenantUpdate = updateBody({
   name: textSchema(200, 'Name of the account.'),
   description: Nullable(textSchema(1000, 'Free text about the account; null clears it.')),
+  configurations: TenantConfigurations,
+  metadata: metadataPatchSchema,
 });
 
 /** A row of `tenants` (migrations 001_core and 016_tenant_description). */
@@ -24,6 +56,8 @@ export const TenantRow = Type.Object({
   id: Type.String(),
   name: Type.String(),
   description: Type.Optional(Nullable(Type.String())),
+  configurations: Type.Optional(TenantConfigurations),
+  metadata: Type.Optional(metadataSchema),
   created_at: DateColumn,
   updated_at: DateColumn,
 });
@@ -39,6 +73,8 @@ export function tenantFromRow(row: TenantRow): Tenant {
     object: 'tenant',
     name: row.name,
     description: row.description ?? null,
+    configurations: row.configurations ?? {},
+    metadata: row.metadata ?? {},
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
   };
