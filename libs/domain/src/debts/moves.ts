@@ -171,8 +171,9 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 async function instantOf(db: Knex, tenantId: string, debtId: string, endAt: string): Promise<string> {
   if (!DATE_ONLY.test(endAt)) return endAt;
   const debt = await findOwned<DebtRow>(db, debtsResource, tenantId, debtId);
-  const customer = (await tenantRows(db, customersResource, tenantId).where('customers.id', debt.customer_id).first('customers.preferred_locale')) as
-    { preferred_locale: string | null } | undefined;
+  const customer: { preferred_locale: string | null } | undefined = await tenantRows(db, customersResource, tenantId)
+    .where('customers.id', debt.customer_id)
+    .first('customers.preferred_locale');
   const { rows } = await db.raw('SELECT (?::date)::timestamp AT TIME ZONE ? AS at', [endAt, customerTimeZone(customer?.preferred_locale)]);
   return (rows[0].at as Date).toISOString();
 }
