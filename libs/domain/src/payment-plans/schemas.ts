@@ -3,7 +3,7 @@
  * public object (with its schedule; its `debt` as the id, as events carry it and as other objects
  * embed it) and the stored row. Amounts in minor units, dates `YYYY-MM-DD`.
  */
-import { Nullable, StringEnum, Type, metadataSchema, minorUnits, objectId, rowColumns, timestampProperties, type Static } from '../kernel/schemas.js';
+import { Nullable, StringEnum, Type, idSchema, metadataSchema, minorUnits, objectId, rowColumns, timestampProperties, type Static } from '../kernel/schemas.js';
 import { FREQUENCIES, MAX_INSTALMENTS } from './schedule.js';
 import type { Instalment as StoredInstalment } from './instalments.js';
 import { INSTALMENT_STATUSES, PLAN_STATUSES } from './states.js';
@@ -31,6 +31,13 @@ export const PaymentPlanCreate = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** `POST /payment_plans` (and `/payment-plans`) body: the debt named in it, as the public API's clients send it (docs/api.md section 15). */
+export const PaymentPlanCreateForDebt = Type.Object(
+  { debt_id: idSchema('deb', 'The debt the plan pays (yours).'), ...PaymentPlanCreate.properties },
+  { additionalProperties: false },
+);
+export type PaymentPlanCreateForDebt = Static<typeof PaymentPlanCreateForDebt>;
 
 /** `PATCH /payment_plans/{id}/reschedule` body: new terms for what is unpaid. */
 export const PaymentPlanReschedule = Type.Object(terms, { additionalProperties: false });

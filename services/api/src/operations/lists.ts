@@ -60,7 +60,8 @@ export async function searchPage<Row, Out extends { id: string }>(input: Input, 
   const params = pageParams(input.query);
   const list = tenantRows(input.ctx.db, spec.resource, input.tenantId);
   spec.narrow?.(list, input);
-  const matches = compileSearch(list.clone(), input.query.query!, spec.resource.search ?? {});
+  // Without `query` (a list that has no maintained counter): every row, counted the same way.
+  const matches = input.query.query === undefined ? list.clone() : compileSearch(list.clone(), input.query.query, spec.resource.search ?? {});
   const [page, { total, relation }] = await Promise.all([
     keysetPage<Row>(list, matches, spec.resource.table, params),
     countMatches(input.ctx.db, matches, input.ctx.cfg.SEARCH_TOTAL_CAP),
