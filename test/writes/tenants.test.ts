@@ -14,6 +14,8 @@ test('returns the tenant of the token', async () => {
     object: 'tenant',
     name: 'Test Tenant',
     description: null,
+    configurations: {},
+    metadata: {},
     created_at: expect.any(String),
     updated_at: expect.any(String),
   });

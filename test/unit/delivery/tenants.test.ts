@@ -17,6 +17,8 @@ test('a tenants row maps to the public object with ISO 8601 UTC timestamps', () 
     object: 'tenant',
     name: 'Acme Energy',
     description: null,
+    configurations: {},
+    metadata: {},
     created_at: '2026-11-01T00:00:00.000Z',
     updated_at: '2026-11-02T10:20:30.400Z',
   });
@@ -24,5 +26,5 @@ test('a tenants row maps to the public object with ISO 8601 UTC timestamps', () 
 
 test('columns beyond the public ones are not shown', () => {
   const row = { id: 'ten_x', name: 'n', created_at: new Date(0), updated_at: new Date(0), secret_column: 's' };
-  expect(Object.keys(tenantFromRow(row))).toEqual(['id', 'object', 'name', 'description', 'created_at', 'updated_at']);
+  expect(Object.keys(tenantFromRow(row))).toEqual(['id', 'object', 'name', 'description', 'configurations', 'metadata', 'created_at', 'updated_at']);
 });
