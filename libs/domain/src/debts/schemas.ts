@@ -98,7 +98,7 @@ const editable = {
   originator: Nullable(textSchema(200, 'Who the debt was originally owed to, when it was sold or assigned.')),
   configurations: DebtConfigurations,
   start_at: timestampSchema(),
-  tags: Type.Array(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$' }), { maxItems: 20, uniqueItems: true }),
+  tags: Type.Array(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$', maxLength: 40 }), { maxItems: 20, uniqueItems: true }),
   metadata: metadataSchema,
 };
 
@@ -118,7 +118,8 @@ export const DebtCreate = Type.Object(
     tags: Type.Optional(editable.tags),
     metadata: Type.Optional(editable.metadata),
   },
-  { additionalProperties: false },
+  // `line_items` or `breakdown`, not both: stated in the schema (400 naming `line_items`).
+  { additionalProperties: false, not: { required: ['breakdown', 'line_items'] } },
 );
 
 /** `PATCH /debts/{id}` body (only while `initializing`). */

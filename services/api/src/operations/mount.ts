@@ -1,7 +1,8 @@
 /**
  * Turns operation tables into Express routes (docs/api.md section 3). Each route is the same
  * ordered checklist: label the request with its path template (metrics), require the scope,
- * validate the query and the body against their schemas, run the handler (in the request
+ * validate the query and the body against their schemas (an operation without a body takes none:
+ * a body sent anyway must be `{}`, so an array or any field is a 400 naming it), run the handler (in the request
  * transaction of an idempotent write, request-transaction.ts), and write its result
  * with the serializer compiled from the response schema (lists with the pagination headers of
  * docs/api.md section 4).
@@ -47,12 +48,15 @@ function label(op: AnyOperation): RequestHandler {
 /** The compiled validators and serializers of one operation (Ajv, fast-json-stringify). */
 interface Compiled {
   parseQuery: (raw: Record<string, unknown>) => Record<string, unknown>;
-  parseBody: ((value: unknown) => unknown) | undefined;
+  parseBody: (value: unknown) => unknown;
   full: ((value: unknown) => string) | undefined;
   idsOnly: ((value: unknown) => string) | undefined;
   /** `expand[]` values the operation accepts. */
   relations: readonly string[];
 }
+
+/** The body of an operation that takes none: absent, or an empty object (clients that always send `{}`). */
+const NO_BODY = { type: 'object', additionalProperties: false, description: 'This operation takes no request body.' };
 
 function compile(op: AnyOperation, components: ComponentSchemas): Compiled {
   const item = op.response.schema;
@@ -64,7 +68,7 @@ function compile(op: AnyOperation, components: ComponentSchemas): Compiled {
   return {
     relations,
     parseQuery: queryParser<Record<string, unknown>>(op.query ?? querySchema({})),
-    parseBody: op.body ? validator<unknown>(op.body.schema) : undefined,
+    parseBody: validator<unknown>(op.body ? op.body.schema : NO_BODY),
     full,
     idsOnly: schema === undefined || !relations.length ? full : compileInlined(withRelationIds(schema, relations, op.response.list === true)),
   };
@@ -84,7 +88,7 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
     // Objects expanded inside expanded objects are outside the response schema's `oneOf`s: written as built.
     const nested = expand?.some((path) => path.includes('.')) ? (value: unknown) => `${JSON.stringify(value)}\n` : undefined;
     const serialize = older?.serialize ?? nested ?? (expand?.length ? full : idsOnly);
-    const body = parseBody ? parseBody(req.body ?? {}) : undefined;
+    const body = op.body || req.body !== undefined ? parseBody(req.body ?? {}) : undefined;
     const principal = req.principal as Principal;
     const produce = async (c: AppContext): Promise<string | undefined> => {
       const result = await op.handler({
