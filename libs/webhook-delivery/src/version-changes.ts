@@ -30,7 +30,7 @@ export interface VersionChange {
 
 const DEBT_LISTS = ['invoices', 'line_items', 'payments', 'payment_plans'] as const;
 
-const idOf = (v: unknown): unknown => (v !== null && typeof v === 'object' && 'id' in v ? (v).id : v);
+const idOf = (v: unknown): unknown => (v !== null && typeof v === 'object' && 'id' in v ? v.id : v);
 
 /** Every change, newest version first. */
 export const VERSION_CHANGES: readonly VersionChange[] = [
