@@ -105,6 +105,7 @@ export function querySchema<P extends TProperties>(properties: P): TObject<P> {
 export function pageQuery<P extends TProperties>(extra: P = {} as P) {
   const query = Type.Optional(
     Type.String({
+      maxLength: MAX_QUERY_LENGTH,
       description: `Narrows the list with a search expression (at most ${MAX_QUERY_LENGTH} characters), in the grammar and on the fields of this resource's search (every object with metadata takes \`metadata['key']\`).`,
     }),
   );
