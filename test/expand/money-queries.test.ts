@@ -103,3 +103,22 @@ test('a page of payment plans: debt and payments cost one query each', async () 
   }
   expect(queries).toHaveLength(2);
 });
+
+test('two levels: a page of payments with debt.customer, and debts with payments.payment_plan, cost one query per relation and level', async () => {
+  const payments = (await rows('payments')).map(toPayment);
+  const { expanded, queries } = await counted(payments, ['debt.customer', 'debt', 'payment_plan'], PAYMENT_EXPANSIONS);
+  for (const p of expanded as unknown as Array<{ debt: { customer: { object: string; id: string }; id: string } }>) {
+    expect(p.debt.customer.object).toBe('customer');
+    expect(p.debt.customer.id).toMatch(/^cus_/);
+  }
+  expect(queries).toHaveLength(3);
+
+  const debts = (await rows('debts')).map((r) => toDebt(r));
+  const deep = await counted(debts, ['payments.payment_plan', 'payments.debt.customer'], DEBT_EXPANSIONS);
+  const planned = (deep.expanded as unknown as Lists[]).flatMap((d) => d.payments as Array<{ payment_plan: { object?: string } | null }>);
+  expect(planned).toHaveLength(PAGE * 2);
+  expect(planned.filter((p) => p.payment_plan?.object === 'payment_plan')).toHaveLength(PAGE);
+  // payments, then their plans and their debts, then those debts' customers: 4 queries for the page.
+  expect(deep.queries).toHaveLength(4);
+  expect(deep.queries.every((sql) => sql.includes(' in ('))).toBe(true);
+});

@@ -172,13 +172,20 @@ describe('parameters and headers', () => {
       expect(doc.paths[path].get.parameters).toContainEqual({ $ref: '#/components/parameters/expand' });
     }
     // Other resources expand other relations (docs/api.md section 10): each states its own values.
-    const expandOf = (path: string, method = 'get') => doc.paths[path][method].parameters.find((p: Json) => p.name === 'expand[]')?.schema.items.enum;
+    const expandOf = (path: string, method = 'get') => doc.paths[path][method].parameters.find((p: Json) => p.name === 'expand[]')?.schema.items.anyOf[0].enum;
     expect(expandOf('/payment_plans/{id}')).toEqual(['debt', 'payments']);
     expect(expandOf('/debts/{debtId}/invoices')).toEqual(['line_items', 'debt']);
     expect(expandOf('/payments/{id}')).toEqual(['debt', 'payment_plan']);
     expect(expandOf('/customers/{id}')).toEqual(['debts']);
     expect(doc.paths['/debts/{id}/pause'].post.parameters).toContainEqual({ $ref: '#/components/parameters/expand' });
-    expect(doc.components.parameters.expand.schema.items.enum).toEqual(['customer', 'organisation', 'payments', 'line_items', 'invoices', 'payment_plans']);
+    expect(doc.components.parameters.expand.schema.items.anyOf[0].enum).toEqual([
+      'customer',
+      'organisation',
+      'payments',
+      'line_items',
+      'invoices',
+      'payment_plans',
+    ]);
   });
 
   test('every POST and PATCH takes Idempotency-Key and documents Idempotent-Replayed, 409 and 422', () => {

@@ -17,6 +17,8 @@ export interface Received {
   timestamp: string;
   signature: string;
   body: string;
+  /** Every request header, names in lower case (other signature schemes read their own). */
+  headers: Record<string, string>;
   event: { id: string; type: string; api_version: string; data: { object: { id: string } } } & Record<string, unknown>;
   /** Signature verified with the endpoint's signing secret. */
   verified: boolean;
@@ -124,6 +126,7 @@ export async function startReceiver(opts: { expiresIn?: number } = {}): Promise<
         timestamp: headers['webhook-timestamp'],
         signature: headers['webhook-signature'],
         body,
+        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
         event,
         verified,
         authorization: req.headers.authorization,

@@ -15,6 +15,8 @@ test('returns the tenant of the token', async () => {
     name: 'Test Tenant',
     description: null,
     livemode: true,
+    configurations: {},
+    metadata: {},
     created_at: expect.any(String),
     updated_at: expect.any(String),
   });

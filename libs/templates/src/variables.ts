@@ -27,7 +27,7 @@ export interface TemplateVariables {
   };
   customer: {
     id: string;
-    kind: 'individual' | 'company';
+    kind: 'individual' | 'company' | 'unknown';
     full_name: string | null;
     first_name: string | null;
     last_name: string | null;

@@ -11,3 +11,5 @@ export * from './endpoint-moves.js';
 export * from './rows.js';
 export * from './render.js';
 export * from './versions.js';
+export * from './version-changes.js';
+export * from './signatures.js';

@@ -3,6 +3,8 @@
  * delivery body show an event through `renderEvent`, so the two can never drift apart.
  */
 
+import { downgrade } from './version-changes.js';
+
 /** A stored event, as the outbox wrote it (a row of `events`, or the columns of it a reader selected). */
 export interface StoredEvent {
   id: string;
@@ -33,7 +35,6 @@ export interface EventBody<Type extends string = string> {
  * `{"id","object":"event","type","api_version","created_at","livemode","data":{"object":…}}`.
  * `livemode` is the stored object's own (the outbox stores it with the object); an event stored
  * before test mode existed has none and was live.
- * (One version exists; a future one adds its conversion of `data.object` here, keyed by version.)
  * @param apiVersion `YYYY-MM-DD`: the event's own for the API's reads, the endpoint's
  *   (`eventApiVersion`) for a delivery
  */
@@ -48,4 +49,13 @@ export function renderEvent<E extends StoredEvent>(event: E, apiVersion: string)
     livemode: (event.data.object as { livemode?: unknown } | null)?.livemode !== false,
     data: { object: event.data.object },
   };
+}
+
+/**
+ * A delivery body: `event` in the envelope and object shapes of API version `apiVersion`
+ * (`renderEvent` in the newest shape, then the versions table's transforms, version-changes.ts):
+ * for `2025-04-01` `{id, object: "event", type, created_at, livemode, data: <the object>}`.
+ */
+export function renderEventIn(event: StoredEvent, apiVersion: string, newest: string): unknown {
+  return downgrade(renderEvent(event, newest), apiVersion);
 }

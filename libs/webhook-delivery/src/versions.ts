@@ -5,8 +5,11 @@
  * both against these lists and the dispatcher renders deliveries with them.
  */
 
-/** Supported API versions (`YYYY-MM-DD`), oldest first. */
-export const API_VERSIONS = ['2026-11-01'] as const;
+/**
+ * Supported API versions (`YYYY-MM-DD`), oldest first: `2025-04-01` is the public API's (its clients
+ * send it in `Ophelos-Version`), `2026-11-01` ours; what differs is the table of version-changes.ts.
+ */
+export const API_VERSIONS = ['2025-04-01', '2026-11-01'] as const;
 /** The API version used when a request names none. */
 export const LATEST_API_VERSION = API_VERSIONS[API_VERSIONS.length - 1]!;
 

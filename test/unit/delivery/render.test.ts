@@ -83,7 +83,7 @@ describe('endpoint versions', () => {
     ['v2026-11-01', 'must be "v" followed by a date as YYYYMMDD'],
     ['v20260231', 'is not a real date'],
     ['v20261301', 'is not a real date'],
-    ['v20250101', 'is not a supported version (supported: v20261101)'],
+    ['v20250101', 'is not a supported version (supported: v20250401, v20261101)'],
   ])('webhookVersionProblem(%p) is %p', (value, problem) => {
     expect(webhookVersionProblem(value)).toBe(problem);
   });

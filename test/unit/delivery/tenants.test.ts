@@ -21,6 +21,8 @@ test('a tenants row maps to the public object with ISO 8601 UTC timestamps', () 
     name: 'Acme Energy',
     description: null,
     livemode: true,
+    configurations: {},
+    metadata: {},
     created_at: '2026-11-01T00:00:00.000Z',
     updated_at: '2026-11-02T10:20:30.400Z',
   });
@@ -37,5 +39,15 @@ test('columns beyond the public ones are not shown', () => {
     updated_at: new Date(0),
     secret_column: 's',
   };
-  expect(Object.keys(tenantFromRow(row))).toEqual(['id', 'object', 'name', 'description', 'livemode', 'created_at', 'updated_at']);
+  expect(Object.keys(tenantFromRow(row))).toEqual([
+    'id',
+    'object',
+    'name',
+    'description',
+    'livemode',
+    'configurations',
+    'metadata',
+    'created_at',
+    'updated_at',
+  ]);
 });

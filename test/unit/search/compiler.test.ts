@@ -67,7 +67,7 @@ describe('registries', () => {
   });
 
   test('customer fields are those of the reference', () => {
-    expect(Object.keys(CUSTOMER_SEARCH_FIELDS).sort()).toEqual(['created_at', 'email', 'full_name']);
+    expect(Object.keys(CUSTOMER_SEARCH_FIELDS).sort()).toEqual(['created_at', 'email', 'full_name', 'metadata']);
   });
 });
 
@@ -285,7 +285,7 @@ describe('errors name the position of the offending part', () => {
   test('an unknown field lists the allowed ones', () => {
     const err = expectSearchError(() => debtWhere('status:prepared AND colour:red'), 21, "Unknown field 'colour'");
     expect(err.message).toContain(`(allowed: ${Object.keys(DEBT_SEARCH_FIELDS).join(', ')})`);
-    expectSearchError(() => customerWhere('status:prepared'), 1, "Unknown field 'status' (allowed: email, full_name, created_at)");
+    expectSearchError(() => customerWhere('status:prepared'), 1, "Unknown field 'status' (allowed: email, full_name, created_at, metadata)");
   });
 
   test('field names are case-sensitive', () => {

@@ -30,6 +30,9 @@ import * as payouts from './035_payouts.js';
 import * as testMode from './050_test_mode.js';
 import * as eventTraceContext from './026_event_trace_context.js';
 import * as communications from './030_communications.js';
+import * as signatureSchemes from './045_webhook_signature_schemes.js';
+import * as metadataSearch from './046_metadata_search.js';
+import * as publicApiFields from './047_public_api_fields.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -65,4 +68,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['050_test_mode', testMode],
   ['026_event_trace_context', eventTraceContext],
   ['030_communications', communications],
+  ['045_webhook_signature_schemes', signatureSchemes],
+  ['046_metadata_search', metadataSearch],
+  ['047_public_api_fields', publicApiFields],
 ];

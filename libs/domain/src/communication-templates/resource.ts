@@ -4,6 +4,7 @@
  * communication keeps the version it used). They introduce the communications scopes.
  */
 import { defineResource } from '../kernel/resource.js';
+import { COMMUNICATION_TEMPLATE_SEARCH_FIELDS } from './search.js';
 
 /** The `communication_templates` table. */
 export const communicationTemplatesResource = defineResource({
@@ -13,6 +14,7 @@ export const communicationTemplatesResource = defineResource({
   idPrefix: 'ctpl',
   events: ['communication_template.created', 'communication_template.updated'],
   scopes: ['communications:read', 'communications:write'],
+  search: COMMUNICATION_TEMPLATE_SEARCH_FIELDS,
 });
 
 /** The `communication_template_versions` table: every version's text, immutable. */

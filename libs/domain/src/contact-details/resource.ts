@@ -4,6 +4,7 @@
  * They share the customers' scopes.
  */
 import { defineResource } from '../kernel/resource.js';
+import { CONTACT_DETAIL_SEARCH_FIELDS } from './search.js';
 
 /** The `customer_contact_details` table; deleted details stay retrievable (their list narrows them out). */
 export const contactDetailsResource = defineResource({
@@ -12,4 +13,5 @@ export const contactDetailsResource = defineResource({
   table: 'customer_contact_details',
   idPrefix: 'cd',
   events: ['customer_contact_detail.created', 'customer_contact_detail.updated', 'customer_contact_detail.deleted'],
+  search: CONTACT_DETAIL_SEARCH_FIELDS,
 });

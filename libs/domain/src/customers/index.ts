@@ -4,3 +4,4 @@ export * from './schemas.js';
 export * from './store.js';
 export * from './contacts.js';
 export * from './search.js';
+export * from './zone.js';

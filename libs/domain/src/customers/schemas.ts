@@ -20,13 +20,16 @@ import {
   type Static,
 } from '../kernel/schemas.js';
 
-/** Values of `kind`: a person (first/last name, date of birth) or a company (full name). */
-export const CUSTOMER_KINDS = ['individual', 'company'] as const;
+/**
+ * Values of `kind`: a person (first/last name, date of birth), a company (full name), or `unknown`
+ * (the public API's value when the creditor does not know which, docs/api.md section 15).
+ */
+export const CUSTOMER_KINDS = ['individual', 'company', 'unknown'] as const;
 
 const nullableText = (max: number, description: string) => Nullable(textSchema(max, description));
 
 const fields = {
-  kind: StringEnum(CUSTOMER_KINDS, { description: 'A person or a company (default `individual` on create).' }),
+  kind: StringEnum(CUSTOMER_KINDS, { description: 'A person, a company, or `unknown` when the creditor does not know (default `individual` on create).' }),
   full_name: nullableText(300, 'Full name; derived from first and last name when omitted.'),
   first_name: nullableText(150, 'Given name (individuals).'),
   last_name: nullableText(150, 'Family name (individuals).'),

@@ -14,6 +14,8 @@ import type { EventOf } from '../kernel/resource.js';
 import { findOwned, tenantRows } from '../kernel/scoped.js';
 import { cancelPlan, lockActivePlan, payIntoPlan } from '../payment-plans/store.js';
 import type { PaymentPlanRow } from '../payment-plans/schemas.js';
+import { customersResource } from '../customers/resource.js';
+import { customerTimeZone } from '../customers/zone.js';
 import { debtsResource } from './resource.js';
 import type { Debt, DebtRow, OperatorStatusChange } from './schemas.js';
 import { DEBT_MACHINE, OPERATOR_MOVES, PLAN_AWARE, PLAN_ENDING, requireTransition, type DebtAction, type DebtMove } from './states.js';
@@ -142,7 +144,7 @@ export async function countMoney(
 /** The body of a client's lifecycle action (docs/api.md sections 6 and 9). */
 export interface ActionInput {
   reason?: string;
-  /** `pause` only: when the pause ends by itself (a future time). */
+  /** `pause` only: when the pause ends by itself: a future time, or a date (the start of that day in the customer's zone). */
   end_at?: string;
   /** `withdraw` only: why, shown as the status `context`. */
   info?: string;
@@ -154,16 +156,31 @@ export interface ActionInput {
  * @throws ApiError 404 `resource_missing`, 409 `invalid_state_transition`, 422
  *   `business_rule_violation` (param `end_at`) for a pause that would end in the past
  */
-export function actOnDebt(db: Knex, tenantId: string, id: string, action: DebtAction, input: ActionInput, whodunnit: string): Promise<Debt> {
-  const endAt = input.end_at;
+export async function actOnDebt(db: Knex, tenantId: string, id: string, action: DebtAction, input: ActionInput, whodunnit: string): Promise<Debt> {
+  const endAt = input.end_at === undefined ? undefined : await instantOf(db, tenantId, id, input.end_at);
   const note = { reason: input.reason ?? null, whodunnit, context: input.info ?? null, endAt: endAt ?? null };
   return moveDebt(db, tenantId, id, action, note, endAt === undefined ? undefined : (trx) => requireFuture(trx, tenantId, endAt));
 }
 
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
 /**
- * Refuses an `end_at` that is not in the future by the tenant's clock (`tenant_now`, docs/api.md
- * section 15), as every time-driven rule decides.
+ * `end_at` as an instant (RFC 3339): a date-time as given; a date (`2026-12-24`, as the public
+ * API's SDK sends it, docs/api.md section 15) as the start of that day in the zone of the debt's
+ * customer (customers/zone.ts).
+ * @throws ApiError 404 `resource_missing` for a debt that is not the tenant's
  */
+async function instantOf(db: Knex, tenantId: string, debtId: string, endAt: string): Promise<string> {
+  if (!DATE_ONLY.test(endAt)) return endAt;
+  const debt = await findOwned<DebtRow>(db, debtsResource, tenantId, debtId);
+  const customer: { preferred_locale: string | null } | undefined = await tenantRows(db, customersResource, tenantId)
+    .where('customers.id', debt.customer_id)
+    .first('customers.preferred_locale');
+  const { rows } = await db.raw('SELECT (?::date)::timestamp AT TIME ZONE ? AS at', [endAt, customerTimeZone(customer?.preferred_locale)]);
+  return (rows[0].at as Date).toISOString();
+}
+
+/** Refuses an `end_at` that is not in the future by the tenant's clock (`tenant_now`), as every time-driven rule decides. */
 async function requireFuture(trx: Knex.Transaction, tenantId: string, endAt: string): Promise<void> {
   const { rows } = await trx.raw('SELECT ?::timestamptz > tenant_now(?) AS future', [endAt, tenantId]);
   if (!rows[0].future) throw new ApiError('business_rule_violation', 'end_at must be in the future.', { param: 'end_at' });

@@ -24,6 +24,7 @@ import {
   type Static,
 } from '../kernel/schemas.js';
 import { LineItemCreate } from '../line-items/schemas.js';
+import { PaymentOptionsConfiguration } from '../organisations/schemas.js';
 import { DEBT_STATUSES, OPERATOR_MOVES, type OperatorStatus } from './states.js';
 
 /** Usual kinds of debt (the seed's; `kind` itself is free text, docs/api.md section 8). */
@@ -48,10 +49,24 @@ export const Summary = Type.Object({
   breakdown: SummaryBreakdown,
 });
 
+/**
+ * A debt's `configurations` (docs/api.md section 15): settings of this debt in the public API's
+ * shape, one key per concern, each validated (`additionalProperties: false`: an unknown key or a
+ * field of the wrong shape is 400 naming it). `payment_options` overrides the organisation's
+ * `payment_options_configuration` for this debt.
+ */
+export const DebtConfigurations = Type.Object(
+  { payment_options: Type.Optional(PaymentOptionsConfiguration) },
+  { additionalProperties: false, description: "The debt's settings, one key per concern." },
+);
+export type DebtConfigurations = Static<typeof DebtConfigurations>;
+
 /** The debt's own properties (everything but its id and references). */
 export const debtProperties = {
   account_number: Nullable(Type.String()),
   kind: Nullable(Type.String()),
+  originator: Nullable(Type.String({ description: 'Who the debt was originally owed to, when it was sold or assigned.' })),
+  configurations: DebtConfigurations,
   currency: StringEnum(CURRENCIES),
   start_at: Nullable(Type.String({ format: 'date-time' })),
   tags: Type.Array(Type.String()),
@@ -80,6 +95,8 @@ const Breakdown = Type.Object(
 const editable = {
   account_number: textSchema(64, "The creditor's account reference."),
   kind: textSchema(64, 'Free text, e.g. `purchased` or `consumer_loan`.'),
+  originator: Nullable(textSchema(200, 'Who the debt was originally owed to, when it was sold or assigned.')),
+  configurations: DebtConfigurations,
   start_at: timestampSchema(),
   tags: Type.Array(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$', maxLength: 40 }), { maxItems: 20, uniqueItems: true }),
   metadata: metadataSchema,
@@ -95,6 +112,8 @@ export const DebtCreate = Type.Object(
     line_items: Type.Optional(Type.Array(LineItemCreate, { minItems: 1, maxItems: 100, description: "The debt's first line items (not with `breakdown`)." })),
     account_number: Type.Optional(editable.account_number),
     kind: Type.Optional(editable.kind),
+    originator: Type.Optional(editable.originator),
+    configurations: Type.Optional(editable.configurations),
     start_at: Type.Optional(editable.start_at),
     tags: Type.Optional(editable.tags),
     metadata: Type.Optional(editable.metadata),
@@ -131,6 +150,8 @@ export const DebtRow = Type.Object({
   organisation_id: Type.String(),
   account_number: Nullable(Type.String()),
   kind: Nullable(Type.String()),
+  originator: Nullable(Type.String()),
+  configurations: DebtConfigurations,
   currency: StringEnum(CURRENCIES),
   start_at: Type.Union([DateColumn, Type.Null()]),
   tags: Type.Array(Type.String()),

@@ -33,6 +33,8 @@ export function toDebt(row: DebtRow): Debt {
     organisation: row.organisation_id,
     account_number: row.account_number,
     kind: row.kind,
+    originator: row.originator,
+    configurations: row.configurations,
     currency: row.currency,
     start_at: iso(row.start_at),
     tags: row.tags,
@@ -114,6 +116,8 @@ export async function createDebt(db: Knex, tenantId: string, input: DebtCreate):
     organisation_id: input.organisation_id,
     account_number: input.account_number ?? null,
     kind: input.kind ?? null,
+    originator: input.originator ?? null,
+    configurations: JSON.stringify(input.configurations ?? {}),
     currency: input.currency,
     start_at: input.start_at ?? null,
     tags: input.tags ?? [],
@@ -164,8 +168,10 @@ export function updateDebt(db: Knex, tenantId: string, id: string, input: DebtUp
         throw new ApiError('invalid_state_transition', `A debt can only be updated while 'initializing'; this one is '${current.status}'.`);
       }
       await assertDebtReferences(trx, tenantId, input);
-      const fields = givenFields(input, ['customer_id', 'organisation_id', 'currency', 'account_number', 'kind', 'start_at', 'tags']);
-      return { ...fields, ...(await redraftItems(trx, tenantId, current, input)) };
+      const fields = givenFields(input, ['customer_id', 'organisation_id', 'currency', 'account_number', 'kind', 'originator', 'start_at', 'tags']);
+      const configurations =
+        input.configurations === undefined ? {} : { configurations: JSON.stringify({ ...current.configurations, ...input.configurations }) };
+      return { ...fields, ...configurations, ...(await redraftItems(trx, tenantId, current, input)) };
     },
     input.metadata,
   );

@@ -3,6 +3,7 @@
  * correction is another item). They share the debts' scopes.
  */
 import { defineResource } from '../kernel/resource.js';
+import { LINE_ITEM_SEARCH_FIELDS } from './search.js';
 
 /** The `line_items` table. */
 export const lineItemsResource = defineResource({
@@ -11,4 +12,5 @@ export const lineItemsResource = defineResource({
   table: 'line_items',
   idPrefix: 'li',
   events: ['line_item.created'],
+  search: LINE_ITEM_SEARCH_FIELDS,
 });

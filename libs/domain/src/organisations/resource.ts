@@ -3,6 +3,7 @@
  * names the organisation it is owed to.
  */
 import { defineResource } from '../kernel/resource.js';
+import { ORGANISATION_SEARCH_FIELDS } from './search.js';
 
 /** The `organisations` table. */
 export const organisationsResource = defineResource({
@@ -12,4 +13,5 @@ export const organisationsResource = defineResource({
   idPrefix: 'org',
   events: ['organisation.created', 'organisation.updated'],
   scopes: ['organisations:read', 'organisations:write'],
+  search: ORGANISATION_SEARCH_FIELDS,
 });

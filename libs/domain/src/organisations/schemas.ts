@@ -30,9 +30,29 @@ export const OrganisationConfigurations = Type.Object(
 );
 export type OrganisationConfigurations = Static<typeof OrganisationConfigurations>;
 
+/**
+ * `payment_options_configuration` (docs/api.md section 15): what the organisation lets its
+ * customers do when they pay, in the public API's shape; every field optional, amounts in minor units.
+ */
+export const PaymentOptionsConfiguration = Type.Object(
+  {
+    instalments_allowed: Type.Optional(Type.Boolean({ description: 'Whether customers may pay by instalments (a payment plan).' })),
+    max_instalments: Type.Optional(Type.Integer({ minimum: 1, maximum: 120, description: 'Most instalments a plan may have.' })),
+    min_instalment_amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1, description: 'Smallest instalment, minor units.' })),
+    settlement_allowed: Type.Optional(Type.Boolean({ description: 'Whether a settlement (less than the balance in full) may be offered.' })),
+    max_discount_percent: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'Largest settlement discount, percent of the balance.' })),
+  },
+  { additionalProperties: false, description: 'How customers may pay: instalments and settlements (each field optional).' },
+);
+export type PaymentOptionsConfiguration = Static<typeof PaymentOptionsConfiguration>;
+
 const fields = {
   name: textSchema(200, 'Legal or trading name.'),
   customer_facing_name: Nullable(textSchema(200, 'Name shown to customers, when different from `name`.')),
+  internal_name: Nullable(textSchema(200, "The tenant's own name for the organisation (never shown to customers).")),
+  industry: Nullable(textSchema(100, 'The industry the organisation is in, e.g. `utilities`.')),
+  logo: Nullable(Type.String({ format: 'uri', maxLength: 2048, description: 'Address of the logo image (absolute URL).' })),
+  payment_options_configuration: PaymentOptionsConfiguration,
   metadata: metadataSchema,
 };
 
@@ -41,6 +61,10 @@ export const OrganisationCreate = Type.Object(
   {
     name: fields.name,
     customer_facing_name: Type.Optional(fields.customer_facing_name),
+    internal_name: Type.Optional(fields.internal_name),
+    industry: Type.Optional(fields.industry),
+    logo: Type.Optional(fields.logo),
+    payment_options_configuration: Type.Optional(fields.payment_options_configuration),
     configurations: Type.Optional(OrganisationConfigurations),
     metadata: Type.Optional(metadataSchema),
   },
@@ -64,6 +88,10 @@ export const OrganisationRow = Type.Object({
   seq: Type.Number(),
   name: Type.String(),
   customer_facing_name: Nullable(Type.String()),
+  internal_name: Nullable(Type.String()),
+  industry: Nullable(Type.String()),
+  logo: Nullable(Type.String()),
+  payment_options_configuration: PaymentOptionsConfiguration,
   configurations: OrganisationConfigurations,
   metadata: metadataSchema,
   created_at: DateColumn,

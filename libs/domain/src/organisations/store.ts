@@ -16,6 +16,10 @@ export function toOrganisation(row: OrganisationRow): Organisation {
     object: 'organisation',
     name: row.name,
     customer_facing_name: row.customer_facing_name,
+    internal_name: row.internal_name,
+    industry: row.industry,
+    logo: row.logo,
+    payment_options_configuration: row.payment_options_configuration,
     configurations: row.configurations,
     metadata: row.metadata,
     created_at: iso(row.created_at)!,
@@ -41,6 +45,10 @@ export function createOrganisation(db: Knex, tenantId: string, input: Organisati
     {
       name: input.name,
       customer_facing_name: input.customer_facing_name ?? null,
+      internal_name: input.internal_name ?? null,
+      industry: input.industry ?? null,
+      logo: input.logo ?? null,
+      payment_options_configuration: JSON.stringify(input.payment_options_configuration ?? {}),
       configurations: JSON.stringify(input.configurations ?? {}),
       metadata: input.metadata,
     },
@@ -49,7 +57,8 @@ export function createOrganisation(db: Knex, tenantId: string, input: Organisati
 }
 
 /**
- * Updates an organisation (`PATCH`): given fields replace, each given key of `configurations`
+ * Updates an organisation (`PATCH`): given fields replace (`payment_options_configuration` as a
+ * whole), each given key of `configurations`
  * replaces that key, `metadata` merges; writes
  * `organisation.updated` in the same transaction.
  * @throws ApiError 404 `resource_missing` for another tenant's or an unknown id
@@ -63,7 +72,8 @@ export function updateOrganisation(db: Knex, tenantId: string, id: string, input
     async (current, trx) => {
       await checkStrategy(trx, tenantId, input.configurations?.collection_strategy);
       return {
-        ...givenFields(input, ['name', 'customer_facing_name']),
+        ...givenFields(input, ['name', 'customer_facing_name', 'internal_name', 'industry', 'logo']),
+        ...(input.payment_options_configuration === undefined ? {} : { payment_options_configuration: JSON.stringify(input.payment_options_configuration) }),
         ...(input.configurations === undefined ? {} : { configurations: JSON.stringify({ ...current.configurations, ...input.configurations }) }),
       };
     },

@@ -4,6 +4,7 @@
  * them (debts/plans.ts), which locks the debt first.
  */
 import { defineResource } from '../kernel/resource.js';
+import { PAYMENT_PLAN_SEARCH_FIELDS } from './search.js';
 
 /** The `payment_plans` table. */
 export const paymentPlansResource = defineResource({
@@ -12,4 +13,5 @@ export const paymentPlansResource = defineResource({
   table: 'payment_plans',
   idPrefix: 'pp',
   events: ['payment_plan.created', 'payment_plan.updated', 'payment_plan.completed', 'payment_plan.broken', 'payment_plan.canceled'],
+  search: PAYMENT_PLAN_SEARCH_FIELDS,
 });

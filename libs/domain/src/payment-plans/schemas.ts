@@ -8,6 +8,7 @@ import {
   StringEnum,
   Type,
   dateSchema,
+  idSchema,
   metadataSchema,
   minorUnits,
   objectId,
@@ -45,6 +46,13 @@ export const PaymentPlanCreate = Type.Object(
   },
   { additionalProperties: false, ...oneInstalmentTerm },
 );
+
+/** `POST /payment_plans` (and `/payment-plans`) body: the debt named in it, as the public API's clients send it (docs/api.md section 15). */
+export const PaymentPlanCreateForDebt = Type.Object(
+  { debt_id: idSchema('deb', 'The debt the plan pays (yours).'), ...PaymentPlanCreate.properties },
+  { additionalProperties: false },
+);
+export type PaymentPlanCreateForDebt = Static<typeof PaymentPlanCreateForDebt>;
 
 /** `PATCH /payment_plans/{id}/reschedule` body: new terms for what is unpaid. */
 export const PaymentPlanReschedule = Type.Object(terms, { additionalProperties: false, ...oneInstalmentTerm });

@@ -2,7 +2,35 @@
  * Tenant schemas (docs/api.md sections 5 and 10): the public object of `/tenants/me`, the body of
  * its update and the stored row, with their types derived from them.
  */
-import { DateColumn, Nullable, Type, iso, objectId, textSchema, timestampProperties, updateBody, type Static } from '../kernel/schemas.js';
+import {
+  DateColumn,
+  Nullable,
+  Type,
+  currencySchema,
+  iso,
+  metadataPatchSchema,
+  metadataSchema,
+  objectId,
+  textSchema,
+  timestampProperties,
+  updateBody,
+  type Static,
+} from '../kernel/schemas.js';
+
+/**
+ * The tenant's `configurations` (docs/api.md section 15): account-wide settings in the public
+ * API's shape, each key validated (an unknown key or a value of the wrong shape is 400 naming it).
+ */
+export const TenantConfigurations = Type.Object(
+  {
+    default_currency: Type.Optional(currencySchema),
+    default_locale: Type.Optional(
+      Type.String({ pattern: '^[a-z]{2}(-[A-Z]{2})?$', description: 'Locale new customers get when none is given, e.g. `en-GB`.' }),
+    ),
+  },
+  { additionalProperties: false, description: "The account's settings, one key per concern (`PATCH` replaces the keys it gives)." },
+);
+export type TenantConfigurations = Static<typeof TenantConfigurations>;
 
 /** The public tenant object: the account that owns every object a token can reach. */
 export const Tenant = Type.Object({
@@ -11,6 +39,8 @@ export const Tenant = Type.Object({
   name: Type.String(),
   description: Nullable(Type.String(), { description: 'Free text about the account; null until set.' }),
   livemode: Type.Boolean({ description: 'False for the test-mode tenant that test clients act in (docs/api.md section 15).' }),
+  configurations: TenantConfigurations,
+  metadata: metadataSchema,
   ...timestampProperties,
 });
 
@@ -18,6 +48,8 @@ export const Tenant = Type.Object({
 export const TenantUpdate = updateBody({
   name: textSchema(200, 'Name of the account.'),
   description: Nullable(textSchema(1000, 'Free text about the account; null clears it.')),
+  configurations: TenantConfigurations,
+  metadata: metadataPatchSchema,
 });
 
 /** A row of `tenants` (migrations 001_core, 016_tenant_description, 025 and 050_test_mode). */
@@ -31,6 +63,8 @@ export const TenantRow = Type.Object({
   live_tenant_id: Nullable(Type.String()),
   /** How far the tenant's clock runs ahead of the database's, seconds (only a test tenant's). */
   clock_offset_seconds: Type.Union([Type.Number(), Type.String()]),
+  configurations: Type.Optional(TenantConfigurations),
+  metadata: Type.Optional(metadataSchema),
   created_at: DateColumn,
   updated_at: DateColumn,
 });
@@ -47,6 +81,8 @@ export function tenantFromRow(row: TenantRow): Tenant {
     name: row.name,
     description: row.description ?? null,
     livemode: row.livemode,
+    configurations: row.configurations ?? {},
+    metadata: row.metadata ?? {},
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
   };

@@ -7,6 +7,7 @@ import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
 import { newId } from '@dms/ids';
 import { givenFields } from '../kernel/owned.js';
+import { mergeMetadata } from '../kernel/metadata.js';
 import { tenantsResource } from './resource.js';
 import { tenantFromRow, type Tenant, type TenantRow, type TenantUpdate } from './schemas.js';
 
@@ -56,16 +57,27 @@ export async function getTenant(db: Knex, tenantId: string): Promise<Tenant> {
 }
 
 /**
- * Updates the tenant's `name` and/or `description` (given fields replace; `description: null` clears).
- * @throws ApiError 404 `resource_missing` if the tenant no longer exists
+ * Updates the tenant (`PATCH /tenants/me`): `name` and `description` replace (`description: null`
+ * clears), each given key of `configurations` replaces that key, `metadata` merges (docs/api.md
+ * sections 10 and 15), under the row's lock.
+ * @throws ApiError 404 `resource_missing` if the tenant no longer exists; 400 `validation_failed`
+ *   (param `metadata`) past 50 keys
  */
 export async function updateTenant(db: Knex, tenantId: string, input: TenantUpdate): Promise<Tenant> {
-  const [row] = await db<TenantRow>(tenantsResource.table)
-    .where({ id: tenantId })
-    .update({ ...givenFields(input, ['name', 'description']), updated_at: db.fn.now() })
-    .returning('*');
-  if (!row) throw missing(tenantId);
-  return tenantFromRow(row);
+  return db.transaction(async (trx) => {
+    const current = await trx<TenantRow>(tenantsResource.table).where({ id: tenantId }).forUpdate().first();
+    if (!current) throw missing(tenantId);
+    const [row] = await trx<TenantRow>(tenantsResource.table)
+      .where({ id: tenantId })
+      .update({
+        ...givenFields(input, ['name', 'description']),
+        ...(input.configurations === undefined ? {} : { configurations: JSON.stringify({ ...current.configurations, ...input.configurations }) }),
+        ...(input.metadata === undefined ? {} : { metadata: JSON.stringify(mergeMetadata(current.metadata ?? {}, input.metadata)) }),
+        updated_at: trx.fn.now(),
+      } as Record<string, unknown>)
+      .returning('*');
+    return tenantFromRow(row as TenantRow);
+  });
 }
 
 /**

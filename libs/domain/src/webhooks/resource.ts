@@ -4,6 +4,7 @@
  * migration 004, sent by the dispatcher, its moves in @dms/webhook-delivery).
  */
 import { defineResource } from '../kernel/resource.js';
+import { WEBHOOK_ENDPOINT_SEARCH_FIELDS } from './search.js';
 
 /** The `webhook_endpoints` table; deleted endpoints are kept (their deliveries' history) but hidden. */
 export const webhookEndpointsResource = defineResource({
@@ -15,6 +16,7 @@ export const webhookEndpointsResource = defineResource({
   events: ['webhook.test'],
   scopes: ['webhooks:read', 'webhooks:write'],
   visible: (q) => void q.whereNull('webhook_endpoints.deleted_at'),
+  search: WEBHOOK_ENDPOINT_SEARCH_FIELDS,
 });
 
 /** The `webhook_deliveries` table (partitioned by time, docs/api.md section 11). */

@@ -5,7 +5,7 @@
  * may subscribe to, which only the registry of every resource knows: they are built by
  * `webhookEndpointBodies(eventTypes)`, which the API calls with the registry's list.
  */
-import { LATEST_WEBHOOK_VERSION, WEBHOOK_VERSION_NAMES } from '@dms/webhook-delivery';
+import { DEFAULT_SIGNATURE_SCHEME, LATEST_WEBHOOK_VERSION, SIGNATURE_SCHEMES, WEBHOOK_VERSION_NAMES, type SignatureScheme } from '@dms/webhook-delivery';
 import {
   DateColumn,
   Nullable,
@@ -49,6 +49,10 @@ const version = Type.String({
   examples: [LATEST_WEBHOOK_VERSION],
 });
 
+const signatureScheme = StringEnum([...SIGNATURE_SCHEMES], {
+  description: `How deliveries are signed (default \`${DEFAULT_SIGNATURE_SCHEME}\`): \`standard\` (Standard Webhooks: \`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature: v1,<base64>\`) or \`hmac_sha256_hex\` (the public API's \`Ophelos-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 over "<t>.<raw body>">\`, keyed by the signing secret as UTF-8 text). During a secret rotation each carries one signature per secret.`,
+});
+
 /**
  * The create and update bodies of endpoints.
  * @param eventTypes every event type of the platform; `webhook.test` is left out (it goes only to
@@ -70,6 +74,7 @@ export function webhookEndpointBodies(eventTypes: readonly string[]) {
       enabled: Type.Optional(Type.Boolean({ description: 'Whether events are delivered (default true); a disabled endpoint receives nothing until enabled.' })),
       enabled_events: enabledEvents,
       version: Type.Optional(version),
+      signature_scheme: Type.Optional(signatureScheme),
       credentials: Type.Optional(credentials),
       metadata: Type.Optional(metadataSchema),
     },
@@ -81,6 +86,7 @@ export function webhookEndpointBodies(eventTypes: readonly string[]) {
       enabled: Type.Optional(Type.Boolean({ description: 'Whether events are delivered; set true to re-enable an endpoint disabled after failing.' })),
       enabled_events: Type.Optional(enabledEvents),
       version: Type.Optional(version),
+      signature_scheme: Type.Optional(signatureScheme),
       credentials: Type.Optional(Nullable(credentials, { description: 'New credentials, or null to remove them.' })),
       metadata: Type.Optional(metadataPatchSchema),
     },
@@ -97,6 +103,7 @@ export const WebhookEndpoint = Type.Object({
   enabled: Type.Boolean({ description: 'False when turned off by the tenant or after failing a whole retry schedule.' }),
   enabled_events: Type.Array(Type.String()),
   version: Type.String(),
+  signature_scheme: signatureScheme,
   credentials: Nullable(Type.Object({ oauth2: Type.Object({ token_url: Type.String(), client_id: Type.String() }) })),
   signing_secret: Type.Optional(
     Type.String({
@@ -127,6 +134,7 @@ export const WebhookEndpointRow = Type.Object({
   seq: Type.Number(),
   url: Type.String(),
   version: Type.String(),
+  signature_scheme: Type.Unsafe<SignatureScheme>(Type.String()),
   enabled: Type.Boolean(),
   enabled_events: Type.Array(Type.String()),
   metadata: metadataSchema,

@@ -13,7 +13,7 @@ import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
 import type { SecretBox } from '@dms/secrets';
 import { checkTargetUrl, type TargetPolicy } from '@dms/ssrf';
-import { LATEST_WEBHOOK_VERSION, webhookVersionProblem } from '@dms/webhook-delivery';
+import { DEFAULT_SIGNATURE_SCHEME, LATEST_WEBHOOK_VERSION, webhookVersionProblem } from '@dms/webhook-delivery';
 import { cancelEndpointDeliveries, requeueDeliveries } from '@dms/webhook-delivery';
 import { createOwned, givenFields, updateOwned, type OwnedResource } from '../kernel/owned.js';
 import { notifyDispatchers } from '../kernel/outbox.js';
@@ -43,6 +43,7 @@ export function toWebhookEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
     enabled: row.enabled,
     enabled_events: row.enabled_events,
     version: row.version,
+    signature_scheme: row.signature_scheme,
     credentials: row.oauth2_token_url && row.oauth2_client_id ? { oauth2: { token_url: row.oauth2_token_url, client_id: row.oauth2_client_id } } : null,
     metadata: row.metadata,
     created_at: iso(row.created_at)!,
@@ -115,6 +116,7 @@ export async function createWebhookEndpoint(
   const endpoint = await createOwned(db, tenantId, endpoints, {
     url: input.url,
     version: input.version ?? LATEST_WEBHOOK_VERSION,
+    signature_scheme: input.signature_scheme ?? DEFAULT_SIGNATURE_SCHEME,
     enabled: input.enabled ?? true,
     enabled_events: input.enabled_events,
     metadata: input.metadata,
@@ -146,7 +148,7 @@ export async function updateWebhookEndpoint(
     endpoints,
     id,
     async (current, trx) => {
-      const changes = givenFields(patch, ['url', 'version', 'enabled_events', 'enabled']);
+      const changes = givenFields(patch, ['url', 'version', 'signature_scheme', 'enabled_events', 'enabled']);
       if (patch.enabled) changes.disabled_at = null;
       if (patch.enabled && !current.enabled) await restartSchedule(trx, tenantId, current.id);
       if (patch.credentials !== undefined) {

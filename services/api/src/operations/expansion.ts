@@ -1,13 +1,19 @@
 /**
- * `expand[]` (docs/api.md section 10): related objects embedded in place of their ids, or added as
- * lists. A resource declares its expansions as a registry, relation name → batch loader; adding a
- * relation is one entry. Objects are expanded a page at a time with one query per expanded
- * relation (`WHERE … IN (the page's keys)`), never one per object. The accepted values come from
- * the registry too (`expandQuery`), so an unknown one is 400 `parameter_invalid` on `expand[]`.
+ * `expand[]` (docs/api.md sections 10 and 15): related objects embedded in place of their ids, or
+ * added as lists, and relations of those (`debt.customer`), at most `MAX_EXPAND_DEPTH` levels. A
+ * resource declares its expansions as a registry, relation name → batch loader (and the registry of
+ * what it loads); adding a relation is one entry. Objects are expanded a page at a time with one
+ * query per expanded relation and level (`WHERE … IN (the page's keys)`), never one per object.
+ * The accepted values come from the registry too (`expandQuery`, `checkExpandPaths`), so an
+ * unknown one at any level is 400 `parameter_invalid` on `expand[]`, before the operation runs.
  */
 import type { Knex } from '@dms/db';
+import { ApiError } from '@dms/errors';
 import { tenantRows, type AnyResource } from '@dms/domain/kernel';
 import { EXPAND_PARAM, expandProperty } from './query.js';
+
+/** How many relations one `expand[]` value may chain (`a.b.c.d`). */
+export const MAX_EXPAND_DEPTH = 4;
 import type { OperationInput } from './operation.js';
 
 /** One relation: which key of an object it follows, and how a page of keys is loaded. */
@@ -24,19 +30,60 @@ export interface Relation<Obj> {
   load: (db: Knex, tenantId: string, keys: string[]) => Promise<Map<string, unknown>>;
   /** Shown when nothing was loaded for a key: `[]` for lists, a deleted stub for a deleted object. */
   missing?: (key: string) => unknown;
+  /** The relations of the loaded objects (for `expand[]=<this>.<that>`); called lazily, registries refer to each other. */
+  expands?: () => ExpansionRegistry<never>;
 }
 
 /** A resource's expansions: relation name (the property it fills) → relation. */
 export type ExpansionRegistry<Obj> = Readonly<Record<string, Relation<Obj>>>;
 
-/** `{"expand[]": …}` accepting the registry's relation names, for an operation's query schema. */
+/**
+ * Checks `expand[]` values against `registry`: each a chain of at most `MAX_EXPAND_DEPTH` relation
+ * names joined by `.`, every name a relation of the objects the previous one loads.
+ * @throws ApiError 400 `parameter_invalid` with `param: 'expand[]'` naming the value and level
+ */
+export function checkExpandPaths(registry: ExpansionRegistry<never>, paths: readonly string[]): void {
+  for (const path of paths) {
+    const names = path.split('.');
+    if (names.length > MAX_EXPAND_DEPTH) {
+      throw new ApiError('parameter_invalid', `expand[] "${path}" nests ${names.length} levels; at most ${MAX_EXPAND_DEPTH} are allowed.`, {
+        param: EXPAND_PARAM,
+      });
+    }
+    let at: ExpansionRegistry<never> | undefined = registry;
+    names.forEach((name, level) => {
+      const relation: Relation<never> | undefined = at && Object.hasOwn(at, name) ? at[name] : undefined;
+      if (!relation) {
+        const known = Object.keys(at ?? {});
+        const where = level === 0 ? '' : ` of ${names.slice(0, level).join('.')}`;
+        throw new ApiError('parameter_invalid', `expand[] "${path}": ${name} is not a relation${where} (known: ${known.join(', ') || 'none'}).`, {
+          param: EXPAND_PARAM,
+        });
+      }
+      at = relation.expands?.();
+    });
+  }
+}
+
+/** `{"expand[]": …}` accepting the registry's relation names and chains of them, for an operation's query schema. */
 export function expandQuery<Obj>(registry: ExpansionRegistry<Obj>) {
-  return { [EXPAND_PARAM]: expandProperty(Object.keys(registry)) };
+  const check = (paths: readonly string[]) => checkExpandPaths(registry, paths);
+  return { [EXPAND_PARAM]: expandProperty(Object.keys(registry), check) };
+}
+
+/** The objects a relation embedded (the values of `found`, lists flattened), each once. */
+function embedded(found: Map<string, unknown>): object[] {
+  const out = new Set<object>();
+  for (const value of found.values()) {
+    for (const item of Array.isArray(value) ? value : [value]) if (item !== null && typeof item === 'object' && !('deleted' in item)) out.add(item);
+  }
+  return [...out];
 }
 
 /**
- * Embeds the requested relations into `objects` (each gets the property named by the relation).
- * @param expand validated relation names of `registry` (absent or empty: objects unchanged)
+ * Embeds the requested relations into `objects` (each gets the property named by the relation),
+ * then the relations of those (`debt.customer`), one query per relation and level for all of them.
+ * @param expand validated `expand[]` values of `registry` (`checkExpandPaths`; absent or empty: objects unchanged)
  * @returns the same objects, in the same order
  */
 export async function expandObjects<Obj extends object>(
@@ -47,13 +94,22 @@ export async function expandObjects<Obj extends object>(
   expand: readonly string[] | undefined,
   registry: ExpansionRegistry<Obj>,
 ): Promise<Obj[]> {
-  const names = [...new Set(expand ?? [])];
-  if (!names.length || !objects.length) return objects;
+  if (!expand?.length || !objects.length) return objects;
+  const deeper = new Map<string, string[]>();
+  for (const path of expand) {
+    const [name, ...rest] = path.split('.') as [string, ...string[]];
+    const list = deeper.get(name) ?? [];
+    if (rest.length) list.push(rest.join('.'));
+    deeper.set(name, list);
+  }
   const loaded = await Promise.all(
-    names.map(async (name) => {
+    [...deeper].map(async ([name, rest]) => {
       const relation = registry[name]!;
       const keys = [...new Set(objects.map(relation.key))].filter((k): k is string => k !== null);
-      return { name, relation, found: keys.length ? await relation.load(db, tenantId, keys) : new Map<string, unknown>() };
+      const found = keys.length ? await relation.load(db, tenantId, keys) : new Map<string, unknown>();
+      const next = relation.expands?.();
+      if (rest.length && next) await expandObjects(db, tenantId, embedded(found), rest, next as ExpansionRegistry<object>);
+      return { name, relation, found };
     }),
   );
   for (const obj of objects) {
@@ -148,7 +204,7 @@ export function referencedRow<Obj, Row extends { id: string }>(
   resource: AnyResource,
   key: (obj: Obj) => string | null,
   map: (row: Row) => unknown,
-  options: RowQuery & { missing?: (key: string) => unknown } = {},
+  options: RowQuery & Pick<Relation<Obj>, 'missing' | 'expands'> = {},
 ): Relation<Obj> {
   return {
     key,
@@ -158,6 +214,7 @@ export function referencedRow<Obj, Row extends { id: string }>(
       return byId((await q) as Row[], map);
     },
     ...(options.missing ? { missing: options.missing } : {}),
+    ...(options.expands ? { expands: options.expands } : {}),
   };
 }
 
@@ -170,7 +227,7 @@ export function referencingRows<Obj extends { id: string }, Row>(
   resource: AnyResource,
   column: string,
   map: (row: Row) => unknown,
-  options: RowQuery = {},
+  options: RowQuery & Pick<Relation<Obj>, 'expands'> = {},
 ): Relation<Obj> {
   return {
     key: (obj) => obj.id,
@@ -183,5 +240,6 @@ export function referencingRows<Obj extends { id: string }, Row>(
       return groupRows((await q) as Row[], (r) => (r as Record<string, string>)[column]!, map);
     },
     missing: () => [],
+    ...(options.expands ? { expands: options.expands } : {}),
   };
 }

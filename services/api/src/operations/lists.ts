@@ -34,10 +34,13 @@ function pageParams(query: PagedQuery): PageParams {
 }
 
 /**
- * `GET /<collection>`: one keyset page of the tenant's visible rows and the list's maintained total.
- * @throws ApiError 400 `invalid_cursor` when a cursor is not an object of this list
+ * `GET /<collection>`: one keyset page of the tenant's visible rows and the list's maintained total;
+ * with `query`, the page and total of `searchPage` instead.
+ * @throws ApiError 400 `invalid_cursor` when a cursor is not an object of this list, `invalid_search_query`
  */
 export async function listPage<Row, Out extends { id: string }>(input: Input, spec: ListSpec<Row, Out>): Promise<PageResult<Out>> {
+  // A list given `query` answers as its search (docs/api.md section 15).
+  if (input.query.query !== undefined) return searchPage(input, spec);
   const params = pageParams(input.query);
   const list = tenantRows(input.ctx.db, spec.resource, input.tenantId);
   spec.narrow?.(list, input);
@@ -59,7 +62,8 @@ export async function searchPage<Row, Out extends { id: string }>(input: Input, 
   const params = pageParams(input.query);
   const list = tenantRows(input.ctx.db, spec.resource, input.tenantId);
   spec.narrow?.(list, input);
-  const matches = compileSearch(list.clone(), input.query.query!, spec.resource.search ?? {});
+  // Without `query` (a list that has no maintained counter): every row, counted the same way.
+  const matches = input.query.query === undefined ? list.clone() : compileSearch(list.clone(), input.query.query, spec.resource.search ?? {});
   const [page, { total, relation }] = await Promise.all([
     keysetPage<Row>(list, matches, spec.resource.table, params),
     countMatches(input.ctx.db, matches, input.ctx.cfg.SEARCH_TOTAL_CAP),

@@ -17,10 +17,11 @@ import { requireScope } from '../middleware/require-scope.js';
 import { testModeOnly } from '../middleware/test-mode-only.js';
 import type { AnyOperation, ListOutcome } from './operation.js';
 import { runWrite } from './request-transaction.js';
-import { EXPAND_PARAM, querySchema, queryParser } from './query.js';
+import { EXPAND_PARAM, checkExpand, expandRelations, querySchema, queryParser } from './query.js';
 import { sendJsonText } from '../http/send-json.js';
 import { compileInlined, inlineRefs, listSchema, withRelationIds, type ComponentSchemas } from './serializer.js';
 import { withLivemodeProperty } from './livemode.js';
+import { olderVersionAnswer } from './versioned.js';
 
 /** `/debts/{id}` → `/debts/:id` (Express 5 / path-to-regexp syntax). */
 export function expressPath(template: string): string {
@@ -57,6 +58,8 @@ interface Compiled {
 interface Serializers {
   full: ((value: unknown) => string) | undefined;
   idsOnly: ((value: unknown) => string) | undefined;
+  /** `expand[]` values the operation accepts. */
+  relations: readonly string[];
 }
 
 /** The body of an operation that takes none: absent, or an empty object (clients that always send `{}`). */
@@ -77,8 +80,12 @@ function compileSerializers(op: AnyOperation, components: ComponentSchemas, live
   const full = schema === undefined ? undefined : compileInlined(schema);
   // Without `expand[]` every relation is an id (or null): a serializer of that narrower schema skips
   // fast-json-stringify's run-time choice of a `oneOf` branch.
-  const relations = (op.query as { properties?: Record<string, { items?: { enum?: string[] } }> } | undefined)?.properties?.[EXPAND_PARAM]?.items?.enum ?? [];
-  return { full, idsOnly: schema === undefined || !relations.length ? full : compileInlined(withRelationIds(schema, relations, op.response.list === true)) };
+  const relations = expandRelations(op.query);
+  return {
+    relations,
+    full,
+    idsOnly: schema === undefined || !relations.length ? full : compileInlined(withRelationIds(schema, relations, op.response.list === true)),
+  };
 }
 
 function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas): RequestHandler {
@@ -93,8 +100,15 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
     const livemode = principal?.livemode ?? true;
     let modeSerializers = serializers.get(livemode);
     if (!modeSerializers) serializers.set(livemode, (modeSerializers = compileSerializers(op, components, livemode)));
+    const { full, idsOnly, relations } = modeSerializers;
     const query = parseQuery(req.query);
-    const serialize = (query[EXPAND_PARAM] as unknown[] | undefined)?.length ? modeSerializers.full : modeSerializers.idsOnly;
+    checkExpand(op.query, query);
+    // An older API version (docs/api.md section 15): the newest shape, then the versions table.
+    const older = full ? olderVersionAnswer(op, req.apiVersion, query, relations) : undefined;
+    const expand = query[EXPAND_PARAM] as string[] | undefined;
+    // Objects expanded inside expanded objects are outside the response schema's `oneOf`s: written as built.
+    const nested = expand?.some((path) => path.includes('.')) ? (value: unknown) => `${JSON.stringify(value)}\n` : undefined;
+    const serialize = older?.serialize ?? nested ?? (expand?.length ? full : idsOnly);
     const body = op.body || req.body !== undefined ? parseBody(req.body ?? {}) : undefined;
     const produce = async (c: AppContext): Promise<string | undefined> => {
       const result = await op.handler({

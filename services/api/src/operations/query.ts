@@ -53,17 +53,39 @@ export const pageProperties = {
   before: Type.Optional(cursor('before', 'An object id of this list: return the objects just before it (newer). Not with `after`.')),
 };
 
-/** `expand[]` with the given values. */
-export function expandProperty<const T extends readonly string[]>(values: T) {
+/** Where an `expand[]` schema keeps the check of its deeper values (a symbol: neither Ajv nor OpenAPI sees it). */
+export const EXPAND_CHECK = Symbol('expandCheck');
+
+/**
+ * `expand[]` with the given values, or chains of relations starting with one of them
+ * (`debt.customer`, docs/api.md section 15), which `check` verifies level by level.
+ */
+export function expandProperty<const T extends readonly string[]>(values: T, check?: (paths: readonly string[]) => void) {
+  const first = values.map((v) => v.replace(/[^a-z_]/g, '')).join('|');
   return Type.Optional(
     Type.Unsafe<Array<T[number]>>({
       type: 'array',
-      items: { type: 'string', enum: [...values] },
-      // Each relation once is all a request can ask for.
-      maxItems: values.length,
-      description: 'Embed the related objects in place of their ids.',
+      items: { type: 'string', anyOf: [{ enum: [...values] }, { pattern: `^(${first})(\\.[a-z_]+){1,}$` }] },
+      description: `Embed the related objects in place of their ids: ${values.map((v) => `\`${v}\``).join(', ')}, or relations of those joined by \`.\` (\`${values[0]}.…\`), at most 4 levels.`,
+      ...(check ? { [EXPAND_CHECK]: check } : {}),
+      // A bound on the work one request can ask for: each relation, and a few chains of each.
+      maxItems: Math.max(20, values.length),
     }),
   );
+}
+
+/** The relations an operation's query schema accepts at the first level of `expand[]`. */
+export function expandRelations(query: TSchema | undefined): readonly string[] {
+  const items = (query as { properties?: Record<string, { items?: { anyOf?: Array<{ enum?: string[] }> } }> } | undefined)?.properties?.[EXPAND_PARAM]?.items;
+  return items?.anyOf?.[0]?.enum ?? [];
+}
+
+/** Runs the deeper check of an operation's `expand[]` (see `expandProperty`) on a parsed query. */
+export function checkExpand(query: TSchema | undefined, parsed: Record<string, unknown>): void {
+  const property = (query as { properties?: Record<string, Record<symbol, unknown>> } | undefined)?.properties?.[EXPAND_PARAM];
+  const check = property?.[EXPAND_CHECK] as ((paths: readonly string[]) => void) | undefined;
+  const paths = parsed[EXPAND_PARAM] as string[] | undefined;
+  if (check && paths?.length) check(paths);
 }
 
 /** The query schema of an operation: the given parameters and nothing else. */
@@ -76,9 +98,18 @@ export function querySchema<P extends TProperties>(properties: P): TObject<P> {
   });
 }
 
-/** A query schema of a plain list: `limit`, `after`, `before` and the given extras. */
+/**
+ * A query schema of a plain list: `limit`, `after`, `before`, an optional `query` (the search
+ * grammar on the list's own fields, docs/api.md section 15) and the given extras.
+ */
 export function pageQuery<P extends TProperties>(extra: P = {} as P) {
-  return querySchema({ ...pageProperties, ...extra });
+  const query = Type.Optional(
+    Type.String({
+      maxLength: MAX_QUERY_LENGTH,
+      description: `Narrows the list with a search expression (at most ${MAX_QUERY_LENGTH} characters), in the grammar and on the fields of this resource's search (every object with metadata takes \`metadata['key']\`).`,
+    }),
+  );
+  return querySchema({ ...pageProperties, query, ...extra });
 }
 
 // Query strings are text: a single value becomes an array where one is expected, and defaults are

@@ -4,6 +4,7 @@
  */
 import type { AnyOperation } from '../operations/operation.js';
 import { withPutTwins } from '../operations/put-twins.js';
+import { withPathAliases } from '../operations/aliases.js';
 import { organisationOperations } from './organisations/operations.js';
 import { customerOperations } from './customers/operations.js';
 import { contactDetailOperations } from './contact-details/operations.js';
@@ -24,26 +25,31 @@ import { serviceOperations } from './service/operations.js';
 import { communicationOperations } from './communications/operations.js';
 import { callbackOperations } from './callbacks/operations.js';
 
-/** The API's operations that need a bearer token; every `PATCH` gets its `PUT` twin (docs/api.md section 10). */
-export const API_OPERATIONS: readonly AnyOperation[] = withPutTwins([
-  ...organisationOperations,
-  ...customerOperations,
-  ...contactDetailOperations,
-  ...debtOperations,
-  ...debtLifecycleOperations,
-  ...lineItemOperations,
-  ...invoiceOperations,
-  ...paymentOperations,
-  ...paymentPlanOperations,
-  ...payoutOperations,
-  ...tenantOperations,
-  ...communicationTemplateOperations,
-  ...communicationOperations,
-  ...webhookOperations,
-  ...eventOperations,
-  ...operatorOperations,
-  ...testHelperOperations,
-]);
+/**
+ * The API's operations that need a bearer token; every `PATCH` gets its `PUT` twin (docs/api.md
+ * section 10), and the public API's paths their aliases (section 15).
+ */
+export const API_OPERATIONS: readonly AnyOperation[] = withPathAliases(
+  withPutTwins([
+    ...organisationOperations,
+    ...customerOperations,
+    ...contactDetailOperations,
+    ...debtOperations,
+    ...debtLifecycleOperations,
+    ...lineItemOperations,
+    ...invoiceOperations,
+    ...paymentOperations,
+    ...paymentPlanOperations,
+    ...payoutOperations,
+    ...tenantOperations,
+    ...communicationTemplateOperations,
+    ...communicationOperations,
+    ...webhookOperations,
+    ...eventOperations,
+    ...operatorOperations,
+    ...testHelperOperations,
+  ]),
+);
 
 /** Every documented operation: the API's, then the public operational ones. */
 export const ALL_OPERATIONS: readonly AnyOperation[] = [...API_OPERATIONS, ...serviceOperations, ...callbackOperations];

@@ -1,8 +1,10 @@
 /**
- * One delivery attempt (docs/api.md section 7): POST the event to the endpoint with the Standard
- * Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`,
- * signed with the `standardwebhooks` reference library; during the 24 h after a secret rotation one
- * `v1,` signature per secret, space separated, docs/api.md section 11), plus `Authorization: Bearer` for endpoints
+ * One delivery attempt (docs/api.md section 7): POST the event to the endpoint, signed by the
+ * endpoint's scheme (docs/api.md section 15): the Standard Webhooks headers (`webhook-id`,
+ * `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`, signed with the
+ * `standardwebhooks` reference library; during the 24 h after a secret rotation one `v1,` signature
+ * per secret, space separated, docs/api.md section 11), or `Ophelos-Signature: t=…,v1=<hex>`
+ * (`hmac_sha256_hex`, one `v1=` per secret, with `webhook-id` kept for de-duplication), plus `Authorization: Bearer` for endpoints
  * with OAuth credentials. A 401 from the receiver drops the token and retries once with a fresh one.
  * Success is any 2xx.
  */
@@ -10,13 +12,15 @@ import { Webhook } from 'standardwebhooks';
 import { describeRequestError, type Outbound } from '../http/outbound.js';
 import { TokenRequestError, type ClientCredentials, type ClientCredentialsTokens } from '../oauth/client-credentials.js';
 import { forwardedTraceparent } from '@dms/telemetry';
-import { parseRetryAfter, type AttemptResponse } from '@dms/webhook-delivery';
+import { HEX_SIGNATURE_HEADER, hexSignatureHeader, parseRetryAfter, type AttemptResponse, type SignatureScheme } from '@dms/webhook-delivery';
 
 /** What to send where. */
 export interface AttemptTarget {
   url: string;
   /** `whsec_…` signing secrets of the endpoint, current first; each adds one signature. */
   signingSecrets: readonly string[];
+  /** How deliveries are signed (docs/api.md section 15). */
+  signatureScheme: SignatureScheme;
   credentials?: ClientCredentials;
 }
 
@@ -62,7 +66,16 @@ export async function deliveryAttempt(
 ): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const signers = signersOf(target.signingSecrets);
+  const signatures = (at: Date): Record<string, string> => {
+    const unix = Math.floor(at.getTime() / 1000);
+    if (target.signatureScheme === 'hmac_sha256_hex') return { [HEX_SIGNATURE_HEADER]: hexSignatureHeader(target.signingSecrets, unix, body) };
+    return {
+      'webhook-timestamp': String(unix),
+      'webhook-signature': signersOf(target.signingSecrets)
+        .map((w) => w.sign(messageId, at, body))
+        .join(' '),
+    };
+  };
 
   const send = async (token: string | undefined) => {
     const now = new Date();
@@ -70,8 +83,7 @@ export async function deliveryAttempt(
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
       'webhook-id': messageId,
-      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-      'webhook-signature': signers.map((w) => w.sign(messageId, now, body)).join(' '),
+      ...signatures(now),
     };
     if (token) headers.authorization = `Bearer ${token}`;
     const forwarded = forwardedTraceparent(traceparent);

@@ -18,7 +18,8 @@ import {
   disableIfFailing,
   eventApiVersion,
   releaseDelivery,
-  renderEvent,
+  LATEST_API_VERSION,
+  renderEventIn,
   requireTransition,
   type AttemptEnd,
   type ClaimedDelivery,
@@ -130,7 +131,7 @@ function target(d: ClaimedDelivery, targets: BatchTargets, scheduleLength: numbe
 
 /** Step 2: the JSON body of `event` in the shape of `endpoint`'s version. */
 function render(event: StoredEvent, endpoint: EndpointTarget): string {
-  return JSON.stringify(renderEvent(event, eventApiVersion(endpoint.version)));
+  return JSON.stringify(renderEventIn(event, eventApiVersion(endpoint.version), LATEST_API_VERSION));
 }
 
 /**

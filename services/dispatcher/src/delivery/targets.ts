@@ -4,7 +4,7 @@
  */
 import type { Knex } from '@dms/db';
 import type { SecretBox } from '@dms/secrets';
-import type { ClaimedDelivery, StoredEvent } from '@dms/webhook-delivery';
+import type { ClaimedDelivery, SignatureScheme, StoredEvent } from '@dms/webhook-delivery';
 import type { ClientCredentials } from '../oauth/client-credentials.js';
 
 /** An endpoint as the dispatcher needs it. */
@@ -16,6 +16,7 @@ export interface EndpointTarget {
   active: boolean;
   /** `whsec_…` secrets to sign with: the current one, then the one it replaced while that is still honoured (docs/api.md section 11). */
   signingSecrets: string[];
+  signatureScheme: SignatureScheme;
   credentials?: ClientCredentials;
 }
 
@@ -26,6 +27,7 @@ interface EndpointRow {
   enabled: boolean;
   deleted_at: Date | null;
   signing_secret_ciphertext: string;
+  signature_scheme: SignatureScheme;
   /** Set while a rotated-out secret still signs (`previous_signing_secret_expires_at` is ahead). */
   previous_signing_secret: string | null;
   oauth2_token_url: string | null;
@@ -94,6 +96,7 @@ function endpointTarget(box: SecretBox, row: EndpointRow): EndpointTarget {
     version: row.version,
     active: row.enabled && row.deleted_at === null,
     signingSecrets: [row.signing_secret_ciphertext, row.previous_signing_secret].flatMap((sealed) => (sealed ? [box.open(sealed)] : [])),
+    signatureScheme: row.signature_scheme,
     credentials:
       row.oauth2_token_url && row.oauth2_client_id && row.oauth2_client_secret_ciphertext
         ? {

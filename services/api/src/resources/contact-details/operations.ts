@@ -2,6 +2,8 @@
  * `/customers/{customerId}/contact_details` (docs/api.md section 10): list, create, retrieve,
  * update (`PATCH`, and `PUT` as its twin) and delete the contact details of a customer, behind
  * `customers:read` / `customers:write`. Another tenant's (or no) customer is 404, for the list too.
+ * Also the public API's `/debts/{debtId}/contact-details` (section 15): list and create the
+ * contact details of the debt's customer.
  */
 import {
   ContactDetail,
@@ -13,21 +15,37 @@ import {
   type ContactDetailRow,
 } from '@dms/domain/contact-details';
 import { createContactDetail, customersResource, deleteContactDetail, updateContactDetail } from '@dms/domain/customers';
+import { debtsResource, type DebtRow } from '@dms/domain/debts';
+import { findOwned } from '@dms/domain/kernel';
+import type { OperationInput } from '../../operations/operation.js';
 import { defineOperation, type AnyOperation } from '../../operations/operation.js';
 import { listPage, nestedUnder } from '../../operations/lists.js';
 import { pageQuery } from '../../operations/query.js';
 import { crud } from '../../operations/crud.js';
 
-const names = crud({
-  resource: contactDetailsResource,
-  path: '/customers/{customerId}/contact_details',
-  tag: 'Contact details',
-  read: 'customers:read',
-  write: 'customers:write',
-  parentParams: { customerId: customersResource.idPrefix },
-});
+const contactScopes = { resource: contactDetailsResource, tag: 'Contact details', read: 'customers:read', write: 'customers:write' } as const;
+const names = crud({ ...contactScopes, path: '/customers/{customerId}/contact_details', parentParams: { customerId: customersResource.idPrefix } });
 const object = { name: 'ContactDetail', schema: ContactDetail };
 const underCustomer = nestedUnder(customersResource, 'customerId', 'customer_contact_details.customer_id');
+const ofDebt = crud({ ...contactScopes, path: '/debts/{debtId}/contact-details', parentParams: { debtId: debtsResource.idPrefix } });
+
+/** The visible contact details of customer `customerId` (the tenant's, checked by the caller), a page. */
+function detailsOf(i: OperationInput<{ limit?: number; after?: string; before?: string; query?: string }, unknown, unknown>, customerId: string) {
+  return listPage<ContactDetailRow, ContactDetail>(i, {
+    resource: contactDetailsResource,
+    narrow: (q) => void q.where('customer_contact_details.customer_id', customerId).whereNot('customer_contact_details.status', 'deleted'),
+    counter: () => ['contact_details', customerId],
+    serialize: (rows) => rows.map(toContactDetail),
+  });
+}
+
+/**
+ * The customer of the path's debt (`/debts/{debtId}/contact-details`).
+ * @throws ApiError 404 `resource_missing` for another tenant's or no debt
+ */
+async function customerOfDebt(i: OperationInput<unknown, unknown, { debtId: string }>): Promise<string> {
+  return (await findOwned<DebtRow>(i.ctx.db, debtsResource, i.tenantId, i.params.debtId)).customer_id;
+}
 
 /** The operations of `/customers/{customerId}/contact_details`. */
 export const contactDetailOperations: AnyOperation[] = [
@@ -37,15 +55,26 @@ export const contactDetailOperations: AnyOperation[] = [
     description: 'The visible (not deleted) contact details, newest first, paginated with `limit`/`after`/`before`.',
     query: pageQuery(),
     response: { ...object, status: 200, list: true },
-    handler: async (i) => {
-      const customer = await underCustomer(i);
-      return listPage<ContactDetailRow, ContactDetail>(i, {
-        resource: contactDetailsResource,
-        narrow: (q) => void customer.narrow(q.whereNot('customer_contact_details.status', 'deleted')),
-        counter: () => ['contact_details', customer.id],
-        serialize: (rows) => rows.map(toContactDetail),
-      });
-    },
+    handler: async (i) => detailsOf(i, (await underCustomer(i)).id),
+  }),
+  defineOperation({
+    ...ofDebt.list,
+    operationId: 'listDebtContactDetails',
+    summary: "List the contact details of a debt's customer",
+    description: "The public API's path (docs/api.md section 15): the same list as `GET /customers/{customerId}/contact_details` for the debt's customer.",
+    query: pageQuery(),
+    response: { ...object, status: 200, list: true },
+    handler: async (i) => detailsOf(i, await customerOfDebt(i)),
+  }),
+  defineOperation({
+    ...ofDebt.create,
+    operationId: 'createDebtContactDetail',
+    summary: "Add a contact detail to a debt's customer",
+    description: "The public API's path (docs/api.md section 15): as `POST /customers/{customerId}/contact_details` for the debt's customer.",
+    body: { name: 'ContactDetailCreate', schema: ContactDetailCreate },
+    response: { ...object, status: 201 },
+    events: ['customer_contact_detail.created', 'customer_contact_detail.updated'],
+    handler: async (i) => createContactDetail(i.ctx.db, i.tenantId, await customerOfDebt(i), i.body),
   }),
   defineOperation({
     ...names.create,

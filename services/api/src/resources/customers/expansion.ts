@@ -5,8 +5,9 @@
 import { debtsResource, toDebt, type DebtRow } from '@dms/domain/debts';
 import { referencingRows, type ExpansionRegistry } from '../../operations/expansion.js';
 import type { CustomerView as Customer } from './schemas.js';
+import { DEBT_EXPANSIONS } from '../debts/expansion.js';
 
 /** The relations of a customer. */
 export const CUSTOMER_EXPANSIONS = {
-  debts: referencingRows<Customer, DebtRow>(debtsResource, 'customer_id', (r) => toDebt(r)),
+  debts: referencingRows<Customer, DebtRow>(debtsResource, 'customer_id', (r) => toDebt(r), { expands: (): ExpansionRegistry<never> => DEBT_EXPANSIONS }),
 } satisfies ExpansionRegistry<Customer>;

@@ -29,7 +29,12 @@ const reason = reasonBodySchema.properties.reason;
 const ActionBody = Type.Object(
   {
     reason: Type.Optional(reason),
-    end_at: Type.Optional(timestampSchema('When the pause ends by itself (a future time); the worker then resumes the debt.')),
+    end_at: Type.Optional(
+      Type.Union([timestampSchema(), Type.String({ format: 'date' })], {
+        description:
+          "When the pause ends by itself: a future time, or a date (`2026-12-24`: the start of that day in the customer's time zone, from its `preferred_locale`); the worker then resumes the debt.",
+      }),
+    ),
     info: Type.Optional(textSchema(500, 'Why the debt is withdrawn; shown as the status `context`.')),
   },
   { additionalProperties: false },

@@ -6,10 +6,13 @@
 import { referencingRows, type ExpansionRegistry } from '../../operations/expansion.js';
 import { paymentsResource, toPayment, type PaymentRow } from '@dms/domain/payments';
 import { embeddedDebt } from '../debts/expansion.js';
+import { PAYMENT_EXPANSIONS } from '../payments/expansion.js';
 import type { PaymentPlanView as PaymentPlan } from './schemas.js';
 
 /** The relations of a payment plan. */
 export const PAYMENT_PLAN_EXPANSIONS = {
   debt: embeddedDebt<PaymentPlan>(),
-  payments: referencingRows<PaymentPlan, PaymentRow>(paymentsResource, 'payment_plan_id', toPayment),
+  payments: referencingRows<PaymentPlan, PaymentRow>(paymentsResource, 'payment_plan_id', toPayment, {
+    expands: (): ExpansionRegistry<never> => PAYMENT_EXPANSIONS,
+  }),
 } satisfies ExpansionRegistry<PaymentPlan>;

@@ -7,6 +7,7 @@
 import { cancelPaymentPlan, createPlan, debtsResource, delayPlan, reschedulePlan } from '@dms/domain/debts';
 import {
   PaymentPlanCreate,
+  PaymentPlanCreateForDebt,
   PaymentPlanDelay,
   PaymentPlanReschedule,
   paymentPlansResource,
@@ -57,6 +58,18 @@ export const paymentPlanOperations: AnyOperation[] = [
     errors: ['invalid_state_transition', 'resource_conflict', 'business_rule_violation'],
     events: ['payment_plan.created', 'debt.paying'],
     handler: (i) => show.one(i, createPlan(i.ctx.db, i.tenantId, i.params.debtId, i.body, actor(i))),
+  }),
+  defineOperation({
+    ...top.create,
+    operationId: 'createPaymentPlanForDebt',
+    summary: 'Create a payment plan for the debt named in the body',
+    description: "As `POST /debts/{debtId}/payment_plans`, with the debt as `debt_id` in the body (the public API's form, docs/api.md section 15).",
+    query: querySchema(show.expand),
+    body: { name: 'PaymentPlanCreateForDebt', schema: PaymentPlanCreateForDebt },
+    response: { ...object, status: 201 },
+    errors: ['invalid_state_transition', 'resource_conflict', 'business_rule_violation'],
+    events: ['payment_plan.created', 'debt.paying'],
+    handler: ({ body: { debt_id: debtId, ...terms }, ...i }) => show.one({ ...i, body: terms }, createPlan(i.ctx.db, i.tenantId, debtId, terms, actor(i))),
   }),
   defineOperation({
     ...top.list,

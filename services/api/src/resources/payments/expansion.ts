@@ -6,6 +6,7 @@
 import { referencedRow, type ExpansionRegistry } from '../../operations/expansion.js';
 import { paymentPlansResource, toPaymentPlan, type PaymentPlanRow } from '@dms/domain/payment-plans';
 import { embeddedDebt } from '../debts/expansion.js';
+import { PAYMENT_PLAN_EXPANSIONS } from '../payment-plans/expansion.js';
 import type { PaymentView as Payment } from './schemas.js';
 
 /** The relations of a payment. */
@@ -15,5 +16,6 @@ export const PAYMENT_EXPANSIONS = {
     paymentPlansResource,
     (p) => p.payment_plan as string | null,
     (r) => toPaymentPlan(r),
+    { expands: (): ExpansionRegistry<never> => PAYMENT_PLAN_EXPANSIONS },
   ),
 } satisfies ExpansionRegistry<Payment>;

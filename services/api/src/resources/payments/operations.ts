@@ -1,12 +1,15 @@
 /**
  * Payments (docs/api.md sections 5 and 8): under a debt (`/debts/{debtId}/payments`: record,
  * list, search, retrieve, update the outcome, refund) and across the tenant (`/payments`: list,
- * search, retrieve); behind `debts:write` / `debts:read`. Another tenant's (or no) debt is 404,
+ * search, retrieve) and of one organisation's debts (`/organisations/{organisationId}/payments`: list,
+ * search; docs/api.md section 15); behind `debts:write` / `debts:read`. Another tenant's (or no) debt is 404,
  * for the list too (not an empty list); a payment is reached under its own debt only. Every
  * read and write takes `expand[]` (docs/api.md section 10).
  */
 import { ApiError } from '@dms/errors';
 import { debtsResource } from '@dms/domain/debts';
+import { findOwned, tenantRows } from '@dms/domain/kernel';
+import { organisationsResource } from '@dms/domain/organisations';
 import {
   PaymentCreate,
   PaymentRefund,
@@ -33,6 +36,23 @@ const top = crud({ ...scopes, path: '/payments' });
 const object = { name: 'Payment', schema: Payment };
 const show = presenter((rows: PaymentRow[]) => rows.map(toPayment), PAYMENT_EXPANSIONS);
 const underDebt = nestedUnder(debtsResource, 'debtId', 'payments.debt_id');
+const ofOrganisation = crud({ ...scopes, path: '/organisations/{organisationId}/payments', parentParams: { organisationId: organisationsResource.idPrefix } });
+
+/**
+ * The payments of the debts of the path's organisation (docs/api.md section 15): paged and counted
+ * as a search (there is no maintained counter per organisation), `query` narrowing them further.
+ * @throws ApiError 404 `resource_missing` for another tenant's or no organisation
+ */
+async function organisationPayments(i: Parameters<typeof listPage>[0] & { params: { organisationId: string } }) {
+  const { ctx, tenantId } = i;
+  await findOwned(ctx.db, organisationsResource, tenantId, i.params.organisationId);
+  const debts = tenantRows(ctx.db, debtsResource, tenantId).where('debts.organisation_id', i.params.organisationId).select('debts.id');
+  return searchPage<PaymentRow, PaymentObject>(i, {
+    resource: paymentsResource,
+    narrow: (q) => void q.whereIn('payments.debt_id', debts),
+    serialize: show.page(i),
+  });
+}
 
 /** The operations of `/debts/{debtId}/payments` and `/payments`. */
 export const paymentOperations: AnyOperation[] = [
@@ -127,6 +147,25 @@ export const paymentOperations: AnyOperation[] = [
     response: { ...object, status: 200, list: true },
     errors: ['invalid_search_query'],
     handler: (i) => searchPage<PaymentRow, PaymentObject>(i, { resource: paymentsResource, serialize: show.page(i) }),
+  }),
+  defineOperation({
+    ...ofOrganisation.list,
+    operationId: 'listOrganisationPayments',
+    summary: "List the payments of an organisation's debts",
+    description:
+      "The payments of every debt owed to the organisation, newest first; `X-Total-Count` counts them up to a cap, with `X-Total-Count-Relation`. `query` narrows them (the search's fields).",
+    query: pageQuery(show.expand),
+    response: { ...object, status: 200, list: true },
+    handler: (i) => organisationPayments(i),
+  }),
+  defineOperation({
+    ...ofOrganisation.search,
+    operationId: 'searchOrganisationPayments',
+    summary: "Search the payments of an organisation's debts",
+    query: searchQuery(paymentsResource.search, show.expand),
+    response: { ...object, status: 200, list: true },
+    errors: ['invalid_search_query'],
+    handler: (i) => organisationPayments(i),
   }),
   defineOperation({
     ...top.retrieve,
