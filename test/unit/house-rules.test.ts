@@ -112,6 +112,7 @@ const STATUS_WRITERS = [
   'libs/domain/src/payment-plans/instalments.ts', // instalments (inside a plan's schedule): INSTALMENT_MACHINE
   'libs/domain/src/contact-details/store.ts', // a field the client sets; `deleted` by DELETE
   'libs/domain/src/invoices/store.ts', // a field the client sets
+  'libs/domain/src/imports/store.ts', // imports: IMPORT_MACHINE
   'libs/webhook-delivery/src/queue.ts', // deliveries: the dispatcher's moves
   'libs/webhook-delivery/src/endpoint-moves.ts', // deliveries: the API's moves
 ];

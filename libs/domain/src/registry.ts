@@ -6,7 +6,7 @@
  *
  * Dependencies between the folders point one way, lowest first: kernel ← events, tenants,
  * organisations, communication-templates ← contact-details ← customers ← line-items ← payment-plans ← debts ← invoices,
- * payments ← webhooks. A folder imports only folders before it.
+ * payments ← imports ← webhooks. A folder imports only folders before it.
  */
 import type { AnyResource } from './kernel/resource.js';
 import { eventsResource } from './events/resource.js';
@@ -21,6 +21,7 @@ import { invoicesResource } from './invoices/resource.js';
 import { paymentsResource } from './payments/resource.js';
 import { webhookDeliveriesResource, webhookEndpointsResource } from './webhooks/resource.js';
 import { communicationTemplatesResource, communicationTemplateVersionsResource } from './communication-templates/resource.js';
+import { importErrorsResource, importsResource } from './imports/resource.js';
 
 /** Every resource; scopes and event types are listed in this order. */
 export const RESOURCES = [
@@ -35,6 +36,8 @@ export const RESOURCES = [
   organisationsResource,
   communicationTemplatesResource,
   communicationTemplateVersionsResource,
+  importsResource,
+  importErrorsResource,
   webhookEndpointsResource,
   webhookDeliveriesResource,
   eventsResource,

@@ -21,7 +21,7 @@ import { errorHandler, routeNotFound } from './middleware/errors.js';
 import { documentationAssets } from './openapi/serve.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { componentSchemas } from './openapi/components.js';
-import { mountOperations } from './operations/mount.js';
+import { isUpload, mountOperations } from './operations/mount.js';
 import { routeLabeler } from './operations/route-label.js';
 import { ALL_OPERATIONS, API_OPERATIONS } from './resources/index.js';
 import { serviceOperations } from './resources/service/operations.js';
@@ -82,9 +82,11 @@ export function createApp(baseCtx: AppContext, opts: AppOptions): Express {
   );
   app.use(clientRateLimit({ limit: ctx.cfg.RATE_LIMIT_PER_MINUTE, windowSeconds: ctx.cfg.RATE_LIMIT_WINDOW_SECONDS, redis: ctx.redis, log: opts.log }));
   app.use(apiVersion);
+  // File uploads stream their multipart body themselves (never whole in memory); they are idempotent by the file's SHA-256.
+  app.use(mountOperations(ctx, API_OPERATIONS.filter(isUpload), components));
   app.use(jsonBody);
   app.use(idempotency(createIdempotencyStore(ctx.db, ctx.box)));
-  app.use(mountOperations(ctx, API_OPERATIONS, components));
+  app.use(mountOperations(ctx, API_OPERATIONS.filter((op) => !isUpload(op)), components));
   app.use(routeNotFound);
   app.use(errorHandler);
   return app;

@@ -13,6 +13,7 @@ import { loadWorkerConfig } from './config.js';
 import { createWorkerMetrics } from './metrics.js';
 import { Worker } from './worker.js';
 import { startRetention } from './retention.js';
+import { ImportRunner } from './imports.js';
 
 const cfg = loadWorkerConfig();
 const log = createLogger('worker', cfg.LOG_LEVEL);
@@ -20,6 +21,7 @@ const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
 const metrics = createWorkerMetrics();
 const worker = new Worker({ db, cfg, log, metrics });
 const retention = startRetention(db, log, cfg.EVENT_RETENTION_DAYS);
+const imports = new ImportRunner({ db, cfg, log });
 
 await runHttpService({
   server: (isDraining) => createProbeServer(metrics.registry, async () => !isDraining() && (await isReachable(db))),
@@ -29,11 +31,13 @@ await runHttpService({
   // Leave a little of the grace period for closing the pool.
   onShutdown: async () => {
     await retention.stop();
-    await worker.stop(Math.max(0, cfg.SHUTDOWN_GRACE_SECONDS * 1000 - 1000));
+    const deadline = Math.max(0, cfg.SHUTDOWN_GRACE_SECONDS * 1000 - 1000);
+    await Promise.all([worker.stop(deadline), imports.stop(deadline)]);
   },
   close: [db],
 });
 worker.start();
+imports.start();
 log.info(
   {
     poll_seconds: cfg.WORKER_POLL_SECONDS,

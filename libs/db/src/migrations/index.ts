@@ -26,6 +26,7 @@ import * as historyWithoutForeignKeys from './022_history_without_foreign_keys.j
 import * as communicationTemplates from './023_communication_templates.js';
 import * as operatorClients from './024_operator_clients.js';
 import * as tenantClock from './025_tenant_clock_and_configurations.js';
+import * as imports from './040_imports.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -57,4 +58,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['023_communication_templates', communicationTemplates],
   ['024_operator_clients', operatorClients],
   ['025_tenant_clock_and_configurations', tenantClock],
+  ['040_imports', imports],
 ];

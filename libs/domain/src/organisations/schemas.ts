@@ -3,8 +3,10 @@
  * and the stored row, with their types derived from them.
  */
 import {
+  CURRENCIES,
   DateColumn,
   Nullable,
+  StringEnum,
   Type,
   metadataPatchSchema,
   metadataSchema,
@@ -22,7 +24,17 @@ import {
  * unknown key or a field of the wrong shape is 400 naming it). The keys are added by the concerns
  * that read them (the collection strategy, payouts).
  */
-export const OrganisationConfigurations = Type.Object({}, { additionalProperties: false, description: "The organisation's settings, one key per concern." });
+export const OrganisationConfigurations = Type.Object(
+  {
+    imports: Type.Optional(
+      Type.Object(
+        { currency: StringEnum(CURRENCIES, { description: 'Currency of the amounts in its import files (docs/api.md section 16); default GBP.' }) },
+        { additionalProperties: false, description: 'How its CSV files are read (docs/api.md section 16).' },
+      ),
+    ),
+  },
+  { additionalProperties: false, description: "The organisation's settings, one key per concern." },
+);
 export type OrganisationConfigurations = Static<typeof OrganisationConfigurations>;
 
 const fields = {

@@ -60,7 +60,7 @@ function compile(op: AnyOperation, components: ComponentSchemas): Compiled {
   const relations = (op.query as { properties?: Record<string, { items?: { enum?: string[] } }> } | undefined)?.properties?.[EXPAND_PARAM]?.items?.enum ?? [];
   return {
     parseQuery: queryParser<Record<string, unknown>>(op.query ?? querySchema({})),
-    parseBody: op.body ? validator<unknown>(op.body.schema) : undefined,
+    parseBody: op.body && !op.body.multipart ? validator<unknown>(op.body.schema) : undefined,
     full,
     idsOnly: schema === undefined || !relations.length ? full : compileInlined(withRelationIds(schema, relations, op.response.list === true)),
   };
@@ -102,6 +102,9 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
     if (text !== undefined) sendJsonText(req, res, text);
   };
 }
+
+/** True for an operation whose body is an upload the handler streams (mounted before JSON body parsing). */
+export const isUpload = (op: AnyOperation): boolean => op.body?.multipart === true;
 
 /**
  * Mounts operations on a new router, most specific paths first.

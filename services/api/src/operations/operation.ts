@@ -67,13 +67,16 @@ export interface Operation<Q extends TSchema = TSchema, B extends TSchema = TSch
   pathParams?: Record<string, IdPrefix>;
   /** Query string schema (an object schema; see query.ts for the shared pieces). */
   query?: Q;
-  /** Request body; `optional` when it may be omitted (lifecycle actions). */
-  body?: NamedSchema<B> & { optional?: boolean };
+  /**
+   * Request body; `optional` when it may be omitted (lifecycle actions). A `multipart` body is
+   * documented as `multipart/form-data` and read by the handler itself, streamed (file uploads).
+   */
+  body?: NamedSchema<B> & { optional?: boolean; multipart?: boolean };
   /**
    * Success status and body. `list` wraps the schema in `{"object":"list","data":[…]}` and the
    * handler returns a PageResult; `produces` marks a body the handler writes itself.
    */
-  response: NamedSchema & { status: 200 | 201; list?: boolean; produces?: 'text/html' | 'text/plain' | 'application/json' };
+  response: NamedSchema & { status: 200 | 201; list?: boolean; produces?: 'text/html' | 'text/plain' | 'text/csv' | 'application/json' };
   /** Errors particular to this operation (those common to its kind are added by the generator). */
   errors?: ErrorCode[];
   /** Event types the operation records (documented; written through the outbox). */

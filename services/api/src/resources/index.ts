@@ -15,6 +15,7 @@ import { invoiceOperations } from './invoices/operations.js';
 import { paymentPlanOperations } from './payment-plans/operations.js';
 import { tenantOperations } from './tenants/operations.js';
 import { communicationTemplateOperations } from './communication-templates/operations.js';
+import { importOperations } from './imports/operations.js';
 import { webhookOperations } from './webhooks/operations.js';
 import { operatorOperations } from './operator/operations.js';
 import { eventOperations } from './events/operations.js';
@@ -33,6 +34,7 @@ export const API_OPERATIONS: readonly AnyOperation[] = withPutTwins([
   ...paymentPlanOperations,
   ...tenantOperations,
   ...communicationTemplateOperations,
+  ...importOperations,
   ...webhookOperations,
   ...eventOperations,
   ...operatorOperations,
