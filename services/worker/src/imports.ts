@@ -10,6 +10,7 @@ import type { Knex } from '@dms/db';
 import type { Logger } from '@dms/logger';
 import { applyImportBatch, completeImports } from '@dms/domain/imports';
 import type { WorkerConfig } from './config.js';
+import type { WorkerMetrics } from './metrics.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -19,7 +20,7 @@ export class ImportRunner {
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
 
-  constructor(private readonly deps: { db: Knex; cfg: WorkerConfig; log: Logger }) {}
+  constructor(private readonly deps: { db: Knex; cfg: WorkerConfig; log: Logger; metrics: WorkerMetrics }) {}
 
   /** Starts the loop. */
   start(): void {
@@ -46,6 +47,7 @@ export class ImportRunner {
       const applied = await applyImportBatch(db, options);
       total += applied;
       if (applied === 0) break;
+      this.deps.metrics.importRows.inc(applied);
     }
     const completed = await completeImports(db, cfg.tenantIds);
     if (completed) this.deps.log.info({ completed }, 'imports completed');

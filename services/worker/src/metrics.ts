@@ -1,6 +1,6 @@
 /**
  * Prometheus metrics of the worker (docs/api.md section 1): changes made by kind, checks by
- * outcome and their duration, on top of the default process metrics.
+ * outcome and their duration, import rows applied, on top of the default process metrics.
  */
 import { Counter, Histogram, createServiceMetrics } from '@dms/metrics';
 
@@ -30,5 +30,10 @@ export function createWorkerMetrics() {
     buckets: CHECK_BUCKETS,
     registers: [registry],
   });
-  return { registry, changes, checks, checkDuration };
+  const importRows = new Counter({
+    name: 'worker_import_rows_total',
+    help: 'Rows of file imports applied by this worker (each in its own transaction, refused rows included)',
+    registers: [registry],
+  });
+  return { registry, changes, checks, checkDuration, importRows };
 }

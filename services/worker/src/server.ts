@@ -21,7 +21,7 @@ const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
 const metrics = createWorkerMetrics();
 const worker = new Worker({ db, cfg, log, metrics });
 const retention = startRetention(db, log, cfg.EVENT_RETENTION_DAYS);
-const imports = new ImportRunner({ db, cfg, log });
+const imports = new ImportRunner({ db, cfg, log, metrics });
 
 await runHttpService({
   server: (isDraining) => createProbeServer(metrics.registry, async () => !isDraining() && (await isReachable(db))),

@@ -2,7 +2,7 @@
  * File imports (docs/api.md section 16): an import per uploaded file (`imp_`), its rows as the
  * upload stored them (one JSON object of the file's cells per row, never the file whole), the
  * lanes its rows are split into (rows of one `account_number` share a lane, so they are applied
- * in file order while other lanes run on other workers), and the errors of its rows (`imperr_`).
+ * in file order while other lanes run on other workers), and the errors of its rows (`ierr_`).
  * A lane's `next_row` is the cursor of what is applied: it moves in the transaction of each row,
  * so a row is applied once and a killed worker's lane resumes after the last committed row.
  */

@@ -20,6 +20,6 @@ export const importErrorsResource = defineResource({
   object: 'import_error',
   noun: 'import error',
   table: 'import_errors',
-  idPrefix: 'imperr',
+  idPrefix: 'ierr',
   events: [],
 });

@@ -53,7 +53,7 @@ export const Import = Type.Object({
 
 /** One refused row (or cell) of an import. */
 export const ImportError = Type.Object({
-  id: objectId('imperr'),
+  id: objectId('ierr'),
   object: Type.Literal('import_error'),
   import: Type.String(),
   row: Type.Integer({ description: 'Row number in the file: the header is row 1, the first data row 2.' }),

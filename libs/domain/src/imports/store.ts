@@ -75,9 +75,22 @@ export async function sameFile(trx: Knex.Transaction, tenantId: string, type: st
   return (await q.first()) as ImportRow | undefined;
 }
 
-/** The import's errors, oldest first, as a stream of rows (the `.csv` form reads them all). */
-export function errorRows(db: Knex, tenantId: string, importId: string): Knex.QueryBuilder {
-  return tenantRows(db, importErrorsResource, tenantId).where('import_errors.import_id', importId).orderBy('import_errors.seq');
+/**
+ * Every error of the import, oldest first, read in keyset pages of `pageSize` rows (the `.csv`
+ * form reads them all without holding them all).
+ */
+export async function* errorRows(db: Knex, tenantId: string, importId: string, pageSize = 1000): AsyncGenerator<ImportErrorRow> {
+  let after = 0;
+  for (;;) {
+    const page = (await tenantRows(db, importErrorsResource, tenantId)
+      .where('import_errors.import_id', importId)
+      .where('import_errors.seq', '>', after)
+      .orderBy('import_errors.seq')
+      .limit(pageSize)) as ImportErrorRow[];
+    yield* page;
+    if (page.length < pageSize) return;
+    after = Number(page[page.length - 1]!.seq);
+  }
 }
 
 /**

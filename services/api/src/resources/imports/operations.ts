@@ -91,12 +91,11 @@ export const importOperations: AnyOperation[] = [
       await loadImport(i.ctx.db, i.tenantId, i.params.id);
       i.res.status(200).type('text/csv; charset=utf-8');
       i.res.setHeader('Content-Disposition', `attachment; filename="${i.params.id}-errors.csv"`);
-      const rows = errorRows(i.ctx.db, i.tenantId, i.params.id).select('row_number', 'column', 'code', 'message').stream();
       const csv = stringify({ header: true, columns: [...ERROR_COLUMNS] });
-      const toRecord = async function* (source: AsyncIterable<{ row_number: number; column: string | null; code: string; message: string }>) {
-        for await (const r of source) yield { row: r.row_number, column: r.column ?? '', code: r.code, message: r.message };
+      const records = async function* () {
+        for await (const r of errorRows(i.ctx.db, i.tenantId, i.params.id)) yield { row: r.row_number, column: r.column ?? '', code: r.code, message: r.message };
       };
-      await pipeline(rows, toRecord, csv, i.res);
+      await pipeline(records, csv, i.res);
     },
   }),
 ];

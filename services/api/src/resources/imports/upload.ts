@@ -23,8 +23,6 @@ export function uploadImport(input: OperationInput<unknown, unknown, unknown>): 
   const { req, res, ctx } = input;
   const max = ctx.cfg.IMPORT_MAX_BYTES;
   if (!req.is('multipart/form-data')) throw new ApiError('unsupported_media_type', 'POST /imports takes multipart/form-data with the fields type, organisation_id and file.');
-  // Declared larger than the limit (with room for the form's other parts): refused before reading.
-  if (Number(req.headers['content-length'] ?? 0) > max + 64 * 1024) throw tooLarge(max);
   return new Promise<Import>((resolve, reject) => {
     const fields: Record<string, string> = {};
     let started = false;
