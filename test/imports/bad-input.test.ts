@@ -49,10 +49,15 @@ test.each([
 });
 
 test('a placement file without a required column names it; an unknown organisation fails the import', async () => {
-  const noDob = csvOf(PLACEMENT_HEADER.filter((h) => h !== 'dob'), [placementRow('BAD-1').filter((_, i) => PLACEMENT_HEADER[i] !== 'dob')]);
+  const noDob = csvOf(
+    PLACEMENT_HEADER.filter((h) => h !== 'dob'),
+    [placementRow('BAD-1').filter((_, i) => PLACEMENT_HEADER[i] !== 'dob')],
+  );
   const missing = await upload(t.api, 'placement', noDob, org()).expect(201);
   expect(missing.body).toMatchObject({ status: 'failed', failure: { code: 'missing_column', message: expect.stringContaining('dob') } });
-  const unknown = await upload(t.api, 'placement', csvOf(PLACEMENT_HEADER, [placementRow('BAD-2')]), { organisation_id: 'org_000000000000000000000000' }).expect(201);
+  const unknown = await upload(t.api, 'placement', csvOf(PLACEMENT_HEADER, [placementRow('BAD-2')]), {
+    organisation_id: 'org_000000000000000000000000',
+  }).expect(201);
   expect(unknown.body).toMatchObject({ status: 'failed', failure: { code: 'unknown_organisation' } });
   expect(await debtByAccount(t.tenant.tenantId, 'BAD-2')).toBeUndefined();
   // Refused whole, the same file may be sent again once fixed (here: with the right organisation).
@@ -88,7 +93,8 @@ test('bad rows are skipped with their errors, the rest applied, nothing half-wri
     [9, 'mobile', 'validation_failed'],
   ]);
   for (const account of ['ROW-OK-1', 'ROW-OK-2']) expect((await debtByAccount(t.tenant.tenantId, account)).status).toBe('prepared');
-  for (const account of ['ROW-BAD-1', 'ROW-BAD-2', 'ROW-BAD-3', 'ROW-BAD-4', 'ROW-BAD-5']) expect(await debtByAccount(t.tenant.tenantId, account)).toBeUndefined();
+  for (const account of ['ROW-BAD-1', 'ROW-BAD-2', 'ROW-BAD-3', 'ROW-BAD-4', 'ROW-BAD-5'])
+    expect(await debtByAccount(t.tenant.tenantId, account)).toBeUndefined();
   expect(await testDb()('debts').where({ tenant_id: t.tenant.tenantId, account_number: 'DUP-OLD' })).toHaveLength(1);
   expect(await testDb()('debts').where({ tenant_id: t.tenant.tenantId, account_number: 'ROW-OK-1' })).toHaveLength(1);
   // Row 9's customer was inserted before its mobile was refused: rolled back with its row, no event.
@@ -101,7 +107,18 @@ test('bad rows are skipped with their errors, the rest applied, nothing half-wri
 
 test('closure and transaction rows: an unknown code, an unknown account, a bad timestamp, a payment of the wrong sign', async () => {
   await finished(t.api, (await upload(t.api, 'placement', csvOf(PLACEMENT_HEADER, [placementRow('CL-1'), placementRow('CL-2')]), org()).expect(201)).body.id);
-  const closures = await upload(t.api, 'closure', csvOf(['account_number', 'reason', 'note'], [['CL-1', 'XYZ', ''], ['NOPE-1', 'RTC', ''], ['CL-2', 'HOLD', 'soon']])).expect(201);
+  const closures = await upload(
+    t.api,
+    'closure',
+    csvOf(
+      ['account_number', 'reason', 'note'],
+      [
+        ['CL-1', 'XYZ', ''],
+        ['NOPE-1', 'RTC', ''],
+        ['CL-2', 'HOLD', 'soon'],
+      ],
+    ),
+  ).expect(201);
   expect(await finished(t.api, closures.body.id)).toMatchObject({ rows_failed: 3, rows_succeeded: 0 });
   expect((await errorsOf(closures.body.id)).map((e) => [e.row, e.column, e.code]).sort()).toEqual([
     [2, 'reason', 'unknown_closure_code'],
@@ -110,7 +127,15 @@ test('closure and transaction rows: an unknown code, an unknown account, a bad t
   ]);
   expect((await debtByAccount(t.tenant.tenantId, 'CL-1')).status).toBe('prepared');
   const header = ['account_number', 'transaction_at', 'amount', 'transaction_type', 'transaction_ref'];
-  const tx = await upload(t.api, 'transaction', csvOf(header, [['CL-1', '2026-13-01T00:00:00', '-1.00', 'Payment', 'R1'], ['CL-1', '2026-11-01T00:00:00', '5.00', 'Payment', 'R2'], ['CL-1', '2026-11-01T00:00:00', '2.50', 'Fee', 'R3']])).expect(201);
+  const tx = await upload(
+    t.api,
+    'transaction',
+    csvOf(header, [
+      ['CL-1', '2026-13-01T00:00:00', '-1.00', 'Payment', 'R1'],
+      ['CL-1', '2026-11-01T00:00:00', '5.00', 'Payment', 'R2'],
+      ['CL-1', '2026-11-01T00:00:00', '2.50', 'Fee', 'R3'],
+    ]),
+  ).expect(201);
   expect(await finished(t.api, tx.body.id)).toMatchObject({ rows_failed: 2, rows_succeeded: 1 });
   expect((await errorsOf(tx.body.id)).map((e) => [e.row, e.column, e.code]).sort()).toEqual([
     [2, 'transaction_at', 'invalid_timestamp'],
@@ -137,7 +162,10 @@ test('a file over the size limit is 413 file_too_large, and nothing is stored', 
   started.push(small);
   const api = apiAs(t.token, small.url);
   const before = (await testDb()('imports').where({ tenant_id: t.tenant.tenantId }).count('* as n'))[0]!.n;
-  const big = csvOf(['account_number', 'reason'], Array.from({ length: 1000 }, (_, i) => [`BIG-${i}`, 'RTC']));
+  const big = csvOf(
+    ['account_number', 'reason'],
+    Array.from({ length: 1000 }, (_, i) => [`BIG-${i}`, 'RTC']),
+  );
   const res = await upload(api, 'closure', big).expect(413);
   expect(res.body).toMatchObject({ object: 'error', code: 'file_too_large', type: 'invalid_request_error' });
   // Within the declared limit the upload works on the same instance.

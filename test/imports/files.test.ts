@@ -29,7 +29,14 @@ afterAll(async () => {
 
 test('the placement sample: queued, polled to completed, each account placed as the API would place it, the broken row reported', async () => {
   const res = await upload(t.api, 'placement', sample('placement'), { organisation_id: organisationId }).expect(201);
-  expect(res.body).toMatchObject({ object: 'import', type: 'placement', organisation: organisationId, rows_total: 300, filename: 'placement.csv', failure: null });
+  expect(res.body).toMatchObject({
+    object: 'import',
+    type: 'placement',
+    organisation: organisationId,
+    rows_total: 300,
+    filename: 'placement.csv',
+    failure: null,
+  });
   expect(res.body.id).toMatch(/^imp_[0-9A-Za-z]{24}$/);
   expect(res.body.sha256).toMatch(/^[0-9a-f]{64}$/);
   // The same file of the same type: the same import, not a second one.
@@ -54,10 +61,25 @@ test('the placement sample: queued, polled to completed, each account placed as 
   // Row 2 of the file: ACC-000001,1822.54 = 1785.37 + 12.17 + 25.00.
   const row = await debtByAccount(t.tenant.tenantId, 'ACC-000001');
   const debt = (await t.api.get(`/debts/${row.id}?expand[]=customer&expand[]=line_items`).expect(200)).body;
-  expect(debt).toMatchObject({ status: { value: 'prepared', whodunnit: t.tenant.clientId }, currency: 'GBP', organisation: organisationId, tags: ['priority-services'] });
-  expect(debt.summary).toMatchObject({ amount_total: 182254, amount_remaining: 182254, breakdown: expect.objectContaining({ principal: 178537, interest: 1217, fees: 2500 }) });
+  expect(debt).toMatchObject({
+    status: { value: 'prepared', whodunnit: t.tenant.clientId },
+    currency: 'GBP',
+    organisation: organisationId,
+    tags: ['priority-services'],
+  });
+  expect(debt.summary).toMatchObject({
+    amount_total: 182254,
+    amount_remaining: 182254,
+    breakdown: expect.objectContaining({ principal: 178537, interest: 1217, fees: 2500 }),
+  });
   expect(debt.metadata).toMatchObject({ branch: 'Lower Lakin', last_payment_date: '2025-07-03', default_date: '2025-05-08' });
-  expect(debt.customer).toMatchObject({ kind: 'individual', first_name: 'Garfield', last_name: 'Beier-Sanford', full_name: 'Garfield Beier-Sanford', date_of_birth: '2004-10-28' });
+  expect(debt.customer).toMatchObject({
+    kind: 'individual',
+    first_name: 'Garfield',
+    last_name: 'Beier-Sanford',
+    full_name: 'Garfield Beier-Sanford',
+    date_of_birth: '2004-10-28',
+  });
   const details = Object.fromEntries(debt.customer.contact_details.map((d: { type: string; value: unknown }) => [d.type, d.value]));
   expect(details).toEqual({
     email: 'garfield.beiersanford72@spirited-bourgeoisie.me.uk',
@@ -91,7 +113,10 @@ test('the transaction, arrangement and closure samples: payments, line items, ex
   expect(plan.metadata).toMatchObject({ external: 'true' });
   // Closures: ACC-000201 RTC → returned; 203 BK → returned with the insolvency; 212 SET → settled; 213 DISP → disputed; 214 HOLD → paused until its date.
   expect(await status('ACC-000201')).toMatchObject({ status: 'returned', status_reason: 'Return at client request' });
-  expect(await status('ACC-000203')).toMatchObject({ status: 'returned', status_context: expect.stringMatching(/^insolvency: BK \(Bankruptcy order or sequestration \(Scotland\)\)/) });
+  expect(await status('ACC-000203')).toMatchObject({
+    status: 'returned',
+    status_context: expect.stringMatching(/^insolvency: BK \(Bankruptcy order or sequestration \(Scotland\)\)/),
+  });
   expect((await status('ACC-000212')).status).toBe('settled');
   expect((await status('ACC-000213')).status).toBe('disputed');
   const held = await status('ACC-000214');
@@ -105,13 +130,23 @@ test('PIF closes a cleared debt as paid and refuses one that still owes; an arra
   const owed = Number(debt.amount_total) - Number(debt.amount_paid);
   const first = await upload(t.api, 'closure', csvOf(['account_number', 'reason'], [[account, 'PIF']])).expect(201);
   expect(await finished(t.api, first.body.id)).toMatchObject({ rows_failed: 1 });
-  expect((await t.api.get(`/imports/${first.body.id}/errors`).expect(200)).body.data[0]).toMatchObject({ row: 2, column: 'reason', code: 'balance_not_cleared' });
-  const pay = csvOf(['account_number', 'transaction_at', 'amount', 'transaction_type', 'transaction_ref'], [[account, '2026-11-20T10:00:00Z', `-${Math.trunc(owed / 100)}.${String(owed % 100).padStart(2, '0')}`, 'Payment', 'TX-FULL']]);
+  expect((await t.api.get(`/imports/${first.body.id}/errors`).expect(200)).body.data[0]).toMatchObject({
+    row: 2,
+    column: 'reason',
+    code: 'balance_not_cleared',
+  });
+  const pay = csvOf(
+    ['account_number', 'transaction_at', 'amount', 'transaction_type', 'transaction_ref'],
+    [[account, '2026-11-20T10:00:00Z', `-${Math.trunc(owed / 100)}.${String(owed % 100).padStart(2, '0')}`, 'Payment', 'TX-FULL']],
+  );
   expect(await finished(t.api, (await upload(t.api, 'transaction', pay).expect(201)).body.id)).toMatchObject({ rows_succeeded: 1 });
   // The full payment already paid it (as POST /payments would); PIF on a paid debt is then refused by the machine.
   expect((await debtByAccount(t.tenant.tenantId, account)).status).toBe('paid');
 
-  const cancel = csvOf(['account_number', 'amount', 'frequency', 'first_payment_date', 'is_cancelled'], [['ACC-000102', '10.00', 'Monthly', '2031-01-01', 'True']]);
+  const cancel = csvOf(
+    ['account_number', 'amount', 'frequency', 'first_payment_date', 'is_cancelled'],
+    [['ACC-000102', '10.00', 'Monthly', '2031-01-01', 'True']],
+  );
   expect(await finished(t.api, (await upload(t.api, 'arrangement', cancel).expect(201)).body.id)).toMatchObject({ rows_succeeded: 1 });
   const debt102 = await debtByAccount(t.tenant.tenantId, 'ACC-000102');
   expect(debt102.status).toBe('resumed');

@@ -41,7 +41,8 @@ export async function finished(api: Api, id: string, timeoutMs = 240_000): Promi
 }
 
 /** The tenant's debt with `accountNumber`, as stored. */
-export const debtByAccount = (tenantId: string, accountNumber: string) => testDb()('debts').where({ tenant_id: tenantId, account_number: accountNumber }).first();
+export const debtByAccount = (tenantId: string, accountNumber: string) =>
+  testDb()('debts').where({ tenant_id: tenantId, account_number: accountNumber }).first();
 
 /** Counts of event types for the tenant (all objects). */
 export async function eventCounts(tenantId: string): Promise<Record<string, number>> {
@@ -53,7 +54,19 @@ export async function eventCounts(tenantId: string): Promise<Record<string, numb
 export const csvOf = (header: string[], rows: string[][]) => [header, ...rows].map((r) => r.join(',')).join('\n') + '\n';
 
 /** A placement header and a valid row for `account`. */
-export const PLACEMENT_HEADER = ['account_number', 'balance_total', 'first_name', 'last_name', 'dob', 'email', 'mobile', 'address1', 'city', 'postcode', 'country'];
+export const PLACEMENT_HEADER = [
+  'account_number',
+  'balance_total',
+  'first_name',
+  'last_name',
+  'dob',
+  'email',
+  'mobile',
+  'address1',
+  'city',
+  'postcode',
+  'country',
+];
 export const placementRow = (account: string, over: Partial<Record<string, string>> = {}): string[] => {
   const base: Record<string, string> = {
     account_number: account,

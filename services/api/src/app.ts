@@ -86,7 +86,13 @@ export function createApp(baseCtx: AppContext, opts: AppOptions): Express {
   app.use(mountOperations(ctx, API_OPERATIONS.filter(isUpload), components));
   app.use(jsonBody);
   app.use(idempotency(createIdempotencyStore(ctx.db, ctx.box)));
-  app.use(mountOperations(ctx, API_OPERATIONS.filter((op) => !isUpload(op)), components));
+  app.use(
+    mountOperations(
+      ctx,
+      API_OPERATIONS.filter((op) => !isUpload(op)),
+      components,
+    ),
+  );
   app.use(routeNotFound);
   app.use(errorHandler);
   return app;

@@ -126,7 +126,10 @@ export function closureCsv(seed = SAMPLE_SEED): string {
     rows.push({
       account_number: accountNumber(i),
       reason,
-      note: reason === 'HOLD' ? faker.date.between({ from: '2031-01-01', to: '2031-12-31' }).toISOString().slice(0, 10) : faker.helpers.arrayElement(['', 'Client request']),
+      note:
+        reason === 'HOLD'
+          ? faker.date.between({ from: '2031-01-01', to: '2031-12-31' }).toISOString().slice(0, 10)
+          : faker.helpers.arrayElement(['', 'Client request']),
     });
   }
   return csv(rows);
@@ -134,5 +137,10 @@ export function closureCsv(seed = SAMPLE_SEED): string {
 
 /** Every sample by file name. */
 export function sampleFiles(seed = SAMPLE_SEED): Record<string, string> {
-  return { 'placement.csv': placementCsv(seed), 'transaction.csv': transactionCsv(seed), 'arrangement.csv': arrangementCsv(seed), 'closure.csv': closureCsv(seed) };
+  return {
+    'placement.csv': placementCsv(seed),
+    'transaction.csv': transactionCsv(seed),
+    'arrangement.csv': arrangementCsv(seed),
+    'closure.csv': closureCsv(seed),
+  };
 }

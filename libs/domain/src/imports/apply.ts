@@ -25,7 +25,9 @@ import { applyArrangement, ARRANGEMENT_PARAMS } from './rows/arrangement.js';
 import { applyClosure, CLOSURE_PARAMS } from './rows/closure.js';
 
 /** How each file type applies a row, and where the domain's params point in it. */
-const APPLIERS: Readonly<Record<ImportType, { apply: (trx: Knex.Transaction, ctx: RowContext, cells: Cells) => Promise<void>; params: Record<string, string> }>> = {
+const APPLIERS: Readonly<
+  Record<ImportType, { apply: (trx: Knex.Transaction, ctx: RowContext, cells: Cells) => Promise<void>; params: Record<string, string> }>
+> = {
   placement: { apply: applyPlacement, params: PLACEMENT_PARAMS },
   transaction: { apply: applyTransaction, params: TRANSACTION_PARAMS },
   arrangement: { apply: applyArrangement, params: ARRANGEMENT_PARAMS },
@@ -82,7 +84,12 @@ async function claimLane(db: Knex, options: ApplyOptions): Promise<{ claim: Clai
 function problemsOf(err: unknown, params: Record<string, string>): Problem[] {
   if (err instanceof RowError) return [{ column: err.column, code: err.code, message: err.message }];
   if (err instanceof ApiError && err.status < 500) {
-    if (err.errors?.length) return err.errors.map((e) => ({ column: columnOf(new ApiError(err.code, e.message, { param: e.param }), params), code: err.code, message: `${e.param}: ${e.message}` }));
+    if (err.errors?.length)
+      return err.errors.map((e) => ({
+        column: columnOf(new ApiError(err.code, e.message, { param: e.param }), params),
+        code: err.code,
+        message: `${e.param}: ${e.message}`,
+      }));
     return [{ column: columnOf(err, params), code: err.code, message: err.message }];
   }
   throw err;
@@ -141,7 +148,8 @@ export async function completeImports(db: Knex, tenantIds: readonly string[]): P
       .forUpdate()
       .skipLocked()) as ImportRow[];
     for (const row of done) {
-      const started = row.status === 'queued' ? { ...row, status: (await moveImport(trx, row.tenant_id, row, 'start', { started_at: trx.fn.now() })).status } : row;
+      const started =
+        row.status === 'queued' ? { ...row, status: (await moveImport(trx, row.tenant_id, row, 'start', { started_at: trx.fn.now() })).status } : row;
       await moveImport(trx, row.tenant_id, started, 'complete', { finished_at: trx.fn.now() });
     }
     return done.length;
@@ -156,13 +164,19 @@ export async function applyImportBatch(db: Knex, options: ApplyOptions): Promise
   const claimed = await claimLane(db, options);
   if (!claimed) return 0;
   const { claim, row } = claimed;
-  const rows = (await db('import_rows')
+  const rows: Array<{ row_number: number; cells: Cells }> = await db('import_rows')
     .where({ import_id: claim.import_id, lane: claim.lane })
     .where('row_number', '>', claim.next_row)
     .orderBy('row_number')
     .limit(options.batchSize)
-    .select('row_number', 'cells')) as Array<{ row_number: number; cells: Cells }>;
-  const base = { tenantId: row.tenant_id, importId: row.id, organisationId: row.organisation_id, currency: await currencyOf(db, row), whodunnit: row.created_by ?? 'system' };
+    .select('row_number', 'cells');
+  const base = {
+    tenantId: row.tenant_id,
+    importId: row.id,
+    organisationId: row.organisation_id,
+    currency: await currencyOf(db, row),
+    whodunnit: row.created_by ?? 'system',
+  };
   let applied = 0;
   for (const r of rows) {
     if (await applyRow(db, { ...base, rowNumber: r.row_number }, row.type, claim.lane, r.cells, options.holdMs ?? 0)) applied += 1;

@@ -11,7 +11,10 @@ export const ImportFields = Type.Object(
   {
     type: StringEnum(IMPORT_TYPES, { description: 'What the file holds.' }),
     organisation_id: Type.Optional(
-      Type.String({ maxLength: 64, description: "The organisation the file's debts belong to: required for placements; for other types it narrows account numbers to it." }),
+      Type.String({
+        maxLength: 64,
+        description: "The organisation the file's debts belong to: required for placements; for other types it narrows account numbers to it.",
+      }),
     ),
   },
   { additionalProperties: false },

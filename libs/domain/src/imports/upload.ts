@@ -95,10 +95,10 @@ async function storeRows(trx: Knex.Transaction, importId: string, type: ImportTy
     }
     await parsed;
     await flush();
-    if (!header) reading.problem = { code: 'empty_file', message: 'The file has no header row.' };
+    if (!header) reading.problem ??= { code: 'empty_file', message: 'The file has no header row.' };
   } catch (err) {
     if (!(err as { code?: string }).code?.startsWith('CSV_')) throw err;
-    reading.problem = { code: 'not_csv', message: `The file is not valid CSV: ${(err as Error).message}` };
+    reading.problem ??= { code: 'not_csv', message: `The file is not valid CSV: ${(err as Error).message}` };
   }
 }
 
@@ -183,7 +183,10 @@ async function receive(db: Knex, upload: Upload): Promise<{ created: boolean; im
     const columns = { sha256, size_bytes: size };
     if (reading.problem) {
       await trx('import_rows').where({ import_id: id }).delete();
-      return { created: true, import: await moveImport(trx, upload.tenantId, current, 'refuse', { ...columns, ...refusal(reading.problem), finished_at: trx.fn.now() }) };
+      return {
+        created: true,
+        import: await moveImport(trx, upload.tenantId, current, 'refuse', { ...columns, ...refusal(reading.problem), finished_at: trx.fn.now() }),
+      };
     }
     // Two uploads of one file at once: the second waits here for the first's outcome.
     await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`import:${upload.tenantId}:${upload.type}:${sha256}`]);

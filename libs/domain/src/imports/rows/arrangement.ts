@@ -42,7 +42,9 @@ export async function applyArrangement(trx: Knex.Transaction, ctx: RowContext, c
   const debt = await lockAccount(trx, ctx, required(cells, 'account_number'));
   const note = { whodunnit: ctx.whodunnit, context: 'arrangement file' };
   if (cancelled) {
-    const plan = await tenantRows(trx, paymentPlansResource, ctx.tenantId).where({ 'payment_plans.debt_id': debt.id, 'payment_plans.status': 'active' }).first('payment_plans.id');
+    const plan = await tenantRows(trx, paymentPlansResource, ctx.tenantId)
+      .where({ 'payment_plans.debt_id': debt.id, 'payment_plans.status': 'active' })
+      .first('payment_plans.id');
     if (!plan) throw new RowError('is_cancelled', 'no_active_plan', `The debt of account_number '${debt.account_number ?? ''}' has no active plan to cancel.`);
     await cancelPaymentPlan(trx, ctx.tenantId, plan.id as string, note);
     return;

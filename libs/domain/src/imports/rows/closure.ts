@@ -59,8 +59,14 @@ export async function applyClosure(trx: Knex.Transaction, ctx: RowContext, cells
   }
   const debt = await lockAccount(trx, ctx, required(cells, 'account_number'));
   if (code.move === 'pay' && Number(debt.amount_total) - Number(debt.amount_paid) > 0) {
-    throw new RowError('reason', 'balance_not_cleared', `PIF needs a cleared balance; ${Number(debt.amount_total) - Number(debt.amount_paid)} (minor units) remains.`);
+    throw new RowError(
+      'reason',
+      'balance_not_cleared',
+      `PIF needs a cleared balance; ${Number(debt.amount_total) - Number(debt.amount_paid)} (minor units) remains.`,
+    );
   }
-  const context = [code.insolvency ? `insolvency: ${reason} (${code.description})` : `closure: ${reason}`, reason === 'HOLD' ? null : note].filter(Boolean).join('; ');
+  const context = [code.insolvency ? `insolvency: ${reason} (${code.description})` : `closure: ${reason}`, reason === 'HOLD' ? null : note]
+    .filter(Boolean)
+    .join('; ');
   await moveLockedDebt(trx, ctx.tenantId, debt, code.move, { reason: code.description, whodunnit: ctx.whodunnit, context, endAt });
 }

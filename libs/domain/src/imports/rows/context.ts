@@ -85,6 +85,7 @@ export async function lockAccount(trx: Knex.Transaction, ctx: RowContext, accoun
 export function columnOf(err: ApiError, columns: Readonly<Record<string, string>>): string | null {
   const param = err.param ?? '';
   if (param.startsWith('metadata.')) return `extra_${param.slice('metadata.'.length)}`;
-  for (const [prefix, column] of Object.entries(columns)) if (param === prefix || param.startsWith(`${prefix}.`) || param.startsWith(`${prefix}[`)) return column;
+  for (const [prefix, column] of Object.entries(columns))
+    if (param === prefix || param.startsWith(`${prefix}.`) || param.startsWith(`${prefix}[`)) return column;
   return null;
 }

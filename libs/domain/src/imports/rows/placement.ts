@@ -7,6 +7,7 @@
  * organisation already has, is a row error.
  */
 import type { Knex } from '@dms/db';
+import { ApiError } from '@dms/errors';
 import { validator } from '../../kernel/validation.js';
 import { tenantRows } from '../../kernel/scoped.js';
 import { createCustomer } from '../../customers/store.js';
@@ -25,7 +26,6 @@ const debtBody = validator<DebtCreate>(DebtCreate);
 
 /** Where the domain's params point in a placement row. */
 export const PLACEMENT_PARAMS: Readonly<Record<string, string>> = {
-  'contact_details[0]': 'email',
   date_of_birth: 'dob',
   first_name: 'first_name',
   last_name: 'last_name',
@@ -47,15 +47,23 @@ const KEPT: ReadonlyArray<[string, (t: string) => unknown]> = [
   ['notes', (t) => t],
 ];
 
-/** The contact details of the row: email, mobile, phone, then the address. */
-function contactDetails(cells: Cells): NonNullable<CustomerCreate['contact_details']> {
-  const details: NonNullable<CustomerCreate['contact_details']> = [];
+type Details = NonNullable<CustomerCreate['contact_details']>;
+
+/** The contact details of the row (email, mobile, phone, then the address) and the column each came from. */
+function contactDetails(cells: Cells): { details: Details; columns: string[] } {
+  const details: Details = [];
+  const columns: string[] = [];
   const email = optional(cells, 'email');
-  if (email) details.push({ type: 'email', value: email, primary: true });
+  const add = (column: string, detail: Details[number]) => {
+    details.push(detail);
+    columns.push(column);
+  };
+  if (email) add('email', { type: 'email', value: email, primary: true });
+  // The reference writes numbers internationally without the plus (447777888999).
   const mobile = optional(cells, 'mobile');
-  if (mobile) details.push({ type: 'mobile_number', value: mobile.startsWith('44') ? `+${mobile}` : mobile, primary: true });
+  if (mobile) add('mobile', { type: 'mobile_number', value: mobile.startsWith('44') ? `+${mobile}` : mobile, primary: true });
   const phone = optional(cells, 'phone');
-  if (phone) details.push({ type: 'phone_number', value: phone.startsWith('44') ? `+${phone}` : phone, primary: true });
+  if (phone) add('phone', { type: 'phone_number', value: phone.startsWith('44') ? `+${phone}` : phone, primary: true });
   const country = countryCode(required(cells, 'country'));
   if (!country) throw new RowError('country', 'invalid_country', `country '${cells.country}' is not a country name or ISO 3166-1 code.`);
   const address = {
@@ -66,8 +74,22 @@ function contactDetails(cells: Cells): NonNullable<CustomerCreate['contact_detai
     postal_code: required(cells, 'postcode'),
     country,
   };
-  details.push({ type: 'address', value: address, primary: true });
-  return details;
+  add('address1', { type: 'address', value: address, primary: true });
+  return { details, columns };
+}
+
+/**
+ * Creates the customer; a contact detail the domain refuses names the column it came from.
+ * @throws RowError (a refused contact detail), ApiError of the domain
+ */
+async function placeCustomer(trx: Knex.Transaction, tenantId: string, input: CustomerCreate, columns: readonly string[]) {
+  try {
+    return await createCustomer(trx, tenantId, input);
+  } catch (err) {
+    const index = err instanceof ApiError ? /^contact_details\[(\d+)\]/.exec(err.param ?? '') : null;
+    if (err instanceof ApiError && index) throw new RowError(columns[Number(index[1])] ?? null, err.code, err.message);
+    throw err;
+  }
 }
 
 /** The line items: the `balance_*` parts when any is given (they must add up to `balance_total`), else `balance_total`. */
@@ -82,7 +104,11 @@ function breakdown(cells: Cells): { principal?: number; interest?: number; fees?
   if (parts.principal === undefined && parts.interest === undefined && parts.fees === undefined) return { principal: total };
   const sum = (parts.principal ?? 0) + (parts.interest ?? 0) + (parts.fees ?? 0);
   if (sum !== total) {
-    throw new RowError('balance_total', 'balance_mismatch', `balance_principal + balance_interest + balance_fees (${sum}) must equal balance_total (${total}), in minor units.`);
+    throw new RowError(
+      'balance_total',
+      'balance_mismatch',
+      `balance_principal + balance_interest + balance_fees (${sum}) must equal balance_total (${total}), in minor units.`,
+    );
   }
   return Object.fromEntries(Object.entries(parts).filter(([, v]) => v !== undefined));
 }
@@ -116,9 +142,15 @@ async function checkNewAccount(trx: Knex.Transaction, ctx: RowContext, organisat
     throw new RowError('account_number', 'duplicate_in_file', `account_number '${accountNumber}' is already on row ${earlier.row} of this file.`);
   }
   await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`account:${ctx.tenantId}:${organisationId}:${accountNumber}`]);
-  const existing = await tenantRows(trx, debtsResource, ctx.tenantId).where({ 'debts.organisation_id': organisationId, 'debts.account_number': accountNumber }).first('debts.id');
+  const existing = await tenantRows(trx, debtsResource, ctx.tenantId)
+    .where({ 'debts.organisation_id': organisationId, 'debts.account_number': accountNumber })
+    .first('debts.id');
   if (existing) {
-    throw new RowError('account_number', 'duplicate_account_number', `The organisation already has a debt with account_number '${accountNumber}' (${existing.id as string}).`);
+    throw new RowError(
+      'account_number',
+      'duplicate_account_number',
+      `The organisation already has a debt with account_number '${accountNumber}' (${existing.id as string}).`,
+    );
   }
 }
 
@@ -130,13 +162,14 @@ export async function applyPlacement(trx: Knex.Transaction, ctx: RowContext, cel
   const organisationId = ctx.organisationId!;
   const accountNumber = required(cells, 'account_number');
   const company = optional(cells, 'company');
+  const contacts = contactDetails(cells);
   const customer = customerBody({
     kind: company ? 'company' : 'individual',
     ...(company ? { full_name: company } : {}),
     first_name: required(cells, 'first_name'),
     last_name: required(cells, 'last_name'),
     date_of_birth: read('dob', parseDate(required(cells, 'dob'))),
-    contact_details: contactDetails(cells),
+    contact_details: contacts.details,
   });
   const tags = (optional(cells, 'tags') ?? '')
     .split(',')
@@ -152,7 +185,7 @@ export async function applyPlacement(trx: Knex.Transaction, ctx: RowContext, cel
     metadata: debtMetadata(cells),
   });
   await checkNewAccount(trx, ctx, organisationId, accountNumber);
-  const made = await createCustomer(trx, ctx.tenantId, customer);
+  const made = await placeCustomer(trx, ctx.tenantId, customer, contacts.columns);
   const created = await createDebt(trx, ctx.tenantId, { ...debt, customer_id: made.id });
   await actOnDebt(trx, ctx.tenantId, created.id, 'ready', {}, ctx.whodunnit);
 }

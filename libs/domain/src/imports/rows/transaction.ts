@@ -20,7 +20,12 @@ const paymentBody = validator<PaymentCreate>(PaymentCreate);
 const lineItemBody = validator<LineItemCreate>(LineItemCreate);
 
 /** Where the domain's params point in a transaction row. */
-export const TRANSACTION_PARAMS: Readonly<Record<string, string>> = { amount: 'amount', currency: 'amount', transaction_ref: 'transaction_ref', description: 'notes' };
+export const TRANSACTION_PARAMS: Readonly<Record<string, string>> = {
+  amount: 'amount',
+  currency: 'amount',
+  transaction_ref: 'transaction_ref',
+  description: 'notes',
+};
 
 /** Each type: the line item kind it makes (none for a payment) and the sign its amount must have. */
 const TYPES: Readonly<Record<string, { kind: LineItemKind | null; sign: 1 | -1 }>> = {
@@ -39,7 +44,8 @@ const TYPES: Readonly<Record<string, { kind: LineItemKind | null; sign: 1 | -1 }
 export async function applyTransaction(trx: Knex.Transaction, ctx: RowContext, cells: Cells): Promise<void> {
   const typeText = required(cells, 'transaction_type');
   const type = TYPES[typeText.toLowerCase()];
-  if (!type) throw new RowError('transaction_type', 'invalid_transaction_type', `transaction_type must be one of Payment, Usage, Credit, Refund, Fee, Interest.`);
+  if (!type)
+    throw new RowError('transaction_type', 'invalid_transaction_type', `transaction_type must be one of Payment, Usage, Credit, Refund, Fee, Interest.`);
   const amount = read('amount', parseAmount(required(cells, 'amount'), true));
   if (amount === 0 || Math.sign(amount) !== type.sign) {
     throw new RowError('amount', 'invalid_amount', `A ${typeText} amount must be ${type.sign > 0 ? 'positive' : 'negative'}.`);

@@ -93,7 +93,8 @@ export const importOperations: AnyOperation[] = [
       i.res.setHeader('Content-Disposition', `attachment; filename="${i.params.id}-errors.csv"`);
       const csv = stringify({ header: true, columns: [...ERROR_COLUMNS] });
       const records = async function* () {
-        for await (const r of errorRows(i.ctx.db, i.tenantId, i.params.id)) yield { row: r.row_number, column: r.column ?? '', code: r.code, message: r.message };
+        for await (const r of errorRows(i.ctx.db, i.tenantId, i.params.id))
+          yield { row: r.row_number, column: r.column ?? '', code: r.code, message: r.message };
       };
       await pipeline(records, csv, i.res);
     },

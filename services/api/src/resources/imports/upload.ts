@@ -22,7 +22,8 @@ const tooLarge = (max: number) => new ApiError('file_too_large', `The file excee
 export function uploadImport(input: OperationInput<unknown, unknown, unknown>): Promise<Import> {
   const { req, res, ctx } = input;
   const max = ctx.cfg.IMPORT_MAX_BYTES;
-  if (!req.is('multipart/form-data')) throw new ApiError('unsupported_media_type', 'POST /imports takes multipart/form-data with the fields type, organisation_id and file.');
+  if (!req.is('multipart/form-data'))
+    throw new ApiError('unsupported_media_type', 'POST /imports takes multipart/form-data with the fields type, organisation_id and file.');
   return new Promise<Import>((resolve, reject) => {
     const fields: Record<string, string> = {};
     let started = false;
@@ -62,7 +63,7 @@ export function uploadImport(input: OperationInput<unknown, unknown, unknown>): 
           res.status(outcome.created ? 201 : 200);
           resolve(outcome.import);
         },
-        (err: unknown) => reject(err instanceof FileTooLarge ? tooLarge(max) : err),
+        (err: unknown) => reject(err instanceof FileTooLarge ? tooLarge(max) : err instanceof Error ? err : new Error(String(err))),
       );
     });
     bb.on('close', () => {
