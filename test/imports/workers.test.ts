@@ -27,7 +27,7 @@ async function worker(t: Tenant, env: Record<string, string> = {}): Promise<Runn
 /** Rows this worker applied, from its metrics. */
 async function appliedBy(w: RunningService): Promise<number> {
   const text = await (await fetch(`${w.url}/metrics`)).text();
-  const m = /^worker_import_rows_total (\d+)/m.exec(text);
+  const m = /^worker_import_rows_total(?:\{[^}]*\})? (\d+)/m.exec(text);
   return m ? Number(m[1]) : 0;
 }
 

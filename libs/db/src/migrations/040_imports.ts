@@ -78,6 +78,7 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw('ALTER TABLE import_errors ADD COLUMN seq bigint GENERATED ALWAYS AS IDENTITY');
   await knex.raw('CREATE INDEX import_errors_list ON import_errors (import_id, seq)');
+  await knex.raw('CREATE INDEX import_errors_file_order ON import_errors (import_id, row_number, seq)');
   await createListCounter(knex, LIST);
   await createListCounter(knex, ERRORS);
 }

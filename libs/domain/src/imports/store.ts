@@ -76,20 +76,21 @@ export async function sameFile(trx: Knex.Transaction, tenantId: string, type: st
 }
 
 /**
- * Every error of the import, oldest first, read in keyset pages of `pageSize` rows (the `.csv`
- * form reads them all without holding them all).
+ * Every error of the import in file order (by row, then as recorded), read in keyset pages of
+ * `pageSize` rows (the `.csv` form reads them all without holding them all).
  */
 export async function* errorRows(db: Knex, tenantId: string, importId: string, pageSize = 1000): AsyncGenerator<ImportErrorRow> {
-  let after = 0;
+  let after: [number, number] = [0, 0];
   for (;;) {
     const page = (await tenantRows(db, importErrorsResource, tenantId)
       .where('import_errors.import_id', importId)
-      .where('import_errors.seq', '>', after)
-      .orderBy('import_errors.seq')
+      .whereRaw('(import_errors.row_number, import_errors.seq) > (?, ?)', after)
+      .orderBy([{ column: 'import_errors.row_number' }, { column: 'import_errors.seq' }])
       .limit(pageSize)) as ImportErrorRow[];
     yield* page;
     if (page.length < pageSize) return;
-    after = Number(page[page.length - 1]!.seq);
+    const last = page[page.length - 1]!;
+    after = [Number(last.row_number), Number(last.seq)];
   }
 }
 
