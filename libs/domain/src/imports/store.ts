@@ -116,6 +116,34 @@ export async function moveImport(
   return shown;
 }
 
+/** What an upload knows of its import before reading the file. */
+export interface NewImport {
+  tenantId: string;
+  type: string;
+  organisationId: string | null;
+  filename: string | null;
+  createdBy: string;
+}
+
+/**
+ * Inserts import `id` in `receiving`, the status of an upload in progress: the upload's
+ * transaction moves it on (`queue` or `refuse`) before it commits, so no other transaction sees it.
+ */
+export async function insertReceiving(trx: Knex.Transaction, id: string, input: NewImport): Promise<{ id: string; status: 'receiving' }> {
+  const current = { id, status: 'receiving' as const };
+  await trx(importsResource.table).insert({
+    id,
+    tenant_id: input.tenantId,
+    type: input.type,
+    organisation_id: input.organisationId,
+    filename: input.filename,
+    created_by: input.createdBy,
+    sha256: '',
+    status: current.status,
+  });
+  return current;
+}
+
 /** The columns of a file refused whole. */
 export function refusal(problem: FileProblem): Record<string, unknown> {
   return { failure_code: problem.code, failure_message: problem.message };

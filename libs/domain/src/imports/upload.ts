@@ -19,7 +19,7 @@ import { checkHeader, type FileProblem, type ImportType } from './files.js';
 import { laneOf, LANES } from './lanes.js';
 import { importsResource } from './resource.js';
 import type { Import } from './schemas.js';
-import { moveImport, refusal, sameFile, toImport } from './store.js';
+import { insertReceiving, moveImport, refusal, sameFile, toImport } from './store.js';
 
 /** An upload as the API hands it over. */
 export interface Upload {
@@ -159,16 +159,12 @@ export async function receiveImport(db: Knex, upload: Upload): Promise<{ created
 async function receive(db: Knex, upload: Upload): Promise<{ created: boolean; import: Import }> {
   return db.transaction(async (trx) => {
     const id = newId(importsResource.idPrefix);
-    const current = { id, status: 'receiving' as const };
-    await trx(importsResource.table).insert({
-      id,
-      tenant_id: upload.tenantId,
+    const current = await insertReceiving(trx, id, {
+      tenantId: upload.tenantId,
       type: upload.type,
-      organisation_id: upload.organisationId ?? null,
+      organisationId: upload.organisationId ?? null,
       filename: upload.filename ?? null,
-      created_by: upload.createdBy,
-      sha256: '',
-      status: current.status,
+      createdBy: upload.createdBy,
     });
     const reading: Reading = { problem: undefined, rows: 0, perLane: new Array<number>(LANES).fill(0) };
     if (upload.organisationId !== undefined) {

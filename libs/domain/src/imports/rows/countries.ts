@@ -20,7 +20,8 @@ function names(): Map<string, string> {
     for (let b = 65; b <= 90; b++) {
       const code = String.fromCharCode(a, b);
       const name = display.of(code);
-      if (name && name !== code) map.set(name.toLowerCase(), code);
+      // First code wins: GB before the reserved UK, which Intl also names "United Kingdom".
+      if (name && name !== code && !map.has(name.toLowerCase())) map.set(name.toLowerCase(), code);
     }
   }
   return map;
@@ -29,7 +30,10 @@ function names(): Map<string, string> {
 /** `United Kingdom` → `GB`, `gb` → `GB`; undefined for a name it does not know. */
 export function countryCode(text: string): string | undefined {
   const t = text.trim();
-  if (/^[A-Za-z]{2}$/.test(t)) return t.toUpperCase();
   byName ??= names();
+  if (/^[A-Za-z]{2}$/.test(t)) {
+    const code = t.toUpperCase();
+    return code === 'UK' ? 'GB' : [...byName.values()].includes(code) ? code : undefined;
+  }
   return byName.get(t.toLowerCase());
 }
