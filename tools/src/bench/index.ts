@@ -23,6 +23,7 @@ import { searchScenario } from './scenarios/search.js';
 import { tokensScenario } from './scenarios/tokens.js';
 import { verificationScenario } from './scenarios/verification.js';
 import { webhooksScenario } from './scenarios/webhooks.js';
+import { importsScenario } from './scenarios/imports.js';
 import type { ScenarioResult } from './model.js';
 import { readLastRun, renderTable, writeLastRun, writeReport, writeSections } from './report.js';
 import { loadBenchSettings } from './settings.js';
@@ -36,6 +37,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   verification: verificationScenario,
   webhooks: webhooksScenario,
   retention: retentionScenario,
+  imports: importsScenario,
   memory: memoryScenario,
 };
 
