@@ -27,7 +27,7 @@ export function startImportWorker(tenantIds: string[], env: Record<string, strin
 }
 
 /** Polls the import until it is `completed` or `failed`; returns it. */
-export async function finished(api: Api, id: string, timeoutMs = 240_000): Promise<Record<string, any>> {
+export async function finished(api: Api, id: string, timeoutMs = 900_000): Promise<Record<string, any>> {
   let last: Record<string, any> = {};
   await eventually(
     async () => {
