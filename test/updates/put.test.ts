@@ -87,6 +87,8 @@ describe('PUT on every PATCH path', () => {
         '/debts/{debtId}/payments/{id}',
         '/payment_plans/{id}/delay',
         '/payment_plans/{id}/reschedule',
+        // docs/api.md section 13
+        '/communication_templates/{id}',
       ].sort(),
     );
     for (const [path, ops] of patches) {
