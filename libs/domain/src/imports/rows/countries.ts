@@ -18,10 +18,10 @@ function names(): Map<string, string> {
   const display = new Intl.DisplayNames(['en'], { type: 'region' });
   for (let a = 65; a <= 90; a++) {
     for (let b = 65; b <= 90; b++) {
-      const code = String.fromCharCode(a, b);
+      // Deprecated and reserved codes (DD, UK, YU) stand for their current one (DE, GB, RS).
+      const code = Intl.getCanonicalLocales(`und-${String.fromCharCode(a, b)}`)[0]!.slice(4);
       const name = display.of(code);
-      // First code wins: GB before the reserved UK, which Intl also names "United Kingdom".
-      if (name && name !== code && !map.has(name.toLowerCase())) map.set(name.toLowerCase(), code);
+      if (code.length === 2 && name && name !== code) map.set(name.toLowerCase(), code);
     }
   }
   return map;
@@ -32,8 +32,8 @@ export function countryCode(text: string): string | undefined {
   const t = text.trim();
   byName ??= names();
   if (/^[A-Za-z]{2}$/.test(t)) {
-    const code = t.toUpperCase();
-    return code === 'UK' ? 'GB' : [...byName.values()].includes(code) ? code : undefined;
+    const code = Intl.getCanonicalLocales(`und-${t.toUpperCase()}`)[0]!.slice(4);
+    return [...byName.values()].includes(code) ? code : undefined;
   }
   return byName.get(t.toLowerCase());
 }
