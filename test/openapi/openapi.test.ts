@@ -48,7 +48,7 @@ describe('the document', () => {
   });
 
   test('points at the API and at the issuer: servers and the OAuth 2.0 client-credentials scheme with every scope', () => {
-    expect(doc.servers).toEqual([{ url: SERVICE_ENV.PUBLIC_BASE_URL }]);
+    expect(doc.servers).toEqual([{ url: SERVICE_ENV.PUBLIC_BASE_URL, 'x-internal': false }]);
     const flow = doc.components.securitySchemes.oauth2.flows.clientCredentials;
     expect(flow.tokenUrl).toBe(`${SERVICE_ENV.AUTH_ISSUER}/oauth/token`);
     expect(Object.keys(flow.scopes)).toEqual([...SCOPES, ...OPERATOR_SCOPES]);

@@ -118,6 +118,10 @@ describe('npm start (tools/dist/start.js)', () => {
         API_PORT: String(await freePort()),
         DISPATCHER_PORT: String(await freePort()),
         WORKER_PORT: String(await freePort()),
+        // The local stand-ins' ports too, so an `npm start` running beside the suite changes nothing.
+        LOCAL_SMTP_PORT: String(await freePort()),
+        LOCAL_MAIL_WEB_PORT: String(await freePort()),
+        LOCAL_SMS_PORT: String(await freePort()),
       });
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(`embedded PostgreSQL (data directory ${join(dataDir, 'pg')}, port ${port}) did not start; PostgreSQL said:`);

@@ -188,6 +188,13 @@ describe('checkTargetUrl without DNS', () => {
     await expect(checkTargetUrl('javascript:alert(1)', lax)).resolves.toBe('must be an http or https URL');
   });
 
+  test('port 0 is refused, whether or not private targets are allowed; other ports are fine', async () => {
+    await expect(checkTargetUrl('https://93.184.216.34:0/hook', strict)).resolves.toBe('must not use port 0');
+    await expect(checkTargetUrl('http://localhost:00/hook', lax)).resolves.toBe('must not use port 0');
+    await expect(checkTargetUrl('https://93.184.216.34:1/hook', strict)).resolves.toBeNull();
+    await expect(checkTargetUrl('https://93.184.216.34:65535/hook', strict)).resolves.toBeNull();
+  });
+
   test('must be absolute', async () => {
     for (const value of ['', '/hook', 'example.com/hook', 'https://', 'https://[::1/']) {
       await expect(checkTargetUrl(value, strict)).resolves.toBe('must be an absolute URL');

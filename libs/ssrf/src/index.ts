@@ -84,7 +84,7 @@ export interface TargetPolicy {
 
 /**
  * Checks a URL a tenant wants the platform to call: absolute, `https` (or `http` when private
- * targets are allowed), no user-info, and, unless private targets are allowed, a host whose every
+ * targets are allowed), no user-info, a port that can be connected to (not 0), and, unless private targets are allowed, a host whose every
  * resolved address is public.
  * @returns null when acceptable, otherwise a sentence explaining why not (for a 400 message)
  */
@@ -99,6 +99,8 @@ export async function checkTargetUrl(value: string, policy: TargetPolicy): Promi
   if (!schemes.includes(url.protocol)) return policy.allowPrivate ? 'must be an http or https URL' : 'must be an https URL';
   if (url.username || url.password) return 'must not contain user information';
   if (!url.hostname) return 'must name a host';
+  // Port 0 cannot be connected to (a socket asking for it gets an error or, on some stacks, a random port).
+  if (url.port === '0') return 'must not use port 0';
   if (policy.allowPrivate) return null;
   let addresses: string[];
   try {

@@ -70,7 +70,6 @@ export function createApp(baseCtx: AppContext, opts: AppOptions): Express {
   app.use(mountOperations(ctx, serviceOperations, components));
 
   app.use(authenticate({ jwksUri: ctx.cfg.JWKS_URI, issuer: ctx.cfg.AUTH_ISSUER, audience: ctx.cfg.API_AUDIENCE }));
-  app.use(operatorTenant(ctx.db));
   app.use(
     unauthenticatedRateLimit({
       limit: ctx.cfg.AUTH_FAILURE_LIMIT,
@@ -81,6 +80,8 @@ export function createApp(baseCtx: AppContext, opts: AppOptions): Express {
     }),
   );
   app.use(clientRateLimit({ limit: ctx.cfg.RATE_LIMIT_PER_MINUTE, windowSeconds: ctx.cfg.RATE_LIMIT_WINDOW_SECONDS, redis: ctx.redis, log: opts.log }));
+  // After the client's limiter, so that an operator's 400 for its `Tenant-Id` carries the rate-limit headers too.
+  app.use(operatorTenant(ctx.db));
   app.use(apiVersion);
   // File uploads stream their multipart body themselves (never whole in memory); they are idempotent by the file's SHA-256.
   app.use(mountOperations(ctx, API_OPERATIONS.filter(isUpload), components));

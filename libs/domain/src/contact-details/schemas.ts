@@ -38,7 +38,7 @@ export const AddressInput = Type.Object(
     city: line('Town or city.'),
     county: line('County, state or region.'),
     postal_code: Type.Optional(Nullable(textSchema(20, 'Postcode or ZIP code.'))),
-    country: Type.Optional(Nullable(Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 country code, e.g. `GB`.' }))),
+    country: Type.Optional(Nullable(Type.String({ pattern: '^[A-Z]{2}$', maxLength: 2, description: 'ISO 3166-1 alpha-2 country code, e.g. `GB`.' }))),
   },
   { additionalProperties: false },
 );
@@ -57,7 +57,8 @@ const valueDescription =
   "An e-mail address; a telephone number (international `+44…`, or national, read in the region of the customer's `preferred_locale`, GB when none; stored in E.164); or for `address` an object `{line_1, line_2, city, county, postal_code, country}`.";
 
 /** `value` before its type is known: its shape is checked against `type` (below, and in values.ts). */
-const anyValue = Type.Unsafe<string | Static<typeof AddressInput>>({ type: ['string', 'object'], description: valueDescription });
+// As a string at most 320 characters (an e-mail address's limit, RFC 5321), as for every type but `address`.
+const anyValue = Type.Unsafe<string | Static<typeof AddressInput>>({ type: ['string', 'object'], maxLength: 320, description: valueDescription });
 
 const writable = {
   primary: Type.Boolean({ description: 'The preferred detail of its type; setting it demotes the current primary of that type.' }),
@@ -73,7 +74,10 @@ const valueByType = [
     then: { properties: { value: AddressInput } },
     else: { properties: { value: textSchema(320, valueDescription) } },
   },
-  { if: { properties: { type: { const: 'email' } }, required: ['type'] }, then: { properties: { value: { type: 'string', format: 'email' } } } },
+  {
+    if: { properties: { type: { const: 'email' } }, required: ['type'] },
+    then: { properties: { value: { type: 'string', format: 'email', maxLength: 320 } } },
+  },
 ];
 
 /** `POST /customers/{customerId}/contact_details` body, and an entry of a customer's `contact_details` on create. */

@@ -9,6 +9,7 @@ import {
   Nullable,
   StringEnum,
   Type,
+  dateSchema,
   metadataPatchSchema,
   metadataSchema,
   objectId,
@@ -29,8 +30,8 @@ const fields = {
   full_name: nullableText(300, 'Full name; derived from first and last name when omitted.'),
   first_name: nullableText(150, 'Given name (individuals).'),
   last_name: nullableText(150, 'Family name (individuals).'),
-  date_of_birth: Nullable(Type.String({ format: 'date', description: 'ISO 8601 date (individuals).' })),
-  preferred_locale: Nullable(Type.String({ pattern: '^[a-z]{2,3}(-[A-Z]{2})?$', description: 'BCP 47 language tag, e.g. `en-GB`.' })),
+  date_of_birth: Nullable(dateSchema('ISO 8601 date (individuals).')),
+  preferred_locale: Nullable(Type.String({ pattern: '^[a-z]{2,3}(-[A-Z]{2})?$', maxLength: 6, description: 'BCP 47 language tag, e.g. `en-GB`.' })),
   contact_details: Type.Array(ContactDetailCreate, {
     maxItems: 20,
     description:

@@ -81,7 +81,7 @@ const editable = {
   account_number: textSchema(64, "The creditor's account reference."),
   kind: textSchema(64, 'Free text, e.g. `purchased` or `consumer_loan`.'),
   start_at: timestampSchema(),
-  tags: Type.Array(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$' }), { maxItems: 20, uniqueItems: true }),
+  tags: Type.Array(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$', maxLength: 40 }), { maxItems: 20, uniqueItems: true }),
   metadata: metadataSchema,
 };
 
@@ -99,7 +99,8 @@ export const DebtCreate = Type.Object(
     tags: Type.Optional(editable.tags),
     metadata: Type.Optional(editable.metadata),
   },
-  { additionalProperties: false },
+  // `line_items` or `breakdown`, not both: stated in the schema (400 naming `line_items`).
+  { additionalProperties: false, not: { required: ['breakdown', 'line_items'] } },
 );
 
 /** `PATCH /debts/{id}` body (only while `initializing`). */

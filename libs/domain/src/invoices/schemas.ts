@@ -6,6 +6,7 @@ import {
   Nullable,
   StringEnum,
   Type,
+  dateSchema,
   metadataPatchSchema,
   metadataSchema,
   objectId,
@@ -19,7 +20,7 @@ import { LineItemCreate } from '../line-items/schemas.js';
 
 export const INVOICE_STATUSES = ['open', 'paid', 'void'] as const;
 
-const day = (description: string) => Type.String({ format: 'date', description });
+const day = (description: string) => dateSchema(description);
 const editable = {
   description: textSchema(500),
   due_on: day('When the invoice is due (YYYY-MM-DD).'),

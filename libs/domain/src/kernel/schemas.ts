@@ -56,14 +56,25 @@ export function minorUnits(options: Record<string, unknown> = {}) {
   return Type.Integer({ minimum: 0, maximum: 100_000_000_000_000, description: 'Amount in minor units (e.g. pence).', ...options });
 }
 
-/** An identifier of `prefix` (`deb_` + 24 base62 characters). */
+/** An identifier of `prefix` (`deb_` + 24 base62 characters): its length is stated as well as its pattern. */
 export function idSchema(prefix: IdPrefix, description?: string) {
-  return Type.String({ pattern: idPattern(prefix), ...(description ? { description } : {}) });
+  return Type.String({ pattern: idPattern(prefix), maxLength: prefix.length + 25, ...(description ? { description } : {}) });
 }
 
-/** A timestamp given in a request (RFC 3339 section 5.6). */
+/**
+ * Longest RFC 3339 date-time a request may carry: `2026-11-01T12:00:00.123456789+01:00` is 35
+ * characters; nine fraction digits are as fine as PostgreSQL keeps (microseconds).
+ */
+export const TIMESTAMP_MAX_LENGTH = 35;
+
+/** A timestamp given in a request (RFC 3339 section 5.6), at most {@link TIMESTAMP_MAX_LENGTH} characters. */
 export function timestampSchema(description = 'RFC 3339 timestamp, UTC.') {
-  return Type.String({ format: 'date-time', description });
+  return Type.String({ format: 'date-time', maxLength: TIMESTAMP_MAX_LENGTH, description });
+}
+
+/** A calendar date given in a request (RFC 3339 `full-date`, `2026-11-01`: 10 characters). */
+export function dateSchema(description?: string) {
+  return Type.String({ format: 'date', maxLength: 10, ...(description ? { description } : {}) });
 }
 
 /** `created_at` and `updated_at` of a stored resource in responses (RFC 3339, UTC); spread into `properties`. */

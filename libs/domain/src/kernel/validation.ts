@@ -1,7 +1,12 @@
 /**
  * Request validation with Ajv against JSON Schemas (draft 2020-12). The same schemas feed the
  * OpenAPI document, so what is documented is what is enforced. Every failure becomes one 400
- * `validation_failed` naming the first field in `param` and all of them in `errors`.
+ * `validation_failed` naming the first field in `param` and all of them in `errors` (the first
+ * problem of each).
+ *
+ * Rules between fields are schemas too, and their errors name a field: `not: {required: [a, b]}`
+ * (not both: names `b`, "b cannot be given with a") and `oneOf` of single `required`s (exactly one:
+ * names the first, "give exactly one of a or b", whether none or several were given).
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -12,7 +17,16 @@ import { ApiError, type FieldError } from '@dms/errors';
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020, formats: string[]) => void;
 
 /** The shared Ajv instance: all errors, no coercion, no defaults injected into bodies. */
-export const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, coerceTypes: false, useDefaults: false });
+// `verbose` puts the failing schema on each error, which names the fields of a rule between fields.
+export const ajv = new Ajv2020({
+  allErrors: true,
+  strict: true,
+  strictRequired: false,
+  allowUnionTypes: true,
+  coerceTypes: false,
+  useDefaults: false,
+  verbose: true,
+});
 addFormats(ajv, ['uri', 'email']);
 // RFC 3339 dates may name year 0000, which PostgreSQL's date and timestamptz reject ("date/time
 // field value out of range"): such a value must be a 400 here, not a 500 at insert time.
@@ -33,6 +47,32 @@ function paramOf(e: ErrorObject, root: string): string {
   if (e.keyword === 'additionalProperties') segments.push(String(e.params.additionalProperty));
   const path = segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '');
   return path || root;
+}
+
+/** The fields of a rule between fields: `not: {required}` (not both) or `oneOf` of single `required`s (exactly one). */
+function fieldRule(e: ErrorObject): { kind: 'notBoth' | 'exactlyOne'; fields: string[] } | undefined {
+  if (e.keyword === 'not') {
+    const fields = (e.schema as { required?: string[] } | undefined)?.required;
+    return fields && fields.length > 1 ? { kind: 'notBoth', fields } : undefined;
+  }
+  if (e.keyword === 'oneOf' && Array.isArray(e.schema)) {
+    const fields = (e.schema as Array<{ required?: string[] }>).map((s) => (s.required?.length === 1 ? s.required[0] : undefined));
+    return fields.every((f): f is string => f !== undefined) ? { kind: 'exactlyOne', fields } : undefined;
+  }
+  return undefined;
+}
+
+/** The error of a rule between fields, placed at the object the fields belong to. */
+function ruleError(e: ErrorObject, rule: { kind: 'notBoth' | 'exactlyOne'; fields: string[] }, root: string): FieldError {
+  const at = paramOf({ ...e, keyword: 'rule' }, '');
+  const name = (f: string) => (at ? `${at}.${f}` : f);
+  if (rule.kind === 'notBoth') {
+    const last = rule.fields[rule.fields.length - 1]!;
+    const others = rule.fields.slice(0, -1).map(name).join(', ');
+    return { param: name(last), message: `${name(last)} cannot be given with ${others}` };
+  }
+  const list = rule.fields.map(name);
+  return { param: list[0] ?? root, message: `give exactly one of ${list.slice(0, -1).join(', ')} or ${list[list.length - 1]}` };
 }
 
 function messageOf(e: ErrorObject): string {
@@ -58,12 +98,23 @@ export function validator<T>(schema: JsonSchema, root = 'body'): (value: unknown
     if (validate(value)) return value as T;
     const seen = new Set<string>();
     const errors: FieldError[] = [];
-    for (const e of validate.errors ?? []) {
+    const all = validate.errors ?? [];
+    for (const e of all) {
+      const rule = fieldRule(e);
+      // A rule's own `required` failures (none of exactly-one given) are said once, by the rule.
+      if (e.keyword === 'required' && all.some((r) => fieldRule(r)?.kind === 'exactlyOne' && e.schemaPath.startsWith(r.schemaPath))) continue;
+      if (rule) {
+        const error = ruleError(e, rule, root);
+        if (!seen.has(error.message)) errors.push(error);
+        seen.add(error.message);
+        continue;
+      }
       // anyOf/oneOf/if add summary errors after the concrete ones; the concrete ones are enough.
       if (['anyOf', 'oneOf', 'if'].includes(e.keyword) && errors.length) continue;
       const param = paramOf(e, root);
       const message = `${param} ${messageOf(e)}`;
-      if (seen.has(message)) continue;
+      // One problem per field: a value both too long and off its pattern is said once.
+      if (seen.has(message) || errors.some((f) => f.param === param)) continue;
       seen.add(message);
       errors.push({ param, message });
     }

@@ -3,12 +3,23 @@
  * public object (with its schedule; its `debt` as the id, as events carry it and as other objects
  * embed it) and the stored row. Amounts in minor units, dates `YYYY-MM-DD`.
  */
-import { Nullable, StringEnum, Type, metadataSchema, minorUnits, objectId, rowColumns, timestampProperties, type Static } from '../kernel/schemas.js';
+import {
+  Nullable,
+  StringEnum,
+  Type,
+  dateSchema,
+  metadataSchema,
+  minorUnits,
+  objectId,
+  rowColumns,
+  timestampProperties,
+  type Static,
+} from '../kernel/schemas.js';
 import { FREQUENCIES, MAX_INSTALMENTS } from './schedule.js';
 import type { Instalment as StoredInstalment } from './instalments.js';
 import { INSTALMENT_STATUSES, PLAN_STATUSES } from './states.js';
 
-const day = (description: string) => Type.String({ format: 'date', description });
+const day = (description: string) => dateSchema(description);
 
 /** The terms a schedule is computed from; `instalment_amount` and `instalment_count` exclude each other. */
 const terms = {
@@ -20,6 +31,9 @@ const terms = {
   instalment_count: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INSTALMENTS, description: 'Number of instalments. Not with `instalment_amount`.' })),
 };
 
+/** Exactly one of `instalment_amount` and `instalment_count`, stated in the schema (400 naming them). */
+const oneInstalmentTerm = { oneOf: [{ required: ['instalment_amount'] }, { required: ['instalment_count'] }] };
+
 /** `POST /debts/{debtId}/payment_plans` body. */
 export const PaymentPlanCreate = Type.Object(
   {
@@ -29,11 +43,11 @@ export const PaymentPlanCreate = Type.Object(
     ),
     metadata: Type.Optional(metadataSchema),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, ...oneInstalmentTerm },
 );
 
 /** `PATCH /payment_plans/{id}/reschedule` body: new terms for what is unpaid. */
-export const PaymentPlanReschedule = Type.Object(terms, { additionalProperties: false });
+export const PaymentPlanReschedule = Type.Object(terms, { additionalProperties: false, ...oneInstalmentTerm });
 
 /** `PATCH /payment_plans/{id}/delay` body. */
 export const PaymentPlanDelay = Type.Object(

@@ -44,6 +44,7 @@ export const OAuth2Credentials = Type.Object(
 const credentials = Type.Object({ oauth2: OAuth2Credentials }, { additionalProperties: false, description: 'Authentication of deliveries. Omit for none.' });
 
 const version = Type.String({
+  maxLength: 9,
   description: `Event shape delivered: \`v\` + a supported date as YYYYMMDD (supported: ${WEBHOOK_VERSION_NAMES.join(', ')}; default the newest).`,
   examples: [LATEST_WEBHOOK_VERSION],
 });
@@ -58,6 +59,8 @@ const version = Type.String({
 export function webhookEndpointBodies(eventTypes: readonly string[]) {
   const enabledEvents = Type.Array(StringEnum([ALL_EVENTS, ...eventTypes.filter((t) => t !== 'webhook.test')]), {
     minItems: 1,
+    // Each type at most once (uniqueItems), so there cannot be more than there are types.
+    maxItems: eventTypes.length + 1,
     uniqueItems: true,
     description: 'Event types to deliver, or exactly `["*"]` for all.',
   });

@@ -1,7 +1,9 @@
 /**
- * JSON request bodies: at most 1 MiB (413), `application/json` only (415), parsed strictly
- * (objects and arrays at the top level). Requests without a body pass through with `req.body`
- * undefined, so action endpoints whose body is optional need no content type.
+ * JSON request bodies of POST, PATCH, PUT and DELETE: at most 1 MiB (413), `application/json` only
+ * (415), parsed strictly (objects and arrays at the top level). Requests without a body pass
+ * through with `req.body` undefined, so action endpoints whose body is optional need no content
+ * type. A DELETE's body is read like any other, so that one sent is checked (operations/mount.ts
+ * accepts none but `{}`) rather than ignored.
  */
 import express, { type RequestHandler } from 'express';
 import { ApiError } from '@dms/errors';
@@ -37,12 +39,12 @@ function hasBody(req: Parameters<RequestHandler>[0]): boolean {
 }
 
 /**
- * Parses the JSON body of POST, PATCH and PUT requests into `req.body`.
+ * Parses the JSON body of POST, PATCH, PUT and DELETE requests into `req.body`.
  * Errors (to `next`): 415 `unsupported_media_type` for another content type; parse, size (> 1 MiB) and
  * NUL failures arrive as body-parser errors that middleware/errors.ts maps to 400 and 413.
  */
 export const jsonBody: RequestHandler = (req, res, next) => {
-  if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'PUT') return next();
+  if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'PUT' && req.method !== 'DELETE') return next();
   // A client that hung up mid-body must not have its request run without the body it sent.
   if (req.destroyed) return;
   if (!hasBody(req)) return next();

@@ -5,9 +5,13 @@
  * code or a route by hand.
  *
  * What every operation gets from its kind:
+ * - every operation: 400 `parameter_invalid` (a query parameter, or a path that does not decode),
+ *   503 `service_unavailable` (with `Retry-After`) and 500;
  * - token operations: the OAuth 2.0 client-credentials security requirement with its scope,
- *   `Api-Version`, the rate-limit headers, and the errors 400 `unsupported_api_version`, 401, 403
- *   (when scoped), 429 and 500;
+ *   `Api-Version`, the rate-limit headers on every 2xx and 4xx answer, and the errors 400
+ *   `unsupported_api_version`, 401, 403 (when scoped) and 429;
+ * - DELETE: the body errors (a DELETE takes no body, and one that is sent is checked, as for any
+ *   operation without a body);
  * - POST/PATCH/PUT: `Idempotency-Key`, `Idempotent-Replayed`, and the body, media-type and
  *   idempotency errors;
  * - lists and searches: `limit`/`after`/`before`, the `X-Total-Count`, `X-Page-Items` and `Link`
@@ -84,8 +88,10 @@ function errorCodesOf(op: Operation): ErrorCode[] {
     codes.add('invalid_token').add('rate_limited').add('unsupported_api_version');
     if (op.access.scope) codes.add('insufficient_scope');
   }
-  if (isWrite(op)) {
+  if (isWrite(op) || op.method === 'delete') {
     for (const c of ['invalid_json', 'validation_failed', 'body_too_large', 'unsupported_media_type'] as const) codes.add(c);
+  }
+  if (isWrite(op)) {
     for (const c of ['idempotency_key_invalid', 'idempotency_key_in_use', 'idempotency_key_reused'] as const) codes.add(c);
   }
   const query = queryProperties(op);
@@ -93,12 +99,15 @@ function errorCodesOf(op: Operation): ErrorCode[] {
   if (isSearch(op)) codes.add('invalid_search_query');
   if (Object.keys(query).length) codes.add('parameter_invalid');
   if (op.pathParams) codes.add('resource_missing');
-  // An operator's token must name its tenant in `Tenant-Id` (docs/api.md section 12).
-  if (op.access.token) codes.add('parameter_invalid');
+  // Any query parameter (an unknown one included), a path that does not decode, or an operator's
+  // missing `Tenant-Id` (docs/api.md section 12).
+  codes.add('parameter_invalid');
   for (const c of op.errors ?? []) codes.add(c);
-  codes.add('internal_error');
+  codes.add('internal_error').add('service_unavailable');
   return [...codes];
 }
+
+const rateLimitHeaders = { RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') };
 
 function errorResponses(op: Operation): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
@@ -110,12 +119,10 @@ function errorResponses(op: Operation): Record<string, unknown> {
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers: Record<string, unknown> = { 'Request-Id': ref('headers', 'Request-Id') };
     if (status === 401 || status === 403) headers['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');
-    if (status === 429)
-      Object.assign(headers, {
-        'Retry-After': ref('headers', 'Retry-After'),
-        RateLimit: ref('headers', 'RateLimit'),
-        'RateLimit-Policy': ref('headers', 'RateLimit-Policy'),
-      });
+    if (status === 429 || status === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
+    // Every answer of a token operation below 500 has passed the rate limiters (the failed-token one
+    // for a 401), which set their headers.
+    if (op.access.token && status < 500) Object.assign(headers, rateLimitHeaders);
     out[String(status)] = {
       description: codes.map((c) => `\`${c}\`: ${ERROR_CODES[c].description}`).join(' '),
       headers,
@@ -128,11 +135,7 @@ function errorResponses(op: Operation): Record<string, unknown> {
 function successResponse(op: Operation): Record<string, unknown> {
   const headers: Record<string, unknown> = { 'Request-Id': ref('headers', 'Request-Id') };
   if (op.access.token) {
-    Object.assign(headers, {
-      'Api-Version': ref('headers', 'Api-Version'),
-      RateLimit: ref('headers', 'RateLimit'),
-      'RateLimit-Policy': ref('headers', 'RateLimit-Policy'),
-    });
+    Object.assign(headers, { 'Api-Version': ref('headers', 'Api-Version'), ...rateLimitHeaders });
   }
   if (isWrite(op)) headers[REPLAYED_HEADER] = ref('headers', REPLAYED_HEADER);
   if (op.response.list) {
@@ -157,7 +160,8 @@ function pathParameter(name: string, prefix: IdPrefix): Record<string, unknown> 
     in: 'path',
     required: true,
     description: `Id of the ${type} (\`${prefix}_…\`). Another tenant's id is 404 like an unknown one.`,
-    schema: { type: 'string', examples: [`${prefix}_1a2B3c4D5e6F7g8H9i0JkLmN`] },
+    // No id is longer; a longer or malformed one names no object (404).
+    schema: { type: 'string', maxLength: prefix.length + 25, examples: [`${prefix}_1a2B3c4D5e6F7g8H9i0JkLmN`] },
   };
 }
 
@@ -207,6 +211,33 @@ function operationObject(op: Operation, expand: Json | undefined): Record<string
  * @returns an OpenAPI 3.1.0 document (JSON-serialisable)
  */
 export function buildOpenApiDocument(opts: DocumentOptions, operations: readonly Operation[]): OpenApiDocument {
+  return withIntegerFormats(assemble(opts, operations));
+}
+
+/**
+ * Each integer schema of `doc` without a `format` gets `int32` when its bounds fit in 32 bits,
+ * else `int64` (amounts in minor units, counts); on a copy, since the schemas are shared with the
+ * validators, whose strict Ajv knows no such format.
+ */
+function withIntegerFormats(doc: OpenApiDocument): OpenApiDocument {
+  const INT32 = 2 ** 31;
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== 'object') return;
+    const s = node as Json;
+    const types = Array.isArray(s.type) ? (s.type as unknown[]) : [s.type];
+    if (types.includes('integer') && s.format === undefined) {
+      const fits = typeof s.minimum === 'number' && typeof s.maximum === 'number' && s.minimum >= -INT32 && s.maximum < INT32;
+      s.format = fits ? 'int32' : 'int64';
+    }
+    Object.values(s).forEach(visit);
+  };
+  const copy = JSON.parse(JSON.stringify(doc)) as OpenApiDocument;
+  visit(copy);
+  return copy;
+}
+
+function assemble(opts: DocumentOptions, operations: readonly Operation[]): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
   const expand = sharedExpand(operations);
   for (const op of operations) (paths[op.path] ??= {})[op.method] = operationObject(op, expand);
@@ -214,7 +245,8 @@ export function buildOpenApiDocument(opts: DocumentOptions, operations: readonly
   return {
     openapi: '3.1.0',
     info: { title: 'Debt Management Service API', version: LATEST_API_VERSION, description: DESCRIPTION },
-    servers: [{ url: opts.serverUrl }],
+    // The one server is the API's public base URL, meant for the tenants' own systems.
+    servers: [{ url: opts.serverUrl, 'x-internal': false }],
     tags,
     paths,
     components: {
@@ -224,7 +256,10 @@ export function buildOpenApiDocument(opts: DocumentOptions, operations: readonly
       securitySchemes: {
         [SECURITY_SCHEME]: {
           type: 'oauth2',
-          description: 'OAuth 2.0 client credentials grant (RFC 6749 section 4.4); send `audience` (the API identifier) with the token request.',
+          description:
+            'OAuth 2.0 client credentials grant (RFC 6749 section 4.4); send `audience` (the API identifier) with the token request. ' +
+            "The access token is a JWT handled per RFC8725 (JWT Best Current Practices): signed with RS256 or ES256 from the issuer's JWKS, " +
+            'the algorithm checked against an allow-list, and `iss`, `aud` and `exp` verified on every request; it expires after `expires_in` seconds.',
           flows: { clientCredentials: { tokenUrl: opts.tokenUrl, scopes: scopeDescriptions() } },
         },
       },

@@ -7,7 +7,7 @@ import { API_VERSIONS, LATEST_API_VERSION } from '../middleware/api-version.js';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from '../middleware/idempotency.js';
 import { TENANT_ID_HEADER } from '../middleware/operator-tenant.js';
 import type { AnyOperation as Operation } from '../operations/operation.js';
-import { DEFAULT_LIMIT, EXPAND_PARAM, MAX_LIMIT } from '../operations/query.js';
+import { DEFAULT_LIMIT, EXPAND_PARAM, MAX_ID_LENGTH, MAX_LIMIT } from '../operations/query.js';
 import { TOTAL_RELATION_HEADER } from '@dms/search';
 
 /** A JSON Schema or OpenAPI fragment. */
@@ -87,13 +87,13 @@ export function parameterComponents(operations: readonly Operation[]): Record<st
       name: 'after',
       in: 'query',
       description: 'An object id of this list: return the objects after it (older). Not with `before`.',
-      schema: { type: 'string' },
+      schema: { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH },
     },
     before: {
       name: 'before',
       in: 'query',
       description: 'An object id of this list: return the objects just before it (newer). Not with `after`.',
-      schema: { type: 'string' },
+      schema: { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH },
     },
     ...(expand ? { expand: expandParameter(expand) } : {}),
     ApiVersion: {
@@ -107,14 +107,14 @@ export function parameterComponents(operations: readonly Operation[]): Record<st
       in: 'header',
       description:
         "Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it.",
-      schema: { type: 'string', pattern: '^ten_[0-9A-Za-z]{24}$' },
+      schema: { type: 'string', pattern: '^ten_[0-9A-Za-z]{24}$', maxLength: 28 },
     },
     OperatorTenantId: {
       name: TENANT_ID_HEADER,
       in: 'header',
       required: true,
       description: 'The tenant the operator acts for (400 `parameter_invalid` when missing or unknown).',
-      schema: { type: 'string', pattern: '^ten_[0-9A-Za-z]{24}$' },
+      schema: { type: 'string', pattern: '^ten_[0-9A-Za-z]{24}$', maxLength: 28 },
     },
     IdempotencyKey: {
       name: IDEMPOTENCY_HEADER,

@@ -1,7 +1,8 @@
 /**
  * Turns operation tables into Express routes (docs/api.md section 3). Each route is the same
  * ordered checklist: label the request with its path template (metrics), require the scope,
- * validate the query and the body against their schemas, run the handler (in the request
+ * validate the query and the body against their schemas (an operation without a body takes none:
+ * a body sent anyway must be `{}`, so an array or any field is a 400 naming it), run the handler (in the request
  * transaction of an idempotent write, request-transaction.ts), and write its result
  * with the serializer compiled from the response schema (lists with the pagination headers of
  * docs/api.md section 4).
@@ -46,10 +47,14 @@ function label(op: AnyOperation): RequestHandler {
 /** The compiled validators and serializers of one operation (Ajv, fast-json-stringify). */
 interface Compiled {
   parseQuery: (raw: Record<string, unknown>) => Record<string, unknown>;
+  /** Undefined for an upload, whose handler reads the multipart body itself. */
   parseBody: ((value: unknown) => unknown) | undefined;
   full: ((value: unknown) => string) | undefined;
   idsOnly: ((value: unknown) => string) | undefined;
 }
+
+/** The body of an operation that takes none: absent, or an empty object (clients that always send `{}`). */
+const NO_BODY = { type: 'object', additionalProperties: false, description: 'This operation takes no request body.' };
 
 function compile(op: AnyOperation, components: ComponentSchemas): Compiled {
   const item = op.response.schema;
@@ -60,7 +65,8 @@ function compile(op: AnyOperation, components: ComponentSchemas): Compiled {
   const relations = (op.query as { properties?: Record<string, { items?: { enum?: string[] } }> } | undefined)?.properties?.[EXPAND_PARAM]?.items?.enum ?? [];
   return {
     parseQuery: queryParser<Record<string, unknown>>(op.query ?? querySchema({})),
-    parseBody: op.body && !op.body.multipart ? validator<unknown>(op.body.schema) : undefined,
+    // An upload's multipart body is read by its handler, streamed (resources/imports/upload.ts).
+    parseBody: op.body?.multipart ? undefined : validator<unknown>(op.body ? op.body.schema : NO_BODY),
     full,
     idsOnly: schema === undefined || !relations.length ? full : compileInlined(withRelationIds(schema, relations, op.response.list === true)),
   };
@@ -74,7 +80,7 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
     const { parseQuery, parseBody, full, idsOnly } = (compiled ??= compile(op, components));
     const query = parseQuery(req.query);
     const serialize = (query[EXPAND_PARAM] as unknown[] | undefined)?.length ? full : idsOnly;
-    const body = parseBody ? parseBody(req.body ?? {}) : undefined;
+    const body = parseBody && (op.body || req.body !== undefined) ? parseBody(req.body ?? {}) : undefined;
     const principal = req.principal as Principal;
     const produce = async (c: AppContext): Promise<string | undefined> => {
       const result = await op.handler({

@@ -16,12 +16,22 @@ import { MAX_QUERY_LENGTH, type SearchRegistry } from '@dms/search';
 export const DEFAULT_LIMIT = 10;
 /** Largest `limit` accepted; larger values are 400 `parameter_invalid`. */
 export const MAX_LIMIT = 100;
+/** Longest object id: a prefix of at most four letters, `_`, 24 base62 characters (docs/api.md section 3). */
+export const MAX_ID_LENGTH = 29;
 /** The query parameter naming expansions (repeatable: `expand[]=customer&expand[]=organisation`). */
 export const EXPAND_PARAM = 'expand[]';
 
 // A cursor is an object id: '' and U+0000 (which PostgreSQL text cannot hold) can name none.
+// Its length is bounded by the longest id (a four-letter prefix, `_`, 24 characters).
 const cursor = (name: string, description: string) =>
-  Type.String({ minLength: 1, pattern: '^[^\\u0000]*$', description, 'x-error-code': 'invalid_cursor', 'x-message': `${name} must be an object id.` });
+  Type.String({
+    minLength: 1,
+    maxLength: MAX_ID_LENGTH,
+    pattern: '^[^\\u0000]*$',
+    description,
+    'x-error-code': 'invalid_cursor',
+    'x-message': `${name} must be an object id.`,
+  });
 
 /**
  * `limit`: decimal digits only (no sign, exponent, hex or spaces, which a numeric coercion would
@@ -49,6 +59,8 @@ export function expandProperty<const T extends readonly string[]>(values: T) {
     Type.Unsafe<Array<T[number]>>({
       type: 'array',
       items: { type: 'string', enum: [...values] },
+      // Each relation once is all a request can ask for.
+      maxItems: values.length,
       description: 'Embed the related objects in place of their ids.',
     }),
   );
@@ -133,5 +145,9 @@ export function searchFieldsDescription(registry: SearchRegistry): string {
  * queries itself (400 `invalid_search_query` with the position), so the schema checks presence only.
  */
 export function searchQuery<P extends TProperties>(registry: SearchRegistry, extra: P = {} as P) {
-  return querySchema({ query: Type.String({ description: searchFieldsDescription(registry) }), ...pageProperties, ...extra });
+  return querySchema({
+    query: Type.String({ maxLength: MAX_QUERY_LENGTH, 'x-error-code': 'invalid_search_query', description: searchFieldsDescription(registry) }),
+    ...pageProperties,
+    ...extra,
+  });
 }
