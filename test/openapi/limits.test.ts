@@ -49,7 +49,13 @@ describe('the document states the bounds', () => {
     for (const [path, item] of Object.entries<Json>(doc.paths)) {
       for (const [method, op] of Object.entries<Json>(item)) {
         const inputs: Array<[string, unknown]> = resolve(op.parameters ?? []).map((p: Json) => [`${p.in} ${p.name}`, p.schema]);
-        if (op.requestBody) inputs.push(['body', resolve(op.requestBody).content['application/json'].schema]);
+        // A multipart upload's file is bounded by IMPORT_MAX_BYTES (413), its text fields are checked here.
+        const content = op.requestBody ? resolve(op.requestBody).content : undefined;
+        if (content?.['application/json']) inputs.push(['body', content['application/json'].schema]);
+        if (content?.['multipart/form-data']) {
+          const { file: _file, ...fields } = resolve(content['multipart/form-data'].schema).properties;
+          inputs.push(['body', { type: 'object', properties: fields }]);
+        }
         for (const [name, schema] of inputs) {
           for (const [at, s] of schemasIn(schema, name)) {
             const types = typesOf(s);

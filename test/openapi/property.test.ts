@@ -161,7 +161,8 @@ test('every operation answers generated and boundary requests as its document sa
   const problems: string[] = [];
   const succeeded = new Set<string>();
   const statuses = new Map<number, number>();
-  for (const o of operations) {
+  // A multipart upload (POST /imports) is driven by test/imports, its bad inputs included.
+  for (const o of operations.filter((x) => !x.op.requestBody?.content?.['multipart/form-data'])) {
     await fc
       .assert(
         fc.asyncProperty(requestArbitrary(o), async (g) => {

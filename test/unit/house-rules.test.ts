@@ -117,6 +117,7 @@ const STATUS_WRITERS = [
   'libs/domain/src/payouts/store.ts', // payouts: PAYOUT_MACHINE (operator moves)
   'libs/domain/src/payouts/run.ts', // payouts: created `pending` by a run
   'libs/domain/src/communications/store.ts', // communications: COMMUNICATION_MACHINE
+  'libs/domain/src/imports/store.ts', // imports: IMPORT_MACHINE
   'libs/webhook-delivery/src/queue.ts', // deliveries: the dispatcher's moves
   'libs/webhook-delivery/src/endpoint-moves.ts', // deliveries: the API's moves
 ];

@@ -6,7 +6,7 @@
  *
  * Dependencies between the folders point one way, lowest first: kernel ← events, tenants,
  * communication-templates ← organisations ← contact-details ← customers ← line-items ← payment-plans ← debts ← invoices,
- * payments ← payouts, communications ← webhooks. A folder imports only folders before it.
+ * payments ← payouts, communications, imports ← webhooks. A folder imports only folders before it.
  */
 import type { AnyResource } from './kernel/resource.js';
 import { eventsResource } from './events/resource.js';
@@ -23,6 +23,7 @@ import { webhookDeliveriesResource, webhookEndpointsResource } from './webhooks/
 import { balanceItemsResource, payoutAccountsResource, payoutsResource } from './payouts/resource.js';
 import { communicationTemplatesResource, communicationTemplateVersionsResource } from './communication-templates/resource.js';
 import { communicationsResource } from './communications/resource.js';
+import { importErrorsResource, importsResource } from './imports/resource.js';
 
 /** Every resource; scopes and event types are listed in this order. */
 export const RESOURCES = [
@@ -41,6 +42,8 @@ export const RESOURCES = [
   balanceItemsResource,
   payoutAccountsResource,
   communicationsResource,
+  importsResource,
+  importErrorsResource,
   webhookEndpointsResource,
   webhookDeliveriesResource,
   eventsResource,

@@ -60,6 +60,11 @@ export const ERROR_CODES = {
   },
   idempotency_key_in_use: { status: 409, type: 'conflict', description: 'A request with the same idempotency key is still being processed.' },
   body_too_large: { status: 413, type: 'invalid_request_error', description: 'The body exceeds 1 MiB.' },
+  file_too_large: {
+    status: 413,
+    type: 'invalid_request_error',
+    description: 'The uploaded file exceeds the import size limit (`IMPORT_MAX_BYTES`, default 1 GiB).',
+  },
   unsupported_media_type: { status: 415, type: 'invalid_request_error', description: 'The body is not `application/json`.' },
   idempotency_key_reused: { status: 422, type: 'invalid_request_error', description: 'The idempotency key was used with a different request.' },
   business_rule_violation: { status: 422, type: 'invalid_request_error', description: 'The request is well formed but breaks a business rule.' },

@@ -22,7 +22,7 @@ import { errorHandler, routeNotFound } from './middleware/errors.js';
 import { documentationAssets } from './openapi/serve.js';
 import { buildOpenApiDocument } from './openapi/document.js';
 import { componentSchemas } from './openapi/components.js';
-import { mountOperations } from './operations/mount.js';
+import { isUpload, mountOperations } from './operations/mount.js';
 import { allowedMethods, routeLabeler } from './operations/route-label.js';
 import { cors, noStore } from './middleware/cors.js';
 import { ALL_OPERATIONS, API_OPERATIONS, PUBLIC_OPERATIONS } from './resources/index.js';
@@ -88,9 +88,17 @@ export function createApp(baseCtx: AppContext, opts: AppOptions): Express {
   // After the client's limiter, so that an operator's 400 for its `Tenant-Id` carries the rate-limit headers too.
   app.use(operatorTenant(ctx.db));
   app.use(apiVersion);
+  // File uploads stream their multipart body themselves (never whole in memory); they are idempotent by the file's SHA-256.
+  app.use(mountOperations(ctx, API_OPERATIONS.filter(isUpload), components));
   app.use(jsonBody);
   app.use(idempotency(createIdempotencyStore(ctx.db, ctx.box)));
-  app.use(mountOperations(ctx, API_OPERATIONS, components));
+  app.use(
+    mountOperations(
+      ctx,
+      API_OPERATIONS.filter((op) => !isUpload(op)),
+      components,
+    ),
+  );
   app.use(routeNotFound(methodsOf));
   app.use(errorHandler);
   return app;

@@ -12,6 +12,7 @@ export const apiSpec = {
   JWKS_URI: str({ default: '', desc: 'JWKS of the issuer (default `${AUTH_ISSUER}/.well-known/jwks.json`)' }),
   PUBLIC_BASE_URL: str({ default: '', desc: 'Public base URL of the API used in Link headers (default `http://localhost:${PORT}`)' }),
   ALLOW_PRIVATE_WEBHOOK_TARGETS: bool({ default: false, desc: 'Allow webhook URLs on loopback/private networks (development and tests only)' }),
+  IMPORT_MAX_BYTES: num({ default: 1024 * 1024 * 1024, desc: 'Largest file POST /imports takes, bytes (larger: 413 file_too_large)' }),
   RATE_LIMIT_PER_MINUTE: num({ default: 600, desc: 'Requests per client per window' }),
   RATE_LIMIT_WINDOW_SECONDS: num({ default: 60, desc: 'Rate-limit window, seconds' }),
   REDIS_URL: str({ default: '', desc: 'Redis for rate-limit budgets shared by several API instances (in-memory when unset)' }),

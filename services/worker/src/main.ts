@@ -3,7 +3,7 @@
  * sections 1, 9 and 11): configuration from the environment, then checks until SIGTERM, which lets
  * the change in progress commit and stops. It also runs the retention job (retention.ts), which
  * keeps the event history's partitions, and, unless ENGINE_ENABLED is false, the collection
- * engine (docs/api.md sections 12 and 13). Any number of workers may run against one database;
+ * engine (docs/api.md sections 12 and 13), and the import runner (section 16). Any number of workers may run against one database;
  * row locks (SKIP LOCKED) make each change happen once.
  */
 import { createDb, isReachable, poolUsage } from '@dms/db';
@@ -16,6 +16,7 @@ import { readLags, readPartitionRunway } from './lag.js';
 import { Worker } from './worker.js';
 import { startRetention } from './retention.js';
 import { collectionEngine } from './engine/setup.js';
+import { ImportRunner } from './imports.js';
 
 const cfg = loadWorkerConfig();
 const log = createLogger('worker', cfg.LOG_LEVEL);
@@ -28,6 +29,7 @@ const metrics = createWorkerMetrics({
 const engine = cfg.ENGINE_ENABLED ? await collectionEngine(db, cfg, log) : undefined;
 const worker = new Worker({ db, cfg, log, metrics, ...(engine ? { engine } : {}) });
 const retention = startRetention(db, log, cfg.EVENT_RETENTION_DAYS);
+const imports = new ImportRunner({ db, cfg, log, metrics });
 
 await runHttpService({
   server: (isDraining) => createProbeServer(metrics.registry, async () => !isDraining() && (await isReachable(db))),
@@ -37,12 +39,14 @@ await runHttpService({
   // Leave a little of the grace period for closing the pool.
   onShutdown: async () => {
     await retention.stop();
-    await worker.stop(Math.max(0, cfg.SHUTDOWN_GRACE_SECONDS * 1000 - 1000));
+    const deadline = Math.max(0, cfg.SHUTDOWN_GRACE_SECONDS * 1000 - 1000);
+    await Promise.all([worker.stop(deadline), imports.stop(deadline)]);
     await engine?.close();
   },
   close: [db],
 });
 worker.start();
+imports.start();
 log.info(
   {
     poll_seconds: cfg.WORKER_POLL_SECONDS,

@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics of the worker (docs/api.md sections 1 and 11): changes made by kind, checks by
- * outcome and their duration, on top of the default process metrics; read at scrape time, the lag
- * of each change kind, the partitions' runway and the database pool.
+ * outcome and their duration, import rows applied, on top of the default process metrics; read at
+ * scrape time, the lag of each change kind, the partitions' runway and the database pool.
  */
 import { Counter, Gauge, Histogram, createServiceMetrics, type PoolReading } from '@dms/metrics';
 import type { ChangeLag } from './lag.js';
@@ -70,5 +70,10 @@ export function createWorkerMetrics(read: WorkerReaders = {}) {
     buckets: CHECK_BUCKETS,
     registers: [registry],
   });
-  return { registry, changes, checks, checkDuration };
+  const importRows = new Counter({
+    name: 'worker_import_rows_total',
+    help: 'Rows of file imports applied by this worker (each in its own transaction, refused rows included)',
+    registers: [registry],
+  });
+  return { registry, changes, checks, checkDuration, importRows };
 }

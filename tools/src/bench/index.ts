@@ -25,6 +25,7 @@ import { tokensScenario } from './scenarios/tokens.js';
 import { verificationScenario } from './scenarios/verification.js';
 import { webhooksScenario } from './scenarios/webhooks.js';
 import { engineScenario } from './scenarios/engine.js';
+import { importsScenario } from './scenarios/imports.js';
 import type { ScenarioResult } from './model.js';
 import { readLastRun, renderTable, writeLastRun, writeReport, writeSections } from './report.js';
 import { loadBenchSettings } from './settings.js';
@@ -40,6 +41,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   retention: retentionScenario,
   payouts: payoutsScenario,
   engine: engineScenario,
+  imports: importsScenario,
   memory: memoryScenario,
 };
 

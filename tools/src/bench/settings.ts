@@ -27,6 +27,8 @@ const benchSpec = {
   BENCH_WEBHOOK_RATE: num({ default: 100, desc: 'Events per second streamed through the API for the first-attempt latency' }),
   BENCH_RETENTION_RATE: num({ default: 20, desc: 'Events per second written through the API for the retention scenario' }),
   BENCH_PAYOUT_PAYMENTS: num({ default: 1_000_000, desc: 'Succeeded payments of the one organisation the payout scenario pays out' }),
+  BENCH_IMPORT_ROWS: num({ default: 1_000_000, desc: 'Rows of the placement file of the imports scenario' }),
+  BENCH_IMPORT_WORKERS: num({ default: 2, desc: 'Workers applying the imports scenario file' }),
   BENCH_TOKEN_CLIENTS: num({ default: 200, desc: 'Distinct OAuth clients the token scenario rotates through' }),
   BENCH_DATABASE_SUFFIX: str({ default: '', desc: `Suffix of the recreated database's name (${BENCH_DATABASE}_<suffix>): letters, digits and _ only` }),
   BENCH_WEB_CONCURRENCY: num({
@@ -55,6 +57,10 @@ export interface BenchSettings {
   payoutPayments: number;
   /** Events per second of the retention scenario (its window is 0.0001 days per BENCH_DURATION second). */
   retentionRate: number;
+  /** Rows of the imports scenario's placement file. */
+  importRows: number;
+  /** Workers applying it. */
+  importWorkers: number;
   /** Worker processes each HTTP service (API, issuer, bare ceiling server) runs: WEB_CONCURRENCY. */
   webConcurrency: number;
   /** Directory for `--cpu-prof` profiles of the services, or '' for none. */
@@ -88,6 +94,8 @@ export function loadBenchSettings(env: NodeJS.ProcessEnv = process.env): BenchSe
     webhookEvents: Math.floor(positive('BENCH_WEBHOOK_EVENTS', c.BENCH_WEBHOOK_EVENTS)),
     webhookRate: positive('BENCH_WEBHOOK_RATE', c.BENCH_WEBHOOK_RATE),
     retentionRate: positive('BENCH_RETENTION_RATE', c.BENCH_RETENTION_RATE),
+    importRows: positive('BENCH_IMPORT_ROWS', c.BENCH_IMPORT_ROWS),
+    importWorkers: positive('BENCH_IMPORT_WORKERS', c.BENCH_IMPORT_WORKERS),
     tokenClients: Math.floor(positive('BENCH_TOKEN_CLIENTS', c.BENCH_TOKEN_CLIENTS)),
     payoutPayments: Math.floor(positive('BENCH_PAYOUT_PAYMENTS', c.BENCH_PAYOUT_PAYMENTS)),
     webConcurrency: c.BENCH_WEB_CONCURRENCY > 0 ? Math.floor(c.BENCH_WEB_CONCURRENCY) : availableParallelism(),

@@ -33,6 +33,7 @@ import * as communications from './030_communications.js';
 import * as signatureSchemes from './045_webhook_signature_schemes.js';
 import * as metadataSearch from './046_metadata_search.js';
 import * as publicApiFields from './047_public_api_fields.js';
+import * as imports from './040_imports.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -71,4 +72,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['045_webhook_signature_schemes', signatureSchemes],
   ['046_metadata_search', metadataSearch],
   ['047_public_api_fields', publicApiFields],
+  ['040_imports', imports],
 ];

@@ -3,8 +3,10 @@
  * and the stored row, with their types derived from them.
  */
 import {
+  CURRENCIES,
   DateColumn,
   Nullable,
+  StringEnum,
   Type,
   metadataPatchSchema,
   metadataSchema,
@@ -25,7 +27,16 @@ import { CollectionStrategy } from './strategy.js';
  * that read them (the collection strategy, payouts).
  */
 export const OrganisationConfigurations = Type.Object(
-  { payouts: Type.Optional(PayoutSettings), collection_strategy: Type.Optional(CollectionStrategy) },
+  {
+    payouts: Type.Optional(PayoutSettings),
+    collection_strategy: Type.Optional(CollectionStrategy),
+    imports: Type.Optional(
+      Type.Object(
+        { currency: StringEnum(CURRENCIES, { description: 'Currency of the amounts in its import files (docs/api.md section 16); default GBP.' }) },
+        { additionalProperties: false, description: 'How its CSV files are read (docs/api.md section 16).' },
+      ),
+    ),
+  },
   { additionalProperties: false, description: "The organisation's settings, one key per concern." },
 );
 export type OrganisationConfigurations = Static<typeof OrganisationConfigurations>;

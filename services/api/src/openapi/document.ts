@@ -208,7 +208,7 @@ function operationObject(op: Operation, expand: Json | undefined): Record<string
   if (op.body) {
     object.requestBody = {
       required: !op.body.optional,
-      content: { 'application/json': { schema: ref('schemas', op.body.name) } },
+      content: { [op.body.multipart ? 'multipart/form-data' : 'application/json']: { schema: ref('schemas', op.body.name) } },
     };
   }
   object.responses = { [String(op.response.status)]: successResponse(op), ...errorResponses(op) };

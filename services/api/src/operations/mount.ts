@@ -51,7 +51,8 @@ function label(op: AnyOperation): RequestHandler {
 /** The compiled validators of one operation (Ajv). */
 interface Compiled {
   parseQuery: (raw: Record<string, unknown>) => Record<string, unknown>;
-  parseBody: (value: unknown) => unknown;
+  /** Undefined for an upload, whose handler reads the multipart body itself. */
+  parseBody: ((value: unknown) => unknown) | undefined;
 }
 
 /** The serializers of one operation in one mode (fast-json-stringify): with and without `expand[]`. */
@@ -68,7 +69,8 @@ const NO_BODY = { type: 'object', additionalProperties: false, description: 'Thi
 function compile(op: AnyOperation): Compiled {
   return {
     parseQuery: queryParser<Record<string, unknown>>(op.query ?? querySchema({})),
-    parseBody: validator<unknown>(op.body ? op.body.schema : NO_BODY),
+    // An upload's multipart body is read by its handler, streamed (resources/imports/upload.ts).
+    parseBody: op.body?.multipart ? undefined : validator<unknown>(op.body ? op.body.schema : NO_BODY),
   };
 }
 
@@ -109,7 +111,7 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
     // Objects expanded inside expanded objects are outside the response schema's `oneOf`s: written as built.
     const nested = expand?.some((path) => path.includes('.')) ? (value: unknown) => `${JSON.stringify(value)}\n` : undefined;
     const serialize = older?.serialize ?? nested ?? (expand?.length ? full : idsOnly);
-    const body = op.body || req.body !== undefined ? parseBody(req.body ?? {}) : undefined;
+    const body = parseBody && (op.body || req.body !== undefined) ? parseBody(req.body ?? {}) : undefined;
     const produce = async (c: AppContext): Promise<string | undefined> => {
       const result = await op.handler({
         ctx: c,
@@ -136,6 +138,9 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
     if (text !== undefined) sendJsonText(req, res, text);
   };
 }
+
+/** True for an operation whose body is an upload the handler streams (mounted before JSON body parsing). */
+export const isUpload = (op: AnyOperation): boolean => op.body?.multipart === true;
 
 /**
  * Mounts operations on a new router, most specific paths first.

@@ -67,8 +67,11 @@ export interface Operation<Q extends TSchema = TSchema, B extends TSchema = TSch
   pathParams?: Record<string, IdPrefix>;
   /** Query string schema (an object schema; see query.ts for the shared pieces). */
   query?: Q;
-  /** Request body; `optional` when it may be omitted (lifecycle actions). */
-  body?: NamedSchema<B> & { optional?: boolean };
+  /**
+   * Request body; `optional` when it may be omitted (lifecycle actions). A `multipart` body is
+   * documented as `multipart/form-data` and read by the handler itself, streamed (file uploads).
+   */
+  body?: NamedSchema<B> & { optional?: boolean; multipart?: boolean };
   /**
    * Success status and body. `list` wraps the schema in `{"object":"list","data":[…]}` and the
    * handler returns a PageResult; `produces` marks a body the handler writes itself.

@@ -17,6 +17,7 @@ import { paymentPlanOperations } from './payment-plans/operations.js';
 import { payoutOperations } from './payouts/operations.js';
 import { tenantOperations } from './tenants/operations.js';
 import { communicationTemplateOperations } from './communication-templates/operations.js';
+import { importOperations } from './imports/operations.js';
 import { webhookOperations } from './webhooks/operations.js';
 import { operatorOperations } from './operator/operations.js';
 import { eventOperations } from './events/operations.js';
@@ -44,6 +45,7 @@ export const API_OPERATIONS: readonly AnyOperation[] = withPathAliases(
     ...tenantOperations,
     ...communicationTemplateOperations,
     ...communicationOperations,
+    ...importOperations,
     ...webhookOperations,
     ...eventOperations,
     ...operatorOperations,

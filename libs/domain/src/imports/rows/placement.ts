@@ -1,0 +1,191 @@
+/**
+ * A placement row (docs/api.md section 16): exactly what the API's calls would make for a new
+ * account, through the same domain functions and body schemas, in the row's transaction: the
+ * customer with its contact details and address (`POST /customers`), the debt with its line items
+ * from the `balance_*` columns or one of `balance_total` (`POST /debts`), then `ready`
+ * (`prepared`), with the same events. An account number seen earlier in the file, or that the
+ * organisation already has, is a row error.
+ */
+import type { Knex } from '@dms/db';
+import { ApiError } from '@dms/errors';
+import { validator } from '../../kernel/validation.js';
+import { tenantRows } from '../../kernel/scoped.js';
+import { createCustomer } from '../../customers/store.js';
+import { CustomerCreate } from '../../customers/schemas.js';
+import { createDebt } from '../../debts/store.js';
+import { DebtCreate } from '../../debts/schemas.js';
+import { actOnDebt } from '../../debts/moves.js';
+import { debtsResource } from '../../debts/resource.js';
+import { extraMetadata } from '../files.js';
+import { parseAmount, parseCount, parseDate } from '../values.js';
+import { countryCode } from './countries.js';
+import { optional, read, required, RowError, type Cells, type RowContext } from './context.js';
+
+const customerBody = validator<CustomerCreate>(CustomerCreate);
+const debtBody = validator<DebtCreate>(DebtCreate);
+
+/** Where the domain's params point in a placement row. */
+export const PLACEMENT_PARAMS: Readonly<Record<string, string>> = {
+  date_of_birth: 'dob',
+  first_name: 'first_name',
+  last_name: 'last_name',
+  full_name: 'company',
+  account_number: 'account_number',
+  line_items: 'balance_total',
+  breakdown: 'balance_total',
+  tags: 'tags',
+};
+
+/** Optional columns kept in the debt's metadata as given (after their check). */
+const KEPT: ReadonlyArray<[string, (t: string) => unknown]> = [
+  ['monthly_recurring_bills', (t) => parseAmount(t)],
+  ['last_invoice_date', parseDate],
+  ['last_payment_date', parseDate],
+  ['agreement_date', parseDate],
+  ['default_date', parseDate],
+  ['placement_count', parseCount],
+  ['notes', (t) => t],
+];
+
+type Details = NonNullable<CustomerCreate['contact_details']>;
+
+/** The contact details of the row (email, mobile, phone, then the address) and the column each came from. */
+function contactDetails(cells: Cells): { details: Details; columns: string[] } {
+  const details: Details = [];
+  const columns: string[] = [];
+  const email = optional(cells, 'email');
+  const add = (column: string, detail: Details[number]) => {
+    details.push(detail);
+    columns.push(column);
+  };
+  if (email) add('email', { type: 'email', value: email, primary: true });
+  // The reference writes numbers internationally without the plus (447777888999).
+  const mobile = optional(cells, 'mobile');
+  if (mobile) add('mobile', { type: 'mobile_number', value: mobile.startsWith('44') ? `+${mobile}` : mobile, primary: true });
+  const phone = optional(cells, 'phone');
+  if (phone) add('phone', { type: 'phone_number', value: phone.startsWith('44') ? `+${phone}` : phone, primary: true });
+  const country = countryCode(required(cells, 'country'));
+  if (!country) throw new RowError('country', 'invalid_country', `country '${cells.country}' is not a country name or ISO 3166-1 code.`);
+  const address = {
+    line_1: required(cells, 'address1'),
+    line_2: optional(cells, 'address2') ?? null,
+    city: required(cells, 'city'),
+    county: optional(cells, 'county') ?? null,
+    postal_code: required(cells, 'postcode'),
+    country,
+  };
+  add('address1', { type: 'address', value: address, primary: true });
+  return { details, columns };
+}
+
+/**
+ * Creates the customer; a contact detail the domain refuses names the column it came from.
+ * @throws RowError (a refused contact detail), ApiError of the domain
+ */
+async function placeCustomer(trx: Knex.Transaction, tenantId: string, input: CustomerCreate, columns: readonly string[]) {
+  try {
+    return await createCustomer(trx, tenantId, input);
+  } catch (err) {
+    const index = err instanceof ApiError ? /^contact_details\[(\d+)\]/.exec(err.param ?? '') : null;
+    if (err instanceof ApiError && index) throw new RowError(columns[Number(index[1])] ?? null, err.code, err.message);
+    throw err;
+  }
+}
+
+/** The line items: the `balance_*` parts when any is given (they must add up to `balance_total`), else `balance_total`. */
+function breakdown(cells: Cells): { principal?: number; interest?: number; fees?: number } {
+  const total = read('balance_total', parseAmount(required(cells, 'balance_total')));
+  if (total === 0) throw new RowError('balance_total', 'invalid_amount', 'balance_total must be greater than 0.');
+  const part = (column: string) => {
+    const t = optional(cells, column);
+    return t === undefined ? undefined : read(column, parseAmount(t));
+  };
+  const parts = { principal: part('balance_principal'), interest: part('balance_interest'), fees: part('balance_fees') };
+  if (parts.principal === undefined && parts.interest === undefined && parts.fees === undefined) return { principal: total };
+  const sum = (parts.principal ?? 0) + (parts.interest ?? 0) + (parts.fees ?? 0);
+  if (sum !== total) {
+    throw new RowError(
+      'balance_total',
+      'balance_mismatch',
+      `balance_principal + balance_interest + balance_fees (${sum}) must equal balance_total (${total}), in minor units.`,
+    );
+  }
+  return Object.fromEntries(Object.entries(parts).filter(([, v]) => v !== undefined));
+}
+
+/** The debt's metadata: the kept optional columns, then the `extra_*` columns. */
+function debtMetadata(cells: Cells): Record<string, string> {
+  const metadata: Record<string, string> = {};
+  for (const [column, parse] of KEPT) {
+    const t = optional(cells, column);
+    if (t !== undefined) {
+      read(column, parse(t));
+      metadata[column] = t;
+    }
+  }
+  return { ...metadata, ...extraMetadata(cells) };
+}
+
+/**
+ * Refuses an account number seen earlier in this file, or one the organisation has; takes a lock
+ * on the account number so two imports cannot both create it.
+ * @throws RowError `duplicate_in_file`, `duplicate_account_number`
+ */
+async function checkNewAccount(trx: Knex.Transaction, ctx: RowContext, organisationId: string, accountNumber: string): Promise<void> {
+  const earlier = await trx('import_rows')
+    .where({ import_id: ctx.importId })
+    .whereRaw(`cells->>'account_number' = ?`, [accountNumber])
+    .where('row_number', '<', ctx.rowNumber)
+    .min('row_number as row')
+    .first();
+  if (earlier?.row) {
+    throw new RowError('account_number', 'duplicate_in_file', `account_number '${accountNumber}' is already on row ${earlier.row} of this file.`);
+  }
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`account:${ctx.tenantId}:${organisationId}:${accountNumber}`]);
+  const existing = await tenantRows(trx, debtsResource, ctx.tenantId)
+    .where({ 'debts.organisation_id': organisationId, 'debts.account_number': accountNumber })
+    .first('debts.id');
+  if (existing) {
+    throw new RowError(
+      'account_number',
+      'duplicate_account_number',
+      `The organisation already has a debt with account_number '${accountNumber}' (${existing.id as string}).`,
+    );
+  }
+}
+
+/**
+ * Applies a placement row in `trx` (see the module comment).
+ * @throws RowError for a cell, ApiError of the domain (mapped to a column by PLACEMENT_PARAMS)
+ */
+export async function applyPlacement(trx: Knex.Transaction, ctx: RowContext, cells: Cells): Promise<void> {
+  const organisationId = ctx.organisationId!;
+  const accountNumber = required(cells, 'account_number');
+  const company = optional(cells, 'company');
+  const contacts = contactDetails(cells);
+  const customer = customerBody({
+    kind: company ? 'company' : 'individual',
+    ...(company ? { full_name: company } : {}),
+    first_name: required(cells, 'first_name'),
+    last_name: required(cells, 'last_name'),
+    date_of_birth: read('dob', parseDate(required(cells, 'dob'))),
+    contact_details: contacts.details,
+  });
+  const tags = (optional(cells, 'tags') ?? '')
+    .split(',')
+    .map((t) => t.trim().replace(/\s+/g, '-'))
+    .filter(Boolean);
+  const debt = debtBody({
+    customer_id: 'cus_000000000000000000000000',
+    organisation_id: organisationId,
+    account_number: accountNumber,
+    currency: ctx.currency,
+    breakdown: breakdown(cells),
+    tags,
+    metadata: debtMetadata(cells),
+  });
+  await checkNewAccount(trx, ctx, organisationId, accountNumber);
+  const made = await placeCustomer(trx, ctx.tenantId, customer, contacts.columns);
+  const created = await createDebt(trx, ctx.tenantId, { ...debt, customer_id: made.id });
+  await actOnDebt(trx, ctx.tenantId, created.id, 'ready', {}, ctx.whodunnit);
+}
