@@ -26,7 +26,6 @@ import { isUpload, mountOperations } from './operations/mount.js';
 import { allowedMethods, routeLabeler } from './operations/route-label.js';
 import { cors, noStore } from './middleware/cors.js';
 import { ALL_OPERATIONS, API_OPERATIONS, PUBLIC_OPERATIONS } from './resources/index.js';
-import { serviceOperations } from './resources/service/operations.js';
 
 /** Options beyond the context: the logger and a draining flag for readiness. */
 export interface AppOptions {
