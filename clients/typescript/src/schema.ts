@@ -175,6 +175,34 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/debts/{debtId}/contact-details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the contact details of a debt's customer
+         * @description The public API's path (docs/api.md section 15): the same list as `GET /customers/{customerId}/contact_details` for the debt's customer.
+         *
+         *     Scope: `customers:read`.
+         */
+        get: operations["listDebtContactDetails"];
+        put?: never;
+        /**
+         * Add a contact detail to a debt's customer
+         * @description The public API's path (docs/api.md section 15): as `POST /customers/{customerId}/contact_details` for the debt's customer.
+         *
+         *     Scope: `customers:write`.
+         */
+        post: operations["createDebtContactDetail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers/{customerId}/contact_details/{id}": {
         parameters: {
             query?: never;
@@ -735,6 +763,50 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/organisations/{organisationId}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the payments of an organisation's debts
+         * @description The payments of every debt owed to the organisation, newest first; `X-Total-Count` counts them up to a cap, with `X-Total-Count-Relation`. `query` narrows them (the search's fields).
+         *
+         *     Scope: `debts:read`.
+         */
+        get: operations["listOrganisationPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organisations/{organisationId}/payments/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the payments of an organisation's debts
+         * @description Terms `field:value` (or `=`), `field>value`, `>=`, `<`, `<=` joined by `AND`, `OR` (any case) or spaces (= AND), not AND and OR in one query; values bare, double- or single-quoted. Paginated like lists; `X-Total-Count` counts the matches up to a cap, and `X-Total-Count-Relation` says whether it is exact (`eq`) or a lower bound (`gte`).
+         *
+         *     Scope: `debts:read`.
+         */
+        get: operations["searchOrganisationPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payments/{id}": {
         parameters: {
             query?: never;
@@ -798,7 +870,41 @@ export type paths = {
          */
         get: operations["listPaymentplans"];
         put?: never;
-        post?: never;
+        /**
+         * Create a payment plan for the debt named in the body
+         * @description As `POST /debts/{debtId}/payment_plans`, with the debt as `debt_id` in the body (the public API's form, docs/api.md section 15).
+         *
+         *     Scope: `debts:write`.
+         */
+        post: operations["createPaymentPlanForDebt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's payment plans
+         * @description Alias of `GET /payment_plans` (the public API's path). The tenant's payment plans, newest first, paginated with `limit`/`after`/`before`.
+         *
+         *     Scope: `debts:read`.
+         */
+        get: operations["listPaymentplansViaAlias"];
+        put?: never;
+        /**
+         * Create a payment plan for the debt named in the body
+         * @description Alias of `POST /payment_plans` (the public API's path). As `POST /debts/{debtId}/payment_plans`, with the debt as `debt_id` in the body (the public API's form, docs/api.md section 15).
+         *
+         *     Scope: `debts:write`.
+         */
+        post: operations["createPaymentPlanForDebtViaAlias"];
         delete?: never;
         options?: never;
         head?: never;
@@ -817,6 +923,28 @@ export type paths = {
          * @description Scope: `debts:read`.
          */
         get: operations["retrievePaymentPlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-plans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a payment plan
+         * @description Alias of `GET /payment_plans/{id}` (the public API's path).
+         *
+         *     Scope: `debts:read`.
+         */
+        get: operations["retrievePaymentPlanViaAlias"];
         put?: never;
         post?: never;
         delete?: never;
@@ -853,6 +981,34 @@ export type paths = {
         patch: operations["reschedulePaymentPlan"];
         trace?: never;
     };
+    "/payment-plans/{id}/reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reschedule what is unpaid of a payment plan
+         * @description Alias of `PUT /payment_plans/{id}/reschedule` (the public API's path). New `frequency`, `start_on` and `instalment_amount` or `instalment_count` for the unpaid amount; paid instalments stay. Only an active plan (409). Same as `PATCH` on this path: fields given are replaced, others kept.
+         *
+         *     Scope: `debts:write`.
+         */
+        put: operations["replaceReschedulePaymentPlanViaAlias"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Reschedule what is unpaid of a payment plan
+         * @description Alias of `PATCH /payment_plans/{id}/reschedule` (the public API's path). New `frequency`, `start_on` and `instalment_amount` or `instalment_count` for the unpaid amount; paid instalments stay. Only an active plan (409).
+         *
+         *     Scope: `debts:write`.
+         */
+        patch: operations["reschedulePaymentPlanViaAlias"];
+        trace?: never;
+    };
     "/payment_plans/{id}/delay": {
         parameters: {
             query?: never;
@@ -881,6 +1037,34 @@ export type paths = {
         patch: operations["delayPaymentPlan"];
         trace?: never;
     };
+    "/payment-plans/{id}/delay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Delay the unpaid instalments of a payment plan
+         * @description Alias of `PUT /payment_plans/{id}/delay` (the public API's path). Shifts every unpaid instalment `days` (1 to 90) later. Only an active plan (409). Same as `PATCH` on this path: fields given are replaced, others kept.
+         *
+         *     Scope: `debts:write`.
+         */
+        put: operations["replaceDelayPaymentPlanViaAlias"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Delay the unpaid instalments of a payment plan
+         * @description Alias of `PATCH /payment_plans/{id}/delay` (the public API's path). Shifts every unpaid instalment `days` (1 to 90) later. Only an active plan (409).
+         *
+         *     Scope: `debts:write`.
+         */
+        patch: operations["delayPaymentPlanViaAlias"];
+        trace?: never;
+    };
     "/payment_plans/{id}/cancel": {
         parameters: {
             query?: never;
@@ -897,6 +1081,28 @@ export type paths = {
          *     Scope: `debts:write`.
          */
         post: operations["cancelPaymentPlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-plans/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payment plan
+         * @description Alias of `POST /payment_plans/{id}/cancel` (the public API's path). Cancels an active plan (409 otherwise); it keeps its history. A `paying` debt returns to `resumed`.
+         *
+         *     Scope: `debts:write`.
+         */
+        post: operations["cancelPaymentPlanViaAlias"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1113,6 +1319,208 @@ export type paths = {
          *     Scope: `communications:read`.
          */
         get: operations["listCommunicationTemplateVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/communications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List communications
+         * @description Outbound (made by the collection engine from strategy steps) and inbound (replies) communications, newest first.
+         *
+         *     Scope: `communications:read`.
+         */
+        get: operations["listCommunications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/communications/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search communications
+         * @description Terms `field:value` (or `=`), `field>value`, `>=`, `<`, `<=` joined by `AND`, `OR` (any case) or spaces (= AND), not AND and OR in one query; values bare, double- or single-quoted. Paginated like lists; `X-Total-Count` counts the matches up to a cap, and `X-Total-Count-Relation` says whether it is exact (`eq`) or a lower bound (`gte`).
+         *
+         *     Scope: `communications:read`.
+         */
+        get: operations["searchCommunications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/communications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a communication
+         * @description Scope: `communications:read`.
+         */
+        get: operations["retrieveCommunication"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/debts/{debtId}/communications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a debt's communications
+         * @description Every communication about the debt, newest first. Another tenant’s (or no) debt is 404.
+         *
+         *     Scope: `communications:read`.
+         */
+        get: operations["listDebtCommunications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/communications/{id}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A letter's PDF
+         * @description The PDF document of a letter the engine handed to the print provider (`application/pdf`). Any other communication is 404.
+         *
+         *     Scope: `communications:read`.
+         */
+        get: operations["retrieveCommunicationDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List imports
+         * @description The tenant's imports, newest first, paginated with `limit`/`after`/`before`.
+         *
+         *     Scope: `imports:read`.
+         */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Upload a file
+         * @description multipart/form-data: `type` (placement, transaction, arrangement, closure), `organisation_id` (required for placements), then `file` (CSV, UTF-8, a header row). Answers 201 with the new import (`queued`, or `failed` with the reason when the file is refused whole), or 200 with the existing import when the same file (SHA-256) of the same type was uploaded before. A file over the size limit is 413 `file_too_large`.
+         *
+         *     Scope: `imports:write`.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an import
+         * @description The import with its live counts: poll it to follow the progress.
+         *
+         *     Scope: `imports:read`.
+         */
+        get: operations["retrieveImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports/{id}/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an import's row errors
+         * @description Each refused row (or cell): row number (the header is row 1), column, code, message; oldest first is `.csv`, this list is newest first.
+         *
+         *     Scope: `imports:read`.
+         */
+        get: operations["listImportErrors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports/{id}/errors.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an import's row errors as CSV
+         * @description Every error of the import, in file order: `row,column,code,message` (RFC 4180, UTF-8), streamed.
+         *
+         *     Scope: `imports:read`.
+         */
+        get: operations["downloadImportErrors"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1403,6 +1811,122 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/operator/communications/{id}/classify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Classify an inbound communication
+         * @description Operators only, with `Tenant-Id`. `query` moves the debt to `queried`, `dispute` to `disputed` (as the lifecycle allows; otherwise 409 and nothing changes), `other` records the classification alone. An outbound communication is 409.
+         *
+         *     Scope: `operations:write`.
+         */
+        post: operations["operatorClassifyCommunication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/operator/contact_details/{id}/undeliverable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a contact detail undeliverable
+         * @description Operators only, with `Tenant-Id`. The detail becomes `undeliverable` (its metadata `undeliverable_by` names the operator): the engine never sends to it again, and each debt of the customer being worked that has no usable detail left moves to `enriching` or `contact_failed`. A deleted detail is 409.
+         *
+         *     Scope: `operations:write`.
+         */
+        post: operations["operatorMarkUndeliverable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test_helpers/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve the test tenant's clock
+         * @description **Test mode only**: for test clients (`clients create --test`); a live token gets 404 `route_not_found`.
+         *
+         *     `now` is the time the tenant's time-driven work is decided at: the real time plus `offset_seconds`.
+         *
+         *     Scope: `debts:read`.
+         */
+        get: operations["retrieveTestClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test_helpers/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Advance the test tenant's clock
+         * @description **Test mode only**: for test clients (`clients create --test`); a live token gets 404 `route_not_found`.
+         *
+         *     Send exactly one of `seconds` (at least 1) or `to` (a time not before the clock's `now`). The clock only moves forward, at most ten years ahead of real time; the worker then makes every change due by the tenant's new time (an instalment missed, a pause ended), and only this tenant's.
+         *
+         *     Scope: `debts:write`.
+         */
+        post: operations["advanceTestClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test_helpers/payments/{id}/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a payment failing
+         * @description **Test mode only**: for test clients (`clients create --test`); a live token gets 404 `route_not_found`.
+         *
+         *     A `pending` payment fails at its provider: it moves to `failed` (`payment.failed`), as its `PATCH` with `status: failed` would. Any other status is 409.
+         *
+         *     Scope: `debts:write`.
+         */
+        post: operations["failTestPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1494,6 +2018,66 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/callbacks/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a reply or a bounce by email
+         * @description A message to the reply domain, raw (`message/rfc822`), with `Authorization: Bearer <INBOUND_MAIL_SECRET>` (401 otherwise) and optionally `X-Envelope-To`. A delivery status report marks its communication `bounced` (a permanent failure also marks the contact detail `undeliverable`) or `failed`; a reply to a debt's reply address becomes an inbound communication and moves the debt to `contact_established`. Idempotent by Message-ID.
+         */
+        post: operations["receiveEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/callbacks/sms/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive an SMS delivery receipt (Vonage)
+         * @description A Vonage delivery receipt, signed with `SMS_SIGNATURE_SECRET` (401 when the signature is wrong, missing or stale). Moves the communication to `delivered` or `failed`; an unusable number to `bounced`, marking the contact detail `undeliverable`. A replay changes nothing.
+         */
+        post: operations["receiveSmsReceipt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/callbacks/sms/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive an SMS from a customer (Vonage)
+         * @description A Vonage inbound message, signed with `SMS_SIGNATURE_SECRET` (401 otherwise). It becomes an inbound communication of the debt last texted to that number and moves the debt to `contact_established`. Idempotent by Vonage `messageId`.
+         */
+        post: operations["receiveSms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -1507,7 +2091,7 @@ export type components = {
              * @description Stable error code; see the response descriptions.
              * @enum {string}
              */
-            code: "invalid_json" | "validation_failed" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query" | "idempotency_key_invalid" | "unsupported_api_version" | "invalid_token" | "insufficient_scope" | "resource_missing" | "route_not_found" | "method_not_allowed" | "invalid_state_transition" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "business_rule_violation" | "request_header_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "invalid_json" | "validation_failed" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query" | "idempotency_key_invalid" | "unsupported_api_version" | "invalid_token" | "insufficient_scope" | "resource_missing" | "route_not_found" | "method_not_allowed" | "invalid_state_transition" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "business_rule_violation" | "request_header_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description Human-readable explanation (generic for 5xx). */
             message: string;
             /** @description The parameter, header or body field at fault (`contact_details[0].value`). */
@@ -1529,6 +2113,37 @@ export type components = {
             name: string;
             /** @description Name shown to customers, when different from `name`. */
             customer_facing_name: string | null;
+            /** @description The tenant's own name for the organisation (never shown to customers). */
+            internal_name: string | null;
+            /** @description The industry the organisation is in, e.g. `utilities`. */
+            industry: string | null;
+            /**
+             * Format: uri
+             * @description Address of the logo image (absolute URL).
+             */
+            logo: string | null;
+            /** @description How customers may pay: instalments and settlements (each field optional). */
+            payment_options_configuration: {
+                /** @description Whether customers may pay by instalments (a payment plan). */
+                instalments_allowed?: boolean;
+                /**
+                 * Format: int32
+                 * @description Most instalments a plan may have.
+                 */
+                max_instalments?: number;
+                /**
+                 * Format: int64
+                 * @description Smallest instalment, minor units.
+                 */
+                min_instalment_amount?: number;
+                /** @description Whether a settlement (less than the balance in full) may be offered. */
+                settlement_allowed?: boolean;
+                /**
+                 * Format: int32
+                 * @description Largest settlement discount, percent of the balance.
+                 */
+                max_discount_percent?: number;
+            };
             /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
             metadata: {
                 [key: string]: string;
@@ -1553,17 +2168,81 @@ export type components = {
                      */
                     fee_minimum?: number;
                 };
+                /** @description How the collection engine works debts of this organisation (docs/api.md section 13). */
+                collection_strategy?: {
+                    /** @description The steps, days not decreasing. */
+                    steps: {
+                        /**
+                         * Format: int32
+                         * @description Days after the first contact (`contacted`); 0 is the first contact itself.
+                         */
+                        day: number;
+                        /**
+                         * @description The channel of the step.
+                         * @enum {string}
+                         */
+                        delivery_method: "email" | "sms" | "letter";
+                        /** @description Name or id of the tenant's template for that channel, or a built-in template's name. */
+                        template: string;
+                    }[];
+                    /**
+                     * Format: int32
+                     * @description Most outbound communications a customer receives in any 7 days (default 3).
+                     */
+                    contacts_per_7_days?: number;
+                };
+                /** @description How its CSV files are read (docs/api.md section 16). */
+                imports?: {
+                    /**
+                     * @description Currency of the amounts in its import files (docs/api.md section 16); default GBP.
+                     * @enum {string}
+                     */
+                    currency: "GBP" | "EUR" | "USD";
+                };
             };
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         OrganisationCreate: {
             /** @description Legal or trading name. */
             name: string;
             /** @description Name shown to customers, when different from `name`. */
             customer_facing_name?: string | null;
+            /** @description The tenant's own name for the organisation (never shown to customers). */
+            internal_name?: string | null;
+            /** @description The industry the organisation is in, e.g. `utilities`. */
+            industry?: string | null;
+            /**
+             * Format: uri
+             * @description Address of the logo image (absolute URL).
+             */
+            logo?: string | null;
+            /** @description How customers may pay: instalments and settlements (each field optional). */
+            payment_options_configuration?: {
+                /** @description Whether customers may pay by instalments (a payment plan). */
+                instalments_allowed?: boolean;
+                /**
+                 * Format: int32
+                 * @description Most instalments a plan may have.
+                 */
+                max_instalments?: number;
+                /**
+                 * Format: int64
+                 * @description Smallest instalment, minor units.
+                 */
+                min_instalment_amount?: number;
+                /** @description Whether a settlement (less than the balance in full) may be offered. */
+                settlement_allowed?: boolean;
+                /**
+                 * Format: int32
+                 * @description Largest settlement discount, percent of the balance.
+                 */
+                max_discount_percent?: number;
+            };
             /** @description The organisation's settings, one key per concern. */
             configurations?: {
                 /** @description Payout schedule and platform fee (docs/api.md section 14). */
@@ -1584,6 +2263,37 @@ export type components = {
                      */
                     fee_minimum?: number;
                 };
+                /** @description How the collection engine works debts of this organisation (docs/api.md section 13). */
+                collection_strategy?: {
+                    /** @description The steps, days not decreasing. */
+                    steps: {
+                        /**
+                         * Format: int32
+                         * @description Days after the first contact (`contacted`); 0 is the first contact itself.
+                         */
+                        day: number;
+                        /**
+                         * @description The channel of the step.
+                         * @enum {string}
+                         */
+                        delivery_method: "email" | "sms" | "letter";
+                        /** @description Name or id of the tenant's template for that channel, or a built-in template's name. */
+                        template: string;
+                    }[];
+                    /**
+                     * Format: int32
+                     * @description Most outbound communications a customer receives in any 7 days (default 3).
+                     */
+                    contacts_per_7_days?: number;
+                };
+                /** @description How its CSV files are read (docs/api.md section 16). */
+                imports?: {
+                    /**
+                     * @description Currency of the amounts in its import files (docs/api.md section 16); default GBP.
+                     * @enum {string}
+                     */
+                    currency: "GBP" | "EUR" | "USD";
+                };
             };
             /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
             metadata?: {
@@ -1595,6 +2305,37 @@ export type components = {
             name?: string;
             /** @description Name shown to customers, when different from `name`. */
             customer_facing_name?: string | null;
+            /** @description The tenant's own name for the organisation (never shown to customers). */
+            internal_name?: string | null;
+            /** @description The industry the organisation is in, e.g. `utilities`. */
+            industry?: string | null;
+            /**
+             * Format: uri
+             * @description Address of the logo image (absolute URL).
+             */
+            logo?: string | null;
+            /** @description How customers may pay: instalments and settlements (each field optional). */
+            payment_options_configuration?: {
+                /** @description Whether customers may pay by instalments (a payment plan). */
+                instalments_allowed?: boolean;
+                /**
+                 * Format: int32
+                 * @description Most instalments a plan may have.
+                 */
+                max_instalments?: number;
+                /**
+                 * Format: int64
+                 * @description Smallest instalment, minor units.
+                 */
+                min_instalment_amount?: number;
+                /** @description Whether a settlement (less than the balance in full) may be offered. */
+                settlement_allowed?: boolean;
+                /**
+                 * Format: int32
+                 * @description Largest settlement discount, percent of the balance.
+                 */
+                max_discount_percent?: number;
+            };
             /** @description Keys to merge into the stored metadata: each given key is set, a key set to "" is removed, keys not mentioned are kept. At most 50 keys after merging. */
             metadata?: {
                 [key: string]: string;
@@ -1619,6 +2360,37 @@ export type components = {
                      */
                     fee_minimum?: number;
                 };
+                /** @description How the collection engine works debts of this organisation (docs/api.md section 13). */
+                collection_strategy?: {
+                    /** @description The steps, days not decreasing. */
+                    steps: {
+                        /**
+                         * Format: int32
+                         * @description Days after the first contact (`contacted`); 0 is the first contact itself.
+                         */
+                        day: number;
+                        /**
+                         * @description The channel of the step.
+                         * @enum {string}
+                         */
+                        delivery_method: "email" | "sms" | "letter";
+                        /** @description Name or id of the tenant's template for that channel, or a built-in template's name. */
+                        template: string;
+                    }[];
+                    /**
+                     * Format: int32
+                     * @description Most outbound communications a customer receives in any 7 days (default 3).
+                     */
+                    contacts_per_7_days?: number;
+                };
+                /** @description How its CSV files are read (docs/api.md section 16). */
+                imports?: {
+                    /**
+                     * @description Currency of the amounts in its import files (docs/api.md section 16); default GBP.
+                     * @enum {string}
+                     */
+                    currency: "GBP" | "EUR" | "USD";
+                };
             };
         };
         Customer: {
@@ -1627,10 +2399,10 @@ export type components = {
             /** @constant */
             object: "customer";
             /**
-             * @description A person or a company (default `individual` on create).
+             * @description A person, a company, or `unknown` when the creditor does not know (default `individual` on create).
              * @enum {string}
              */
-            kind: "individual" | "company";
+            kind: "individual" | "company" | "unknown";
             /** @description Full name; derived from first and last name when omitted. */
             full_name: string | null;
             /** @description Given name (individuals). */
@@ -1678,6 +2450,8 @@ export type components = {
                 created_at: string;
                 /** Format: date-time */
                 updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
             }[];
             /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
             metadata: {
@@ -1693,6 +2467,33 @@ export type components = {
                 organisation: string;
                 account_number: string | null;
                 kind: string | null;
+                /** @description Who the debt was originally owed to, when it was sold or assigned. */
+                originator: string | null;
+                /** @description The debt's settings, one key per concern. */
+                configurations: {
+                    /** @description How customers may pay: instalments and settlements (each field optional). */
+                    payment_options?: {
+                        /** @description Whether customers may pay by instalments (a payment plan). */
+                        instalments_allowed?: boolean;
+                        /**
+                         * Format: int32
+                         * @description Most instalments a plan may have.
+                         */
+                        max_instalments?: number;
+                        /**
+                         * Format: int64
+                         * @description Smallest instalment, minor units.
+                         */
+                        min_instalment_amount?: number;
+                        /** @description Whether a settlement (less than the balance in full) may be offered. */
+                        settlement_allowed?: boolean;
+                        /**
+                         * Format: int32
+                         * @description Largest settlement discount, percent of the balance.
+                         */
+                        max_discount_percent?: number;
+                    };
+                };
                 /** @enum {string} */
                 currency: "GBP" | "EUR" | "USD";
                 /** Format: date-time */
@@ -1744,18 +2545,22 @@ export type components = {
                 created_at: string;
                 /** Format: date-time */
                 updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
             }[];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         CustomerCreate: {
             /**
-             * @description A person or a company (default `individual` on create).
+             * @description A person, a company, or `unknown` when the creditor does not know (default `individual` on create).
              * @enum {string}
              */
-            kind?: "individual" | "company";
+            kind?: "individual" | "company" | "unknown";
             /** @description Full name; derived from first and last name when omitted. */
             full_name?: string | null;
             /** @description Given name (individuals). */
@@ -1804,10 +2609,10 @@ export type components = {
         } | unknown | unknown;
         CustomerUpdate: {
             /**
-             * @description A person or a company (default `individual` on create).
+             * @description A person, a company, or `unknown` when the creditor does not know (default `individual` on create).
              * @enum {string}
              */
-            kind?: "individual" | "company";
+            kind?: "individual" | "company" | "unknown";
             /** @description Full name; derived from first and last name when omitted. */
             full_name?: string | null;
             /** @description Given name (individuals). */
@@ -1860,6 +2665,8 @@ export type components = {
             object: "customer";
             /** @constant */
             deleted: true;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         ContactDetail: {
             /** @example cd_1a2B3c4D5e6F7g8H9i0JkLmN */
@@ -1894,6 +2701,8 @@ export type components = {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         ContactDetailCreate: {
             /** @enum {string} */
@@ -1959,11 +2768,40 @@ export type components = {
                 object: "customer";
                 /** @constant */
                 deleted: true;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
             };
             /** @description Organisation id, or the object with `expand[]=organisation`. */
             organisation: string | components["schemas"]["Organisation"];
             account_number: string | null;
             kind: string | null;
+            /** @description Who the debt was originally owed to, when it was sold or assigned. */
+            originator: string | null;
+            /** @description The debt's settings, one key per concern. */
+            configurations: {
+                /** @description How customers may pay: instalments and settlements (each field optional). */
+                payment_options?: {
+                    /** @description Whether customers may pay by instalments (a payment plan). */
+                    instalments_allowed?: boolean;
+                    /**
+                     * Format: int32
+                     * @description Most instalments a plan may have.
+                     */
+                    max_instalments?: number;
+                    /**
+                     * Format: int64
+                     * @description Smallest instalment, minor units.
+                     */
+                    min_instalment_amount?: number;
+                    /** @description Whether a settlement (less than the balance in full) may be offered. */
+                    settlement_allowed?: boolean;
+                    /**
+                     * Format: int32
+                     * @description Largest settlement discount, percent of the balance.
+                     */
+                    max_discount_percent?: number;
+                };
+            };
             /** @enum {string} */
             currency: "GBP" | "EUR" | "USD";
             /** Format: date-time */
@@ -2040,6 +2878,8 @@ export type components = {
                 created_at: string;
                 /** Format: date-time */
                 updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
             }[];
             /** @description The debt's line items, newest first, with `expand[]=line_items`. */
             line_items?: {
@@ -2066,6 +2906,8 @@ export type components = {
                 created_at: string;
                 /** Format: date-time */
                 updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
             }[];
             /** @description The debt's invoices, newest first, with `expand[]=invoices`. */
             invoices?: {
@@ -2092,6 +2934,8 @@ export type components = {
                 created_at: string;
                 /** Format: date-time */
                 updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
             }[];
             /** @description The debt's payment plans, newest first, with `expand[]=payment_plans`. */
             payment_plans?: {
@@ -2132,11 +2976,15 @@ export type components = {
                 created_at: string;
                 /** Format: date-time */
                 updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
             }[];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         DebtCreate: {
             /** @description Customer who owes the debt (yours). */
@@ -2197,6 +3045,33 @@ export type components = {
             account_number?: string;
             /** @description Free text, e.g. `purchased` or `consumer_loan`. */
             kind?: string;
+            /** @description Who the debt was originally owed to, when it was sold or assigned. */
+            originator?: string | null;
+            /** @description The debt's settings, one key per concern. */
+            configurations?: {
+                /** @description How customers may pay: instalments and settlements (each field optional). */
+                payment_options?: {
+                    /** @description Whether customers may pay by instalments (a payment plan). */
+                    instalments_allowed?: boolean;
+                    /**
+                     * Format: int32
+                     * @description Most instalments a plan may have.
+                     */
+                    max_instalments?: number;
+                    /**
+                     * Format: int64
+                     * @description Smallest instalment, minor units.
+                     */
+                    min_instalment_amount?: number;
+                    /** @description Whether a settlement (less than the balance in full) may be offered. */
+                    settlement_allowed?: boolean;
+                    /**
+                     * Format: int32
+                     * @description Largest settlement discount, percent of the balance.
+                     */
+                    max_discount_percent?: number;
+                };
+            };
             /**
              * Format: date-time
              * @description RFC 3339 timestamp, UTC.
@@ -2259,6 +3134,33 @@ export type components = {
             account_number?: string;
             /** @description Free text, e.g. `purchased` or `consumer_loan`. */
             kind?: string;
+            /** @description Who the debt was originally owed to, when it was sold or assigned. */
+            originator?: string | null;
+            /** @description The debt's settings, one key per concern. */
+            configurations?: {
+                /** @description How customers may pay: instalments and settlements (each field optional). */
+                payment_options?: {
+                    /** @description Whether customers may pay by instalments (a payment plan). */
+                    instalments_allowed?: boolean;
+                    /**
+                     * Format: int32
+                     * @description Most instalments a plan may have.
+                     */
+                    max_instalments?: number;
+                    /**
+                     * Format: int64
+                     * @description Smallest instalment, minor units.
+                     */
+                    min_instalment_amount?: number;
+                    /** @description Whether a settlement (less than the balance in full) may be offered. */
+                    settlement_allowed?: boolean;
+                    /**
+                     * Format: int32
+                     * @description Largest settlement discount, percent of the balance.
+                     */
+                    max_discount_percent?: number;
+                };
+            };
             /**
              * Format: date-time
              * @description RFC 3339 timestamp, UTC.
@@ -2276,6 +3178,8 @@ export type components = {
             object: "debt";
             /** @constant */
             deleted: true;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         DebtActionReason: {
             /** @description Why the action was taken; stored on the status. */
@@ -2284,10 +3188,7 @@ export type components = {
         DebtPause: {
             /** @description Why the action was taken; stored on the status. */
             reason?: string;
-            /**
-             * Format: date-time
-             * @description When the pause ends by itself (a future time); the worker then resumes the debt.
-             */
+            /** @description When the pause ends by itself: a future time, or a date (`2026-12-24`: the start of that day in the customer's time zone, from its `preferred_locale`); the worker then resumes the debt. */
             end_at?: string;
         };
         DebtWithdraw: {
@@ -2320,6 +3221,8 @@ export type components = {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         LineItemCreate: {
             /**
@@ -2363,6 +3266,33 @@ export type components = {
                 organisation: string;
                 account_number: string | null;
                 kind: string | null;
+                /** @description Who the debt was originally owed to, when it was sold or assigned. */
+                originator: string | null;
+                /** @description The debt's settings, one key per concern. */
+                configurations: {
+                    /** @description How customers may pay: instalments and settlements (each field optional). */
+                    payment_options?: {
+                        /** @description Whether customers may pay by instalments (a payment plan). */
+                        instalments_allowed?: boolean;
+                        /**
+                         * Format: int32
+                         * @description Most instalments a plan may have.
+                         */
+                        max_instalments?: number;
+                        /**
+                         * Format: int64
+                         * @description Smallest instalment, minor units.
+                         */
+                        min_instalment_amount?: number;
+                        /** @description Whether a settlement (less than the balance in full) may be offered. */
+                        settlement_allowed?: boolean;
+                        /**
+                         * Format: int32
+                         * @description Largest settlement discount, percent of the balance.
+                         */
+                        max_discount_percent?: number;
+                    };
+                };
                 /** @enum {string} */
                 currency: "GBP" | "EUR" | "USD";
                 /** Format: date-time */
@@ -2414,6 +3344,8 @@ export type components = {
                 created_at: string;
                 /** Format: date-time */
                 updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
             };
             reference: string;
             /** Format: date */
@@ -2448,6 +3380,8 @@ export type components = {
                 created_at: string;
                 /** Format: date-time */
                 updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
             })[];
             /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
             metadata: {
@@ -2457,6 +3391,8 @@ export type components = {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         InvoiceCreate: {
             /** @description Your invoice number; unique within the debt. */
@@ -2542,6 +3478,33 @@ export type components = {
                 organisation: string;
                 account_number: string | null;
                 kind: string | null;
+                /** @description Who the debt was originally owed to, when it was sold or assigned. */
+                originator: string | null;
+                /** @description The debt's settings, one key per concern. */
+                configurations: {
+                    /** @description How customers may pay: instalments and settlements (each field optional). */
+                    payment_options?: {
+                        /** @description Whether customers may pay by instalments (a payment plan). */
+                        instalments_allowed?: boolean;
+                        /**
+                         * Format: int32
+                         * @description Most instalments a plan may have.
+                         */
+                        max_instalments?: number;
+                        /**
+                         * Format: int64
+                         * @description Smallest instalment, minor units.
+                         */
+                        min_instalment_amount?: number;
+                        /** @description Whether a settlement (less than the balance in full) may be offered. */
+                        settlement_allowed?: boolean;
+                        /**
+                         * Format: int32
+                         * @description Largest settlement discount, percent of the balance.
+                         */
+                        max_discount_percent?: number;
+                    };
+                };
                 /** @enum {string} */
                 currency: "GBP" | "EUR" | "USD";
                 /** Format: date-time */
@@ -2593,6 +3556,8 @@ export type components = {
                 created_at: string;
                 /** Format: date-time */
                 updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
             };
             /** Format: int64 */
             amount: number;
@@ -2640,6 +3605,8 @@ export type components = {
                 created_at: string;
                 /** Format: date-time */
                 updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
             };
             /** Format: int64 */
             amount_refunded: number;
@@ -2654,6 +3621,8 @@ export type components = {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         PaymentCreate: {
             /**
@@ -2720,6 +3689,33 @@ export type components = {
                 organisation: string;
                 account_number: string | null;
                 kind: string | null;
+                /** @description Who the debt was originally owed to, when it was sold or assigned. */
+                originator: string | null;
+                /** @description The debt's settings, one key per concern. */
+                configurations: {
+                    /** @description How customers may pay: instalments and settlements (each field optional). */
+                    payment_options?: {
+                        /** @description Whether customers may pay by instalments (a payment plan). */
+                        instalments_allowed?: boolean;
+                        /**
+                         * Format: int32
+                         * @description Most instalments a plan may have.
+                         */
+                        max_instalments?: number;
+                        /**
+                         * Format: int64
+                         * @description Smallest instalment, minor units.
+                         */
+                        min_instalment_amount?: number;
+                        /** @description Whether a settlement (less than the balance in full) may be offered. */
+                        settlement_allowed?: boolean;
+                        /**
+                         * Format: int32
+                         * @description Largest settlement discount, percent of the balance.
+                         */
+                        max_discount_percent?: number;
+                    };
+                };
                 /** @enum {string} */
                 currency: "GBP" | "EUR" | "USD";
                 /** Format: date-time */
@@ -2771,6 +3767,8 @@ export type components = {
                 created_at: string;
                 /** Format: date-time */
                 updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
             };
             /** @enum {string} */
             status: "active" | "completed" | "broken" | "canceled";
@@ -2829,11 +3827,15 @@ export type components = {
                 created_at: string;
                 /** Format: date-time */
                 updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
             }[];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         PaymentPlanCreate: {
             /**
@@ -2867,6 +3869,40 @@ export type components = {
                 [key: string]: string;
             };
         } & (unknown | unknown);
+        PaymentPlanCreateForDebt: {
+            /** @description The debt the plan pays (yours). */
+            debt_id: string;
+            /**
+             * @description How often an instalment falls due.
+             * @enum {string}
+             */
+            frequency: "weekly" | "fortnightly" | "monthly";
+            /**
+             * Format: date
+             * @description Due date of the first instalment (YYYY-MM-DD, today or later).
+             */
+            start_on: string;
+            /**
+             * Format: int64
+             * @description Each instalment, minor units (the last takes the remainder). Not with `instalment_count`.
+             */
+            instalment_amount?: number;
+            /**
+             * Format: int32
+             * @description Number of instalments. Not with `instalment_amount`.
+             */
+            instalment_count?: number;
+            /**
+             * Format: int32
+             * @description Days after a due date before an unpaid instalment is missed (default 5).
+             * @default 5
+             */
+            grace_days: number;
+            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
         PaymentPlanReschedule: {
             /**
              * @description How often an instalment falls due.
@@ -2966,6 +4002,8 @@ export type components = {
             updated_at: string;
             /** @description Organisation id, or the object with `expand[]=organisation`. */
             organisation: string | components["schemas"]["Organisation"];
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         BalanceItem: {
             /** @example bi_1a2B3c4D5e6F7g8H9i0JkLmN */
@@ -3012,6 +4050,33 @@ export type components = {
                     organisation: string;
                     account_number: string | null;
                     kind: string | null;
+                    /** @description Who the debt was originally owed to, when it was sold or assigned. */
+                    originator: string | null;
+                    /** @description The debt's settings, one key per concern. */
+                    configurations: {
+                        /** @description How customers may pay: instalments and settlements (each field optional). */
+                        payment_options?: {
+                            /** @description Whether customers may pay by instalments (a payment plan). */
+                            instalments_allowed?: boolean;
+                            /**
+                             * Format: int32
+                             * @description Most instalments a plan may have.
+                             */
+                            max_instalments?: number;
+                            /**
+                             * Format: int64
+                             * @description Smallest instalment, minor units.
+                             */
+                            min_instalment_amount?: number;
+                            /** @description Whether a settlement (less than the balance in full) may be offered. */
+                            settlement_allowed?: boolean;
+                            /**
+                             * Format: int32
+                             * @description Largest settlement discount, percent of the balance.
+                             */
+                            max_discount_percent?: number;
+                        };
+                    };
                     /** @enum {string} */
                     currency: "GBP" | "EUR" | "USD";
                     /** Format: date-time */
@@ -3063,6 +4128,8 @@ export type components = {
                     created_at: string;
                     /** Format: date-time */
                     updated_at: string;
+                    /** @description False for an object of test mode (a test client’s), true for a live one. */
+                    livemode: boolean;
                 };
                 /** Format: int64 */
                 amount: number;
@@ -3110,6 +4177,8 @@ export type components = {
                     created_at: string;
                     /** Format: date-time */
                     updated_at: string;
+                    /** @description False for an object of test mode (a test client’s), true for a live one. */
+                    livemode: boolean;
                 };
                 /** Format: int64 */
                 amount_refunded: number;
@@ -3124,12 +4193,16 @@ export type components = {
                 created_at: string;
                 /** Format: date-time */
                 updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
             };
             /** @description Id of the debt of the payment, or null. */
             debt: string | null;
             description: string | null;
             /** Format: date-time */
             created_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         /** @description RFC 4180 CSV. */
         ReconciliationFile: string;
@@ -3141,6 +4214,22 @@ export type components = {
             name: string;
             /** @description Free text about the account; null until set. */
             description: string | null;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+            /** @description The account's settings, one key per concern (`PATCH` replaces the keys it gives). */
+            configurations: {
+                /**
+                 * @description ISO 4217 currency code.
+                 * @enum {string}
+                 */
+                default_currency?: "GBP" | "EUR" | "USD";
+                /** @description Locale new customers get when none is given, e.g. `en-GB`. */
+                default_locale?: string;
+            };
+            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -3151,6 +4240,20 @@ export type components = {
             name?: string;
             /** @description Free text about the account; null clears it. */
             description?: string | null;
+            /** @description The account's settings, one key per concern (`PATCH` replaces the keys it gives). */
+            configurations?: {
+                /**
+                 * @description ISO 4217 currency code.
+                 * @enum {string}
+                 */
+                default_currency?: "GBP" | "EUR" | "USD";
+                /** @description Locale new customers get when none is given, e.g. `en-GB`. */
+                default_locale?: string;
+            };
+            /** @description Keys to merge into the stored metadata: each given key is set, a key set to "" is removed, keys not mentioned are kept. At most 50 keys after merging. */
+            metadata?: {
+                [key: string]: string;
+            };
         };
         CommunicationTemplate: {
             /** @example ctpl_1a2B3c4D5e6F7g8H9i0JkLmN */
@@ -3175,6 +4278,8 @@ export type components = {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         CommunicationTemplateCreate: {
             /** @description Unique name within the tenant, referenced by strategy steps (e.g. `reminder-day-0-email`). */
@@ -3218,7 +4323,274 @@ export type components = {
             body: string;
             /** Format: date-time */
             created_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
+        Communication: {
+            /** @example com_1a2B3c4D5e6F7g8H9i0JkLmN */
+            id: string;
+            /** @constant */
+            object: "communication";
+            /** @description Id of the debt, or the debt with `expand[]=debt`. */
+            debt: string | {
+                /** @example deb_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "debt";
+                customer: string;
+                organisation: string;
+                account_number: string | null;
+                kind: string | null;
+                /** @description Who the debt was originally owed to, when it was sold or assigned. */
+                originator: string | null;
+                /** @description The debt's settings, one key per concern. */
+                configurations: {
+                    /** @description How customers may pay: instalments and settlements (each field optional). */
+                    payment_options?: {
+                        /** @description Whether customers may pay by instalments (a payment plan). */
+                        instalments_allowed?: boolean;
+                        /**
+                         * Format: int32
+                         * @description Most instalments a plan may have.
+                         */
+                        max_instalments?: number;
+                        /**
+                         * Format: int64
+                         * @description Smallest instalment, minor units.
+                         */
+                        min_instalment_amount?: number;
+                        /** @description Whether a settlement (less than the balance in full) may be offered. */
+                        settlement_allowed?: boolean;
+                        /**
+                         * Format: int32
+                         * @description Largest settlement discount, percent of the balance.
+                         */
+                        max_discount_percent?: number;
+                    };
+                };
+                /** @enum {string} */
+                currency: "GBP" | "EUR" | "USD";
+                /** Format: date-time */
+                start_at: string | null;
+                tags: string[];
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                status: {
+                    /** @enum {string} */
+                    value: "initializing" | "prepared" | "paused" | "resumed" | "withdrawn" | "deleted" | "adjusted" | "analysing" | "enriching" | "contacted" | "contact_established" | "contact_failed" | "process_exhausted" | "arranging" | "paying" | "defaulted" | "settled" | "paid" | "queried" | "disputed" | "follow_up_required" | "assessing" | "recovering" | "legal_protection" | "returned" | "discharged" | "closed" | "open";
+                    reason: string | null;
+                    /** @description Who made the move: the client id, or `system` for the worker. */
+                    whodunnit: string | null;
+                    /** @description The `info` of a withdrawal, or what caused an automatic move. */
+                    context: string | null;
+                    /**
+                     * Format: date-time
+                     * @description When a pause ends by itself (`paused` only).
+                     */
+                    end_at: string | null;
+                    /** Format: date-time */
+                    updated_at: string;
+                };
+                summary: {
+                    /** Format: int64 */
+                    amount_total: number;
+                    /** Format: int64 */
+                    amount_paid: number;
+                    /** Format: int64 */
+                    amount_remaining: number;
+                    breakdown: {
+                        /** Format: int64 */
+                        principal: number;
+                        /** Format: int64 */
+                        interest: number;
+                        /** Format: int64 */
+                        fees: number;
+                        /** Format: int64 */
+                        value_added_tax: number;
+                        /** Format: int64 */
+                        discounts: number;
+                        /** Format: int64 */
+                        refunds: number;
+                    };
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            };
+            /** @description Customer id, or the customer with `expand[]=customer`. */
+            customer: string | components["schemas"]["Customer"];
+            /** @description Template id (null for inbound and built-in templates), or `{id, object, name}` with `expand[]=template`. */
+            template: null | string | {
+                id: string;
+                /** @constant */
+                object: "communication_template";
+                name: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            };
+            /**
+             * Format: int64
+             * @description The version of the template it used.
+             */
+            template_version: number | null;
+            /**
+             * @description Outbound: `queued` → `sent` → `delivered` | `failed` | `bounced` (or `queued` → `failed`); inbound: `received`.
+             * @enum {string}
+             */
+            status: "queued" | "sent" | "delivered" | "failed" | "bounced" | "received";
+            /** @description Why it failed or bounced. */
+            status_reason: string | null;
+            /** @enum {string} */
+            direction: "outbound" | "inbound";
+            /** @enum {string} */
+            delivery_method: "email" | "sms" | "letter";
+            /** @description Contact detail id (or null), or the detail with `expand[]=contact_detail`. */
+            contact_detail: null | string | {
+                /** @example cd_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "contact_detail";
+                /** @description Id of the customer. */
+                customer: string;
+                /** @enum {string} */
+                type: "email" | "phone_number" | "mobile_number" | "fax_number" | "address";
+                /** @description An e-mail address; a telephone number (international `+44…`, or national, read in the region of the customer's `preferred_locale`, GB when none; stored in E.164); or for `address` an object `{line_1, line_2, city, county, postal_code, country}`. */
+                value: string | {
+                    line_1: string;
+                    line_2: string | null;
+                    city: string | null;
+                    county: string | null;
+                    postal_code: string | null;
+                    country: string | null;
+                };
+                primary: boolean;
+                /** @enum {string|null} */
+                usage: "permanent" | "temporary" | "work" | "supply_address" | "delivery_address" | "billing" | null;
+                /** @enum {string} */
+                source: "client" | "customer" | "support_agent" | "other";
+                /** @enum {string} */
+                status: "unverified" | "verified" | "undeliverable" | "deleted";
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            };
+            /** @description The provider that carried it: `smtp`, `vonage`, `local-print`. */
+            provider: string | null;
+            /** @description The provider's id of the message (an email's Message-ID, an SMS message id). */
+            provider_reference: string | null;
+            /** @description The rendered subject (email, letter heading) or the subject of a reply. */
+            subject: string | null;
+            /** @description The rendered text, or the text of a reply. */
+            body: string | null;
+            /**
+             * @description An operator's classification of an inbound communication.
+             * @enum {string|null}
+             */
+            classification: "query" | "dispute" | "other" | null;
+            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
+        /** @description A PDF document. */
+        PdfDocument: string;
+        ImportUpload: {
+            /**
+             * @description What the file holds.
+             * @enum {string}
+             */
+            type: "placement" | "transaction" | "arrangement" | "closure";
+            /** @description The organisation the file's debts belong to: required for placements; for other types it narrows account numbers to it. */
+            organisation_id?: string;
+            /**
+             * Format: binary
+             * @description The CSV file: UTF-8, comma delimited, a header row (docs/api.md section 16); at most IMPORT_MAX_BYTES (default 1 GiB: larger is 413).
+             */
+            file: string;
+        };
+        Import: {
+            /** @example imp_1a2B3c4D5e6F7g8H9i0JkLmN */
+            id: string;
+            /** @constant */
+            object: "import";
+            /** @enum {string} */
+            type: "placement" | "transaction" | "arrangement" | "closure";
+            /** @description Id of the organisation named at upload, or null. */
+            organisation: string | null;
+            /** @enum {string} */
+            status: "queued" | "processing" | "completed" | "failed";
+            failure: {
+                /** @description not_utf8, not_csv, empty_file, header_mismatch, missing_column, unknown_organisation, too_many_rows */
+                code: string;
+                message: string;
+            } | null;
+            filename: string | null;
+            /** @description SHA-256 of the file, hex: the same file of the same type uploaded again answers this import. */
+            sha256: string;
+            /** Format: int64 */
+            size_bytes: number;
+            /** Format: int64 */
+            rows_total: number;
+            /** Format: int64 */
+            rows_processed: number;
+            /** Format: int64 */
+            rows_succeeded: number;
+            /** Format: int64 */
+            rows_failed: number;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
+        ImportError: {
+            /** @example ierr_1a2B3c4D5e6F7g8H9i0JkLmN */
+            id: string;
+            /** @constant */
+            object: "import_error";
+            import: string;
+            /**
+             * Format: int64
+             * @description Row number in the file: the header is row 1, the first data row 2.
+             */
+            row: number;
+            /** @description The column at fault, when one is. */
+            column: string | null;
+            code: string;
+            message: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
+        ImportErrorsCsv: string;
         WebhookEndpoint: {
             /** @example wh_1a2B3c4D5e6F7g8H9i0JkLmN */
             id: string;
@@ -3229,6 +4601,11 @@ export type components = {
             enabled: boolean;
             enabled_events: string[];
             version: string;
+            /**
+             * @description How deliveries are signed (default `standard`): `standard` (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`) or `hmac_sha256_hex` (the public API's `Ophelos-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 over "<t>.<raw body>">`, keyed by the signing secret as UTF-8 text). During a secret rotation each carries one signature per secret.
+             * @enum {string}
+             */
+            signature_scheme: "standard" | "hmac_sha256_hex";
             credentials: {
                 oauth2: {
                     token_url: string;
@@ -3245,6 +4622,8 @@ export type components = {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         WebhookEndpointCreate: {
             /** @description Address receiving deliveries (absolute https URL). */
@@ -3252,12 +4631,17 @@ export type components = {
             /** @description Whether events are delivered (default true); a disabled endpoint receives nothing until enabled. */
             enabled?: boolean;
             /** @description Event types to deliver, or exactly `["*"]` for all. */
-            enabled_events: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed")[];
+            enabled_events: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
             /**
-             * @description Event shape delivered: `v` + a supported date as YYYYMMDD (supported: v20261101; default the newest).
+             * @description Event shape delivered: `v` + a supported date as YYYYMMDD (supported: v20250401, v20261101; default the newest).
              * @example v20261101
              */
             version?: string;
+            /**
+             * @description How deliveries are signed (default `standard`): `standard` (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`) or `hmac_sha256_hex` (the public API's `Ophelos-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 over "<t>.<raw body>">`, keyed by the signing secret as UTF-8 text). During a secret rotation each carries one signature per secret.
+             * @enum {string}
+             */
+            signature_scheme?: "standard" | "hmac_sha256_hex";
             /** @description Authentication of deliveries. Omit for none. */
             credentials?: {
                 /** @description OAuth 2.0 client credentials (RFC 6749 section 4.4): before delivering, the dispatcher obtains a token from `token_url` (HTTP Basic client authentication) and sends it as `Authorization: Bearer`. */
@@ -3281,12 +4665,17 @@ export type components = {
             /** @description Whether events are delivered; set true to re-enable an endpoint disabled after failing. */
             enabled?: boolean;
             /** @description Event types to deliver, or exactly `["*"]` for all. */
-            enabled_events?: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed")[];
+            enabled_events?: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
             /**
-             * @description Event shape delivered: `v` + a supported date as YYYYMMDD (supported: v20261101; default the newest).
+             * @description Event shape delivered: `v` + a supported date as YYYYMMDD (supported: v20250401, v20261101; default the newest).
              * @example v20261101
              */
             version?: string;
+            /**
+             * @description How deliveries are signed (default `standard`): `standard` (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`) or `hmac_sha256_hex` (the public API's `Ophelos-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 over "<t>.<raw body>">`, keyed by the signing secret as UTF-8 text). During a secret rotation each carries one signature per secret.
+             * @enum {string}
+             */
+            signature_scheme?: "standard" | "hmac_sha256_hex";
             /** @description New credentials, or null to remove them. */
             credentials?: {
                 /** @description OAuth 2.0 client credentials (RFC 6749 section 4.4): before delivering, the dispatcher obtains a token from `token_url` (HTTP Basic client authentication) and sends it as `Authorization: Bearer`. */
@@ -3310,6 +4699,8 @@ export type components = {
             object: "webhook_endpoint";
             /** @constant */
             deleted: true;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         WebhookDelivery: {
             /** @example del_1a2B3c4D5e6F7g8H9i0JkLmN */
@@ -3374,6 +4765,8 @@ export type components = {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         WebhookRecoverBody: {
             /**
@@ -3394,6 +4787,8 @@ export type components = {
              * @description Deliveries queued again, each due now with a fresh retry schedule.
              */
             requeued: number;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         Event: {
             /** @example evt_1a2B3c4D5e6F7g8H9i0JkLmN */
@@ -3401,7 +4796,7 @@ export type components = {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "webhook.test";
+            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed" | "webhook.test";
             /** @description API version whose shape `data.object` has. */
             api_version: string;
             /** Format: date-time */
@@ -3412,6 +4807,8 @@ export type components = {
                     [key: string]: unknown;
                 };
             };
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         OperatorStatusChange: {
             /**
@@ -3435,6 +4832,8 @@ export type components = {
             /** @constant */
             object: "payout_run";
             payouts: string[];
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         PayoutStatusChange: {
             /**
@@ -3445,6 +4844,96 @@ export type components = {
             /** @description Why; required for `failed`. */
             reason?: string;
         };
+        CommunicationClassify: {
+            /**
+             * @description `query` moves the debt to `queried`, `dispute` to `disputed`, `other` records the classification alone.
+             * @enum {string}
+             */
+            as: "query" | "dispute" | "other";
+            /** @description Why, recorded on the debt status. */
+            reason?: string;
+        };
+        CommunicationClassified: {
+            /** @example com_1a2B3c4D5e6F7g8H9i0JkLmN */
+            id: string;
+            /** @constant */
+            object: "communication";
+            /** @description Id of the debt. */
+            debt: string;
+            /** @description Id of the customer. */
+            customer: string;
+            /** @description Id of the template an outbound communication was made from (null for inbound ones). */
+            template: string | null;
+            /**
+             * Format: int64
+             * @description The version of the template it used.
+             */
+            template_version: number | null;
+            /**
+             * @description Outbound: `queued` → `sent` → `delivered` | `failed` | `bounced` (or `queued` → `failed`); inbound: `received`.
+             * @enum {string}
+             */
+            status: "queued" | "sent" | "delivered" | "failed" | "bounced" | "received";
+            /** @description Why it failed or bounced. */
+            status_reason: string | null;
+            /** @enum {string} */
+            direction: "outbound" | "inbound";
+            /** @enum {string} */
+            delivery_method: "email" | "sms" | "letter";
+            /** @description Id of the contact detail it went to (or came from, when known). */
+            contact_detail: string | null;
+            /** @description The provider that carried it: `smtp`, `vonage`, `local-print`. */
+            provider: string | null;
+            /** @description The provider's id of the message (an email's Message-ID, an SMS message id). */
+            provider_reference: string | null;
+            /** @description The rendered subject (email, letter heading) or the subject of a reply. */
+            subject: string | null;
+            /** @description The rendered text, or the text of a reply. */
+            body: string | null;
+            /**
+             * @description An operator's classification of an inbound communication.
+             * @enum {string|null}
+             */
+            classification: "query" | "dispute" | "other" | null;
+            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
+        TestClock: {
+            /** @constant */
+            object: "test_clock";
+            /**
+             * Format: date-time
+             * @description The tenant's current time: the real time plus `offset_seconds`.
+             */
+            now: string;
+            /**
+             * Format: int64
+             * @description How far the tenant's clock runs ahead of real time, in seconds.
+             */
+            offset_seconds: number;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
+        TestClockAdvance: {
+            /**
+             * Format: int32
+             * @description Move the clock this many seconds forward.
+             */
+            seconds?: number;
+            /**
+             * Format: date-time
+             * @description Move the clock to this time (RFC 3339); not before the current one.
+             */
+            to?: string;
+        };
         ProbeStatus: {
             /** @enum {string} */
             status: "ok" | "ready" | "unavailable";
@@ -3452,6 +4941,13 @@ export type components = {
         Text: string;
         /** @description An OpenAPI 3.1 document. */
         OpenApiDocument: Record<string, never>;
+        CallbackResult: {
+            /** @description False when nothing changed: a replay, interim news, or a message about nothing we sent. */
+            recorded: boolean;
+            /** @description The communication recorded or updated. */
+            communication?: string;
+            reason?: string;
+        };
     };
     responses: never;
     parameters: {
@@ -3462,9 +4958,9 @@ export type components = {
         /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
         before: string;
         /** @description Embed the related objects in place of their ids, or as lists. */
-        expand: ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans")[];
+        expand: (string | ("debt" | "payments") | unknown)[];
         /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
-        ApiVersion: "2026-11-01";
+        ApiVersion: "2025-04-01" | "2026-11-01";
         /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
         TenantId: string;
         /** @description The tenant the operator acts for (400 `parameter_invalid` when missing or unknown). */
@@ -3477,7 +4973,7 @@ export type components = {
         /** @description Identifier of this request (`req_…`), also in error bodies and logs. */
         "Request-Id": string;
         /** @description The API version used to answer. */
-        "Api-Version": "2026-11-01";
+        "Api-Version": "2025-04-01" | "2026-11-01";
         /** @description Remaining quota of the client in the current window (IETF draft-ietf-httpapi-ratelimit-headers-08), e.g. `"client"; r=599; t=60`. */
         RateLimit: string;
         /** @description The quota policy: requests `q` per window `w` seconds, e.g. `"client"; q=600; w=60`. */
@@ -3510,6 +5006,8 @@ export interface operations {
                 after?: components["parameters"]["after"];
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -3532,6 +5030,7 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     "X-Page-Items": components["headers"]["X-Page-Items"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3542,7 +5041,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -3553,7 +5052,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor";
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
                     };
                 };
             };
@@ -4374,8 +5873,10 @@ export interface operations {
                 after?: components["parameters"]["after"];
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: "debts"[];
+                "expand[]"?: (string | "debts" | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -4398,6 +5899,7 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     "X-Page-Items": components["headers"]["X-Page-Items"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4408,7 +5910,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -4419,7 +5921,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor";
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
                     };
                 };
             };
@@ -4504,7 +6006,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: "debts"[];
+                "expand[]"?: (string | "debts" | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -4692,7 +6194,7 @@ export interface operations {
     searchCustomers: {
         parameters: {
             query: {
-                /** @description Search expression (at most 1000 characters): terms `field:value` (or `=`) or `field>value` (also `>=`, `<`, `<=`) joined by `AND`, `OR` (any case) or spaces (= AND), never AND and OR in one query; values bare, `"double"` or `'single'` quoted. Fields: `email` (`:`; an e-mail address, case-insensitive), `full_name` (`:`; text contained, case-insensitively), `created_at` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date). */
+                /** @description Search expression (at most 1000 characters): terms `field:value` (or `=`) or `field>value` (also `>=`, `<`, `<=`) joined by `AND`, `OR` (any case) or spaces (= AND), never AND and OR in one query; values bare, `"double"` or `'single'` quoted. Fields: `email` (`:`; an e-mail address, case-insensitive), `full_name` (`:`; text contained, case-insensitively), `created_at` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date), `metadata['key']` (`:`; a text value, matched exactly). */
                 query: string;
                 /** @description Objects per page. */
                 limit?: components["parameters"]["limit"];
@@ -4701,7 +6203,7 @@ export interface operations {
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: "debts"[];
+                "expand[]"?: (string | "debts" | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -4831,7 +6333,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: "debts"[];
+                "expand[]"?: (string | "debts" | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -4971,7 +6473,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: "debts"[];
+                "expand[]"?: (string | "debts" | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -5345,7 +6847,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: "debts"[];
+                "expand[]"?: (string | "debts" | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -5557,6 +7059,8 @@ export interface operations {
                 after?: components["parameters"]["after"];
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -5582,6 +7086,7 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     "X-Page-Items": components["headers"]["X-Page-Items"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5592,7 +7097,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -5603,7 +7108,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor";
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
                     };
                 };
             };
@@ -5713,6 +7218,364 @@ export interface operations {
             path: {
                 /** @description Id of the customer (`cus_…`). Another tenant's id is 404 like an unknown one. */
                 customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactDetailCreate"];
+            };
+        };
+        responses: {
+            /** @description The created ContactDetail. */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactDetail"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listDebtContactDetails: {
+        parameters: {
+            query?: {
+                /** @description Objects per page. */
+                limit?: components["parameters"]["limit"];
+                /** @description An object id of this list: return the objects after it (older). Not with `before`. */
+                after?: components["parameters"]["after"];
+                /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
+                before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path: {
+                /** @description Id of the debt (`deb_…`). Another tenant's id is 404 like an unknown one. */
+                debtId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of ContactDetail objects. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page-Items": components["headers"]["X-Page-Items"];
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["ContactDetail"][];
+                    };
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createDebtContactDetail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Id of the debt (`deb_…`). Another tenant's id is 404 like an unknown one. */
+                debtId: string;
             };
             cookie?: never;
         };
@@ -6647,8 +8510,10 @@ export interface operations {
                 after?: components["parameters"]["after"];
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: components["parameters"]["expand"];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -6671,6 +8536,7 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     "X-Page-Items": components["headers"]["X-Page-Items"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6681,7 +8547,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6692,7 +8558,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor";
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
                     };
                 };
             };
@@ -6777,7 +8643,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: components["parameters"]["expand"];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -6989,7 +8855,7 @@ export interface operations {
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: components["parameters"]["expand"];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -7119,7 +8985,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: components["parameters"]["expand"];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -7259,7 +9125,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: components["parameters"]["expand"];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -7648,7 +9514,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: components["parameters"]["expand"];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -7992,7 +9858,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: components["parameters"]["expand"];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -8199,7 +10065,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: components["parameters"]["expand"];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -8406,7 +10272,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: components["parameters"]["expand"];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -8613,7 +10479,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: components["parameters"]["expand"];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -8820,7 +10686,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: components["parameters"]["expand"];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -9027,7 +10893,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: components["parameters"]["expand"];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -9234,7 +11100,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: components["parameters"]["expand"];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -9446,6 +11312,8 @@ export interface operations {
                 after?: components["parameters"]["after"];
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -9471,6 +11339,7 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     "X-Page-Items": components["headers"]["X-Page-Items"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9481,7 +11350,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9492,7 +11361,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor";
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
                     };
                 };
             };
@@ -9801,8 +11670,10 @@ export interface operations {
                 after?: components["parameters"]["after"];
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("line_items" | "debt")[];
+                "expand[]"?: (string | ("line_items" | "debt") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -9828,6 +11699,7 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     "X-Page-Items": components["headers"]["X-Page-Items"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9838,7 +11710,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9849,7 +11721,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor";
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
                     };
                 };
             };
@@ -9949,7 +11821,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("line_items" | "debt")[];
+                "expand[]"?: (string | ("line_items" | "debt") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -10155,7 +12027,7 @@ export interface operations {
     searchInvoices: {
         parameters: {
             query: {
-                /** @description Search expression (at most 1000 characters): terms `field:value` (or `=`) or `field>value` (also `>=`, `<`, `<=`) joined by `AND`, `OR` (any case) or spaces (= AND), never AND and OR in one query; values bare, `"double"` or `'single'` quoted. Fields: `reference` (`:`; a text value, matched exactly), `status` (`:`; a text value, matched exactly), `due_on` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date), `invoiced_on` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date). */
+                /** @description Search expression (at most 1000 characters): terms `field:value` (or `=`) or `field>value` (also `>=`, `<`, `<=`) joined by `AND`, `OR` (any case) or spaces (= AND), never AND and OR in one query; values bare, `"double"` or `'single'` quoted. Fields: `reference` (`:`; a text value, matched exactly), `status` (`:`; a text value, matched exactly), `due_on` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date), `invoiced_on` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date), `metadata['key']` (`:`; a text value, matched exactly). */
                 query: string;
                 /** @description Objects per page. */
                 limit?: components["parameters"]["limit"];
@@ -10164,7 +12036,7 @@ export interface operations {
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("line_items" | "debt")[];
+                "expand[]"?: (string | ("line_items" | "debt") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -10312,7 +12184,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("line_items" | "debt")[];
+                "expand[]"?: (string | ("line_items" | "debt") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -10454,7 +12326,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("line_items" | "debt")[];
+                "expand[]"?: (string | ("line_items" | "debt") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -10663,7 +12535,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("line_items" | "debt")[];
+                "expand[]"?: (string | ("line_items" | "debt") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -10877,8 +12749,10 @@ export interface operations {
                 after?: components["parameters"]["after"];
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("debt" | "payment_plan")[];
+                "expand[]"?: (string | ("debt" | "payment_plan") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -10904,6 +12778,7 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     "X-Page-Items": components["headers"]["X-Page-Items"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10914,7 +12789,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10925,7 +12800,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor";
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
                     };
                 };
             };
@@ -11025,7 +12900,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("debt" | "payment_plan")[];
+                "expand[]"?: (string | ("debt" | "payment_plan") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -11231,7 +13106,7 @@ export interface operations {
     searchDebtPayments: {
         parameters: {
             query: {
-                /** @description Search expression (at most 1000 characters): terms `field:value` (or `=`) or `field>value` (also `>=`, `<`, `<=`) joined by `AND`, `OR` (any case) or spaces (= AND), never AND and OR in one query; values bare, `"double"` or `'single'` quoted. Fields: `status` (`:`; a text value, matched exactly), `debt_id` (`:`; a text value, matched exactly), `amount` (`:` `>` `>=` `<` `<=`; an integer (minor units)), `currency` (`:`; a text value, matched exactly), `payment_plan_id` (`:`; a text value, matched exactly), `transaction_at` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date), `created_at` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date). */
+                /** @description Search expression (at most 1000 characters): terms `field:value` (or `=`) or `field>value` (also `>=`, `<`, `<=`) joined by `AND`, `OR` (any case) or spaces (= AND), never AND and OR in one query; values bare, `"double"` or `'single'` quoted. Fields: `status` (`:`; a text value, matched exactly), `debt_id` (`:`; a text value, matched exactly), `amount` (`:` `>` `>=` `<` `<=`; an integer (minor units)), `currency` (`:`; a text value, matched exactly), `payment_plan_id` (`:`; a text value, matched exactly), `transaction_at` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date), `created_at` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date), `metadata['key']` (`:`; a text value, matched exactly). */
                 query: string;
                 /** @description Objects per page. */
                 limit?: components["parameters"]["limit"];
@@ -11240,7 +13115,7 @@ export interface operations {
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("debt" | "payment_plan")[];
+                "expand[]"?: (string | ("debt" | "payment_plan") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -11388,7 +13263,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("debt" | "payment_plan")[];
+                "expand[]"?: (string | ("debt" | "payment_plan") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -11530,7 +13405,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("debt" | "payment_plan")[];
+                "expand[]"?: (string | ("debt" | "payment_plan") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -11739,7 +13614,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("debt" | "payment_plan")[];
+                "expand[]"?: (string | ("debt" | "payment_plan") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -11948,7 +13823,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("debt" | "payment_plan")[];
+                "expand[]"?: (string | ("debt" | "payment_plan") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -12162,145 +14037,10 @@ export interface operations {
                 after?: components["parameters"]["after"];
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("debt" | "payment_plan")[];
-            };
-            header?: {
-                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
-                "Api-Version"?: components["parameters"]["ApiVersion"];
-                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
-                "Tenant-Id"?: components["parameters"]["TenantId"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of Payment objects. */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "Api-Version": components["headers"]["Api-Version"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "X-Total-Count": components["headers"]["X-Total-Count"];
-                    "X-Page-Items": components["headers"]["X-Page-Items"];
-                    Link: components["headers"]["Link"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        data: components["schemas"]["Payment"][];
-                    };
-                };
-            };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor";
-                    };
-                };
-            };
-            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        code?: "invalid_token";
-                    };
-                };
-            };
-            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        code?: "insufficient_scope";
-                    };
-                };
-            };
-            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        code?: "rate_limited";
-                    };
-                };
-            };
-            /** @description `internal_error`: An unexpected server error. */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        code?: "internal_error";
-                    };
-                };
-            };
-            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"] & {
-                        /** @enum {unknown} */
-                        code?: "service_unavailable";
-                    };
-                };
-            };
-        };
-    };
-    searchAllPayments: {
-        parameters: {
-            query: {
-                /** @description Search expression (at most 1000 characters): terms `field:value` (or `=`) or `field>value` (also `>=`, `<`, `<=`) joined by `AND`, `OR` (any case) or spaces (= AND), never AND and OR in one query; values bare, `"double"` or `'single'` quoted. Fields: `status` (`:`; a text value, matched exactly), `debt_id` (`:`; a text value, matched exactly), `amount` (`:` `>` `>=` `<` `<=`; an integer (minor units)), `currency` (`:`; a text value, matched exactly), `payment_plan_id` (`:`; a text value, matched exactly), `transaction_at` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date), `created_at` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date). */
-                query: string;
-                /** @description Objects per page. */
-                limit?: components["parameters"]["limit"];
-                /** @description An object id of this list: return the objects after it (older). Not with `before`. */
-                after?: components["parameters"]["after"];
-                /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
-                before?: components["parameters"]["before"];
-                /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("debt" | "payment_plan")[];
+                "expand[]"?: (string | ("debt" | "payment_plan") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -12426,11 +14166,461 @@ export interface operations {
             };
         };
     };
+    searchAllPayments: {
+        parameters: {
+            query: {
+                /** @description Search expression (at most 1000 characters): terms `field:value` (or `=`) or `field>value` (also `>=`, `<`, `<=`) joined by `AND`, `OR` (any case) or spaces (= AND), never AND and OR in one query; values bare, `"double"` or `'single'` quoted. Fields: `status` (`:`; a text value, matched exactly), `debt_id` (`:`; a text value, matched exactly), `amount` (`:` `>` `>=` `<` `<=`; an integer (minor units)), `currency` (`:`; a text value, matched exactly), `payment_plan_id` (`:`; a text value, matched exactly), `transaction_at` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date), `created_at` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date), `metadata['key']` (`:`; a text value, matched exactly). */
+                query: string;
+                /** @description Objects per page. */
+                limit?: components["parameters"]["limit"];
+                /** @description An object id of this list: return the objects after it (older). Not with `before`. */
+                after?: components["parameters"]["after"];
+                /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
+                before?: components["parameters"]["before"];
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: (string | ("debt" | "payment_plan") | unknown)[];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Payment objects. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page-Items": components["headers"]["X-Page-Items"];
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Payment"][];
+                    };
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listOrganisationPayments: {
+        parameters: {
+            query?: {
+                /** @description Objects per page. */
+                limit?: components["parameters"]["limit"];
+                /** @description An object id of this list: return the objects after it (older). Not with `before`. */
+                after?: components["parameters"]["after"];
+                /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
+                before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: (string | ("debt" | "payment_plan") | unknown)[];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path: {
+                /** @description Id of the organisation (`org_…`). Another tenant's id is 404 like an unknown one. */
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Payment objects. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page-Items": components["headers"]["X-Page-Items"];
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Payment"][];
+                    };
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    searchOrganisationPayments: {
+        parameters: {
+            query: {
+                /** @description Search expression (at most 1000 characters): terms `field:value` (or `=`) or `field>value` (also `>=`, `<`, `<=`) joined by `AND`, `OR` (any case) or spaces (= AND), never AND and OR in one query; values bare, `"double"` or `'single'` quoted. Fields: `status` (`:`; a text value, matched exactly), `debt_id` (`:`; a text value, matched exactly), `amount` (`:` `>` `>=` `<` `<=`; an integer (minor units)), `currency` (`:`; a text value, matched exactly), `payment_plan_id` (`:`; a text value, matched exactly), `transaction_at` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date), `created_at` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date), `metadata['key']` (`:`; a text value, matched exactly). */
+                query: string;
+                /** @description Objects per page. */
+                limit?: components["parameters"]["limit"];
+                /** @description An object id of this list: return the objects after it (older). Not with `before`. */
+                after?: components["parameters"]["after"];
+                /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
+                before?: components["parameters"]["before"];
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: (string | ("debt" | "payment_plan") | unknown)[];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path: {
+                /** @description Id of the organisation (`org_…`). Another tenant's id is 404 like an unknown one. */
+                organisationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Payment objects. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page-Items": components["headers"]["X-Page-Items"];
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Payment"][];
+                    };
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     retrieveTenantPayment: {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("debt" | "payment_plan")[];
+                "expand[]"?: (string | ("debt" | "payment_plan") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -12575,8 +14765,10 @@ export interface operations {
                 after?: components["parameters"]["after"];
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("debt" | "payments")[];
+                "expand[]"?: components["parameters"]["expand"];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -12602,6 +14794,7 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     "X-Page-Items": components["headers"]["X-Page-Items"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12612,7 +14805,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12623,7 +14816,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor";
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
                     };
                 };
             };
@@ -12723,7 +14916,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("debt" | "payments")[];
+                "expand[]"?: components["parameters"]["expand"];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -12935,8 +15128,10 @@ export interface operations {
                 after?: components["parameters"]["after"];
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("debt" | "payments")[];
+                "expand[]"?: components["parameters"]["expand"];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -12959,6 +15154,7 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     "X-Page-Items": components["headers"]["X-Page-Items"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12969,7 +15165,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12980,7 +15176,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor";
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
                     };
                 };
             };
@@ -13061,11 +15257,667 @@ export interface operations {
             };
         };
     };
+    createPaymentPlanForDebt: {
+        parameters: {
+            query?: {
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: components["parameters"]["expand"];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPlanCreateForDebt"];
+            };
+        };
+        responses: {
+            /** @description The created PaymentPlan. */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentPlan"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. `invalid_state_transition`: The object is not in a state that allows this action. `resource_conflict`: Another object already holds what this request needs (a debt's second active payment plan, a duplicate invoice reference). */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use" | "invalid_state_transition" | "resource_conflict";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. `business_rule_violation`: The request is well formed but breaks a business rule. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused" | "business_rule_violation";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listPaymentplansViaAlias: {
+        parameters: {
+            query?: {
+                /** @description Objects per page. */
+                limit?: components["parameters"]["limit"];
+                /** @description An object id of this list: return the objects after it (older). Not with `before`. */
+                after?: components["parameters"]["after"];
+                /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
+                before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: components["parameters"]["expand"];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of PaymentPlan objects. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page-Items": components["headers"]["X-Page-Items"];
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["PaymentPlan"][];
+                    };
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createPaymentPlanForDebtViaAlias: {
+        parameters: {
+            query?: {
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: components["parameters"]["expand"];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPlanCreateForDebt"];
+            };
+        };
+        responses: {
+            /** @description The created PaymentPlan. */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentPlan"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. `invalid_state_transition`: The object is not in a state that allows this action. `resource_conflict`: Another object already holds what this request needs (a debt's second active payment plan, a duplicate invoice reference). */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use" | "invalid_state_transition" | "resource_conflict";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. `business_rule_violation`: The request is well formed but breaks a business rule. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused" | "business_rule_violation";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     retrievePaymentPlan: {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("debt" | "payments")[];
+                "expand[]"?: components["parameters"]["expand"];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path: {
+                /** @description Id of the payment plan (`pp_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PaymentPlan. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentPlan"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    retrievePaymentPlanViaAlias: {
+        parameters: {
+            query?: {
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: components["parameters"]["expand"];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -13205,7 +16057,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("debt" | "payments")[];
+                "expand[]"?: components["parameters"]["expand"];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -13412,7 +16264,421 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("debt" | "payments")[];
+                "expand[]"?: components["parameters"]["expand"];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Id of the payment plan (`pp_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPlanReschedule"];
+            };
+        };
+        responses: {
+            /** @description The PaymentPlan. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentPlan"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. `invalid_state_transition`: The object is not in a state that allows this action. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. `business_rule_violation`: The request is well formed but breaks a business rule. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused" | "business_rule_violation";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    replaceReschedulePaymentPlanViaAlias: {
+        parameters: {
+            query?: {
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: components["parameters"]["expand"];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Id of the payment plan (`pp_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPlanReschedule"];
+            };
+        };
+        responses: {
+            /** @description The PaymentPlan. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentPlan"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. `invalid_state_transition`: The object is not in a state that allows this action. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. `business_rule_violation`: The request is well formed but breaks a business rule. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused" | "business_rule_violation";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    reschedulePaymentPlanViaAlias: {
+        parameters: {
+            query?: {
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: components["parameters"]["expand"];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -13619,7 +16885,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("debt" | "payments")[];
+                "expand[]"?: components["parameters"]["expand"];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -13826,7 +17092,421 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("debt" | "payments")[];
+                "expand[]"?: components["parameters"]["expand"];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Id of the payment plan (`pp_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPlanDelay"];
+            };
+        };
+        responses: {
+            /** @description The PaymentPlan. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentPlan"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. `invalid_state_transition`: The object is not in a state that allows this action. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    replaceDelayPaymentPlanViaAlias: {
+        parameters: {
+            query?: {
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: components["parameters"]["expand"];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Id of the payment plan (`pp_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPlanDelay"];
+            };
+        };
+        responses: {
+            /** @description The PaymentPlan. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentPlan"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. `invalid_state_transition`: The object is not in a state that allows this action. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    delayPaymentPlanViaAlias: {
+        parameters: {
+            query?: {
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: components["parameters"]["expand"];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -14033,7 +17713,210 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: ("debt" | "payments")[];
+                "expand[]"?: components["parameters"]["expand"];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Id of the payment plan (`pp_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PaymentPlan. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentPlan"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. `invalid_state_transition`: The object is not in a state that allows this action. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    cancelPaymentPlanViaAlias: {
+        parameters: {
+            query?: {
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: components["parameters"]["expand"];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -14241,8 +18124,10 @@ export interface operations {
                 after?: components["parameters"]["after"];
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: "organisation"[];
+                "expand[]"?: (string | "organisation" | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -14265,6 +18150,7 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     "X-Page-Items": components["headers"]["X-Page-Items"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14275,7 +18161,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -14286,7 +18172,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor";
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
                     };
                 };
             };
@@ -14379,7 +18265,7 @@ export interface operations {
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: "organisation"[];
+                "expand[]"?: (string | "organisation" | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -14509,7 +18395,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: "organisation"[];
+                "expand[]"?: (string | "organisation" | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -14654,8 +18540,10 @@ export interface operations {
                 after?: components["parameters"]["after"];
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: "payment"[];
+                "expand[]"?: (string | "payment" | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -14681,6 +18569,7 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     "X-Page-Items": components["headers"]["X-Page-Items"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14691,7 +18580,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -14702,7 +18591,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor";
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
                     };
                 };
             };
@@ -15387,6 +19276,8 @@ export interface operations {
                 after?: components["parameters"]["after"];
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -15409,6 +19300,7 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     "X-Page-Items": components["headers"]["X-Page-Items"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15419,7 +19311,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15430,7 +19322,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor";
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
                     };
                 };
             };
@@ -16251,6 +20143,8 @@ export interface operations {
                 after?: components["parameters"]["after"];
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -16276,6 +20170,7 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     "X-Page-Items": components["headers"]["X-Page-Items"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16286,7 +20181,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16297,7 +20192,1466 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor";
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listCommunications: {
+        parameters: {
+            query?: {
+                /** @description Objects per page. */
+                limit?: components["parameters"]["limit"];
+                /** @description An object id of this list: return the objects after it (older). Not with `before`. */
+                after?: components["parameters"]["after"];
+                /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
+                before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: (string | ("debt" | "customer" | "template" | "contact_detail") | unknown)[];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Communication objects. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page-Items": components["headers"]["X-Page-Items"];
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Communication"][];
+                    };
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    searchCommunications: {
+        parameters: {
+            query: {
+                /** @description Search expression (at most 1000 characters): terms `field:value` (or `=`) or `field>value` (also `>=`, `<`, `<=`) joined by `AND`, `OR` (any case) or spaces (= AND), never AND and OR in one query; values bare, `"double"` or `'single'` quoted. Fields: `status` (`:`; a text value, matched exactly), `direction` (`:`; a text value, matched exactly), `delivery_method` (`:`; a text value, matched exactly), `debt_id` (`:`; a text value, matched exactly), `customer_id` (`:`; a text value, matched exactly), `template_id` (`:`; a text value, matched exactly), `provider_reference` (`:`; a text value, matched exactly), `created_at` (`:` `>` `>=` `<` `<=`; an RFC 3339 timestamp or a YYYY-MM-DD date). */
+                query: string;
+                /** @description Objects per page. */
+                limit?: components["parameters"]["limit"];
+                /** @description An object id of this list: return the objects after it (older). Not with `before`. */
+                after?: components["parameters"]["after"];
+                /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
+                before?: components["parameters"]["before"];
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: (string | ("debt" | "customer" | "template" | "contact_detail") | unknown)[];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Communication objects. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page-Items": components["headers"]["X-Page-Items"];
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Communication"][];
+                    };
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    retrieveCommunication: {
+        parameters: {
+            query?: {
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: (string | ("debt" | "customer" | "template" | "contact_detail") | unknown)[];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path: {
+                /** @description Id of the communication (`com_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Communication. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Communication"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listDebtCommunications: {
+        parameters: {
+            query?: {
+                /** @description Objects per page. */
+                limit?: components["parameters"]["limit"];
+                /** @description An object id of this list: return the objects after it (older). Not with `before`. */
+                after?: components["parameters"]["after"];
+                /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
+                before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: (string | ("debt" | "customer" | "template" | "contact_detail") | unknown)[];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path: {
+                /** @description Id of the debt (`deb_…`). Another tenant's id is 404 like an unknown one. */
+                debtId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Communication objects. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page-Items": components["headers"]["X-Page-Items"];
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Communication"][];
+                    };
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    retrieveCommunicationDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path: {
+                /** @description Id of the communication (`com_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PdfDocument. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["PdfDocument"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listImports: {
+        parameters: {
+            query?: {
+                /** @description Objects per page. */
+                limit?: components["parameters"]["limit"];
+                /** @description An object id of this list: return the objects after it (older). Not with `before`. */
+                after?: components["parameters"]["after"];
+                /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
+                before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of Import objects. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page-Items": components["headers"]["X-Page-Items"];
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Import"][];
+                    };
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportUpload"];
+            };
+        };
+        responses: {
+            /** @description The Import. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. `file_too_large`: The uploaded file exceeds the import size limit (`IMPORT_MAX_BYTES`, default 1 GiB). */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large" | "file_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    retrieveImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path: {
+                /** @description Id of the import (`imp_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Import. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listImportErrors: {
+        parameters: {
+            query?: {
+                /** @description Objects per page. */
+                limit?: components["parameters"]["limit"];
+                /** @description An object id of this list: return the objects after it (older). Not with `before`. */
+                after?: components["parameters"]["after"];
+                /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
+                before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path: {
+                /** @description Id of the import (`imp_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of ImportError objects. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page-Items": components["headers"]["X-Page-Items"];
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["ImportError"][];
+                    };
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    downloadImportErrors: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path: {
+                /** @description Id of the import (`imp_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ImportErrorsCsv. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ImportErrorsCsv"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid";
                     };
                 };
             };
@@ -16402,6 +21756,8 @@ export interface operations {
                 after?: components["parameters"]["after"];
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -16424,6 +21780,7 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     "X-Page-Items": components["headers"]["X-Page-Items"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16434,7 +21791,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16445,7 +21802,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor";
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
                     };
                 };
             };
@@ -17433,6 +22790,8 @@ export interface operations {
                 after?: components["parameters"]["after"];
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -17458,6 +22817,7 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     "X-Page-Items": components["headers"]["X-Page-Items"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17468,7 +22828,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17479,7 +22839,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor";
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
                     };
                 };
             };
@@ -18390,6 +23750,8 @@ export interface operations {
                 after?: components["parameters"]["after"];
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -18412,6 +23774,7 @@ export interface operations {
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     "X-Page-Items": components["headers"]["X-Page-Items"];
                     Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18422,7 +23785,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -18433,7 +23796,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor";
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
                     };
                 };
             };
@@ -18655,7 +24018,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: components["parameters"]["expand"];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
             };
             header: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -19063,7 +24426,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: "organisation"[];
+                "expand[]"?: (string | "organisation" | unknown)[];
             };
             header: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -19158,6 +24521,948 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. `invalid_state_transition`: The object is not in a state that allows this action. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    operatorClassifyCommunication: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description The tenant the operator acts for (400 `parameter_invalid` when missing or unknown). */
+                "Tenant-Id": components["parameters"]["OperatorTenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Id of the communication (`com_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommunicationClassify"];
+            };
+        };
+        responses: {
+            /** @description The CommunicationClassified. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommunicationClassified"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. `invalid_state_transition`: The object is not in a state that allows this action. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    operatorMarkUndeliverable: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description The tenant the operator acts for (400 `parameter_invalid` when missing or unknown). */
+                "Tenant-Id": components["parameters"]["OperatorTenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Id of the contact detail (`cd_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ContactDetail. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactDetail"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. `invalid_state_transition`: The object is not in a state that allows this action. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    retrieveTestClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The TestClock. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestClock"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `route_not_found`: No such path. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "route_not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    advanceTestClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestClockAdvance"];
+            };
+        };
+        responses: {
+            /** @description The TestClock. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestClock"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `route_not_found`: No such path. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "route_not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    failTestPayment: {
+        parameters: {
+            query?: {
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: (string | ("debt" | "payment_plan") | unknown)[];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Id of the payment (`pay_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Payment. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. `route_not_found`: No such path. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing" | "route_not_found";
                     };
                 };
             };
@@ -19539,6 +25844,399 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    receiveEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CallbackResult. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackResult"];
+                };
+            };
+            /** @description `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    receiveSmsReceipt: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CallbackResult. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackResult"];
+                };
+            };
+            /** @description `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    receiveSms: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CallbackResult. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallbackResult"];
+                };
+            };
+            /** @description `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
                     };
                 };
             };

@@ -25,7 +25,7 @@ export const TenantConfigurations = Type.Object(
   {
     default_currency: Type.Optional(currencySchema),
     default_locale: Type.Optional(
-      Type.String({ pattern: '^[a-z]{2}(-[A-Z]{2})?$', description: 'Locale new customers get when none is given, e.g. `en-GB`.' }),
+      Type.String({ pattern: '^[a-z]{2}(-[A-Z]{2})?$', maxLength: 5, description: 'Locale new customers get when none is given, e.g. `en-GB`.' }),
     ),
   },
   { additionalProperties: false, description: "The account's settings, one key per concern (`PATCH` replaces the keys it gives)." },

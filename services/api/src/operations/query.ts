@@ -65,7 +65,7 @@ export function expandProperty<const T extends readonly string[]>(values: T, che
   return Type.Optional(
     Type.Unsafe<Array<T[number]>>({
       type: 'array',
-      items: { type: 'string', anyOf: [{ enum: [...values] }, { pattern: `^(${first})(\\.[a-z_]+){1,}$` }] },
+      items: { type: 'string', maxLength: 200, anyOf: [{ enum: [...values] }, { pattern: `^(${first})(\\.[a-z_]+){1,}$` }] },
       description: `Embed the related objects in place of their ids: ${values.map((v) => `\`${v}\``).join(', ')}, or relations of those joined by \`.\` (\`${values[0]}.…\`), at most 4 levels.`,
       ...(check ? { [EXPAND_CHECK]: check } : {}),
       // A bound on the work one request can ask for: each relation, and a few chains of each.

@@ -30,7 +30,7 @@ const ActionBody = Type.Object(
   {
     reason: Type.Optional(reason),
     end_at: Type.Optional(
-      Type.Union([timestampSchema(), Type.String({ format: 'date' })], {
+      Type.Union([timestampSchema(), Type.String({ format: 'date', maxLength: 10 })], {
         description:
           "When the pause ends by itself: a future time, or a date (`2026-12-24`: the start of that day in the customer's time zone, from its `preferred_locale`); the worker then resumes the debt.",
       }),
