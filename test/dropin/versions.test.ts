@@ -137,7 +137,7 @@ test('a v20250401 endpoint receives the public API envelope, a v20261101 one our
     livemode: true,
     data: { object: 'line_item', debt_id: debt.id, invoice_id: null },
   });
-  expect(Object.keys(ours!.event).sort()).toEqual(['api_version', 'created_at', 'data', 'id', 'object', 'type']);
+  expect(Object.keys(ours!.event).sort()).toEqual(['api_version', 'created_at', 'data', 'id', 'livemode', 'object', 'type']);
   expect(ours!.event).toMatchObject({ api_version: '2026-11-01', data: { object: { object: 'line_item', debt: debt.id } } });
   expect(old!.event.id).toBe(ours!.event.id);
 });

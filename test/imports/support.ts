@@ -23,7 +23,7 @@ export function upload(api: Api, type: string, content: string | Buffer, fields:
 
 /** Starts a worker serving only `tenantIds`, polling every 0.2 s. */
 export function startImportWorker(tenantIds: string[], env: Record<string, string> = {}): Promise<RunningService> {
-  return startService('worker', { ...SERVICE_ENV, WORKER_TENANT_IDS: tenantIds.join(','), WORKER_POLL_SECONDS: '0.2', ...env });
+  return startService('worker', { ...SERVICE_ENV, WORKER_TENANT_IDS: tenantIds.join(','), WORKER_POLL_SECONDS: '0.2', ENGINE_ENABLED: 'false', ...env });
 }
 
 /** Polls the import until it is `completed` or `failed`; returns it. */

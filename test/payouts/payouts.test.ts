@@ -143,7 +143,8 @@ describe('who may do what, and bad input', () => {
   test('a tenant reads payouts but cannot run or move them (403), and has no write route', async () => {
     await t.api.post('/operator/payouts/run', {}).expect(403);
     await t.api.post(`/operator/payouts/${payoutId}/status`, { status: 'paid' }).expect(403);
-    await t.api.post('/payouts', {}).expect(404);
+    // No write route: the path exists for GET only (405 with `Allow`, docs/api.md section 11).
+    expect((await t.api.post('/payouts', {}).expect(405)).headers.allow).toBe('GET, HEAD, OPTIONS');
     const reader = await signedInTenant('debts:read');
     await reader.api.get('/payouts').expect(403);
   });

@@ -1,11 +1,12 @@
 /**
  * Payout runs in the worker (docs/api.md section 14), as real processes over the real database:
  * due on the organisation's schedule against `tenant_now(tenant_id)` (the test moves the tenant's
- * own clock), each run once with two workers at once, and a worker killed midway leaves nothing
+ * own clock, which only a test-mode tenant has: the tenant is paired with a live one first), each run once with two workers at once, and a worker killed midway leaves nothing
  * of its run: another makes it, once.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, expect, test } from '@jest/globals';
+import { newId } from '@dms/ids';
 import type { RunningService } from '@dms/tools/processes';
 import { closeHarness, seedParties, testDb } from '../support/harness.js';
 import { eventually } from '../support/webhook-receiver.js';
@@ -26,8 +27,20 @@ const worker = async (tenantId: string, env: Record<string, string> = {}) => {
 };
 const accounts = (tenantId: string) => testDb()('payout_accounts').where({ tenant_id: tenantId });
 const payouts = (tenantId: string) => testDb()('payouts').where({ tenant_id: tenantId });
-/** Moves the tenant's own clock (`tenant_now`) `seconds` ahead of the database's. */
-const setClock = (tenantId: string, seconds: number) => testDb()('tenants').where({ id: tenantId }).update({ clock_offset_seconds: seconds });
+/**
+ * Moves the tenant's own clock (`tenant_now`) `seconds` ahead of the database's. Only a test-mode
+ * tenant's clock moves (docs/api.md section 15), so the tenant first becomes the test tenant of a
+ * live one made for it.
+ */
+const setClock = async (tenantId: string, seconds: number) => {
+  const { livemode } = (await testDb()('tenants').where({ id: tenantId }).first('livemode')) as { livemode: boolean };
+  if (livemode) {
+    const live = newId('ten');
+    await testDb()('tenants').insert({ id: live, name: 'live twin' });
+    await testDb()('tenants').where({ id: tenantId }).update({ livemode: false, live_tenant_id: live });
+  }
+  await testDb()('tenants').where({ id: tenantId }).update({ clock_offset_seconds: seconds });
+};
 
 test('two workers at once: each due organisation and currency paid out exactly once, on its schedule', async () => {
   const t = await payoutTenant();

@@ -119,20 +119,15 @@ describe('unchanged', () => {
 });
 
 describe('OpenAPI document', () => {
-  test('every search response documents X-Total-Count-Relation with the server cap; lists do not', async () => {
+  test('every list and search response documents X-Total-Count-Relation with the server cap (a list takes `query` too, docs/api.md section 15)', async () => {
     const doc = (await request(capped.url).get('/openapi.json').expect(200)).body;
     const header = doc.components.headers['X-Total-Count-Relation'];
     expect(header.schema).toEqual({ type: 'string', enum: ['eq', 'gte'] });
     expect(header.description).toContain(`more than ${CAP} match`);
     const paged = Object.entries<Record<string, any>>(doc.paths).filter(([, item]) => item.get?.responses['200'].headers?.['X-Total-Count']);
     const documenting = paged.filter(([, item]) => item.get.responses['200'].headers['X-Total-Count-Relation']).map(([path]) => path);
-    expect(documenting.sort()).toEqual(
-      paged
-        .map(([path]) => path)
-        .filter((path) => path.endsWith('/search'))
-        .sort(),
-    );
-    expect(documenting).toHaveLength(5);
+    expect(documenting.sort()).toEqual(paged.map(([path]) => path).sort());
+    expect(documenting.filter((path) => path.endsWith('/search')).length).toBeGreaterThanOrEqual(5);
   });
 });
 

@@ -92,8 +92,17 @@ beforeAll(async () => {
   [made.live, made.test] = await Promise.all([fill(live), fill(testMode)]);
 });
 
+/**
+ * Tenant-owned tables whose rows the worker makes (payout runs, the collection engine, import
+ * processing), not a client's call, so `fill` cannot make them in one request. Test data lives under
+ * its own tenant, so their isolation is their tenant scoping, which each one's own suite proves
+ * against another tenant (test/payouts, test/engine, test/imports). A new table must be in `PATHS`
+ * or here, with its reason.
+ */
+const MADE_BY_THE_WORKER = ['balance_items', 'communications', 'import_errors', 'imports', 'payout_accounts', 'payouts'];
+
 test('the table covers every tenant-owned resource of the registry', () => {
-  expect(Object.keys(PATHS).sort()).toEqual([...TENANT_TABLES].sort());
+  expect([...Object.keys(PATHS), ...MADE_BY_THE_WORKER].sort()).toEqual([...TENANT_TABLES].sort());
 });
 
 test("the two modes' data live under two tenants, the test one paired with the live one", async () => {

@@ -89,6 +89,9 @@ describe('PUT on every PATCH path', () => {
         '/payment_plans/{id}/reschedule',
         // docs/api.md section 13
         '/communication_templates/{id}',
+        // docs/api.md section 15: the public API's aliases
+        '/payment-plans/{id}/delay',
+        '/payment-plans/{id}/reschedule',
       ].sort(),
     );
     for (const [path, ops] of patches) {

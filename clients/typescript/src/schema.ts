@@ -15341,6 +15341,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
             /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. `invalid_state_transition`: The object is not in a state that allows this action. `resource_conflict`: Another object already holds what this request needs (a debt's second active payment plan, a duplicate invoice reference). */
             409: {
                 headers: {
@@ -15665,6 +15680,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
                     };
                 };
             };

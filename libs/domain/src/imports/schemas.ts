@@ -24,7 +24,11 @@ export const ImportFields = Type.Object(
 export const ImportUpload = Type.Object({
   type: ImportFields.properties.type,
   organisation_id: ImportFields.properties.organisation_id,
-  file: Type.String({ format: 'binary', maxLength: 1073741824, description: 'The CSV file: UTF-8, comma delimited, a header row (docs/api.md section 16); at most IMPORT_MAX_BYTES (default 1 GiB: larger is 413).' }),
+  file: Type.String({
+    format: 'binary',
+    maxLength: 1073741824,
+    description: 'The CSV file: UTF-8, comma delimited, a header row (docs/api.md section 16); at most IMPORT_MAX_BYTES (default 1 GiB: larger is 413).',
+  }),
 });
 
 /** Why a file was refused whole. */

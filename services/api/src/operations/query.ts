@@ -70,6 +70,7 @@ export function expandProperty<const T extends readonly string[]>(values: T, che
       ...(check ? { [EXPAND_CHECK]: check } : {}),
       // A bound on the work one request can ask for: each relation, and a few chains of each.
       maxItems: Math.max(20, values.length),
+      uniqueItems: true,
     }),
   );
 }

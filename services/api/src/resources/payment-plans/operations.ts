@@ -67,7 +67,8 @@ export const paymentPlanOperations: AnyOperation[] = [
     query: querySchema(show.expand),
     body: { name: 'PaymentPlanCreateForDebt', schema: PaymentPlanCreateForDebt },
     response: { ...object, status: 201 },
-    errors: ['invalid_state_transition', 'resource_conflict', 'business_rule_violation'],
+    // The debt is named in the body, not the path: an unknown one is 404 `resource_missing`.
+    errors: ['resource_missing', 'invalid_state_transition', 'resource_conflict', 'business_rule_violation'],
     events: ['payment_plan.created', 'debt.paying'],
     handler: ({ body: { debt_id: debtId, ...terms }, ...i }) => show.one({ ...i, body: terms }, createPlan(i.ctx.db, i.tenantId, debtId, terms, actor(i))),
   }),
