@@ -9,6 +9,8 @@ import { closeHarness, signedInTenant, testDb } from '../support/harness.js';
 import { createDebt } from '../support/debts.js';
 import { expandObjects, type ExpansionRegistry } from '../../services/api/src/operations/expansion.js';
 import { DEBT_EXPANSIONS } from '../../services/api/src/resources/debts/expansion.js';
+// Declares the customer's expansions, which `debt.customer` reaches by name.
+import '../../services/api/src/resources/customers/expansion.js';
 import { INVOICE_EXPANSIONS } from '../../services/api/src/resources/invoices/expansion.js';
 import { PAYMENT_EXPANSIONS } from '../../services/api/src/resources/payments/expansion.js';
 import { PAYMENT_PLAN_EXPANSIONS } from '../../services/api/src/resources/payment-plans/expansion.js';

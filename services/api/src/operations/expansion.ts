@@ -30,12 +30,42 @@ export interface Relation<Obj> {
   load: (db: Knex, tenantId: string, keys: string[]) => Promise<Map<string, unknown>>;
   /** Shown when nothing was loaded for a key: `[]` for lists, a deleted stub for a deleted object. */
   missing?: (key: string) => unknown;
-  /** The relations of the loaded objects (for `expand[]=<this>.<that>`); called lazily, registries refer to each other. */
-  expands?: () => ExpansionRegistry<never>;
+  /**
+   * The object type of the loaded objects (`customer`, `debt`, …), whose declared expansions
+   * (`declareExpansions`) serve `expand[]=<this>.<that>`. A name, not the registry itself, so
+   * resources never import each other's registries and no import circle forms.
+   */
+  expands?: string;
 }
 
 /** A resource's expansions: relation name (the property it fills) → relation. */
 export type ExpansionRegistry<Obj> = Readonly<Record<string, Relation<Obj>>>;
+
+/** Declared registries by object type; filled as each resource's expansion module loads. */
+const DECLARED = new Map<string, ExpansionRegistry<never>>();
+
+/**
+ * Declares what objects of `objectType` expand, once per resource (its `expansion.ts`); relations of
+ * other resources name this type in `expands` to reach it.
+ * @returns `registry`, unchanged
+ * @throws Error when `objectType` is declared twice (a programming error, at start-up)
+ */
+export function declareExpansions<R extends ExpansionRegistry<never>>(objectType: string, registry: R): R {
+  if (DECLARED.has(objectType)) throw new Error(`Expansions of ${objectType} are declared twice.`);
+  DECLARED.set(objectType, registry);
+  return registry;
+}
+
+/**
+ * The declared registry of `objectType`, or none for a relation that expands no further.
+ * @throws Error when the type's expansion module was never loaded (a programming error)
+ */
+function declaredExpansions(objectType: string | undefined): ExpansionRegistry<never> | undefined {
+  if (objectType === undefined) return undefined;
+  const registry = DECLARED.get(objectType);
+  if (!registry) throw new Error(`No expansions are declared for ${objectType}: load its resource's expansion module.`);
+  return registry;
+}
 
 /**
  * Checks `expand[]` values against `registry`: each a chain of at most `MAX_EXPAND_DEPTH` relation
@@ -60,7 +90,7 @@ export function checkExpandPaths(registry: ExpansionRegistry<never>, paths: read
           param: EXPAND_PARAM,
         });
       }
-      at = relation.expands?.();
+      at = declaredExpansions(relation.expands);
     });
   }
 }
@@ -107,8 +137,8 @@ export async function expandObjects<Obj extends object>(
       const relation = registry[name]!;
       const keys = [...new Set(objects.map(relation.key))].filter((k): k is string => k !== null);
       const found = keys.length ? await relation.load(db, tenantId, keys) : new Map<string, unknown>();
-      const next = relation.expands?.();
-      if (rest.length && next) await expandObjects(db, tenantId, embedded(found), rest, next as ExpansionRegistry<object>);
+      const next = rest.length ? declaredExpansions(relation.expands) : undefined;
+      if (next) await expandObjects(db, tenantId, embedded(found), rest, next as ExpansionRegistry<object>);
       return { name, relation, found };
     }),
   );

@@ -5,12 +5,12 @@
 import { contactDetailsResource, toContactDetail } from '@dms/domain/contact-details';
 import { communicationTemplatesResource } from '@dms/domain/communication-templates';
 import { customersResource, toCustomer, withContactDetails, type CustomerRow } from '@dms/domain/customers';
-import { referencedRow, type ExpansionRegistry } from '../../operations/expansion.js';
+import { declareExpansions, referencedRow, type ExpansionRegistry } from '../../operations/expansion.js';
 import { embeddedDebt } from '../debts/expansion.js';
 import type { CommunicationView as Communication } from './schemas.js';
 
 /** The relations of a communication. */
-export const COMMUNICATION_EXPANSIONS = {
+export const COMMUNICATION_EXPANSIONS = declareExpansions('communication', {
   debt: embeddedDebt<Communication>(),
   customer: referencedRow<Communication, CustomerRow>(customersResource, (c) => c.customer as string, toCustomer, {
     select: (db, q) => withContactDetails(db)(q),
@@ -25,4 +25,4 @@ export const COMMUNICATION_EXPANSIONS = {
     (c) => c.contact_detail as string | null,
     toContactDetail,
   ),
-} satisfies ExpansionRegistry<Communication>;
+} satisfies ExpansionRegistry<Communication>);

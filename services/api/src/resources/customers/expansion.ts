@@ -3,11 +3,10 @@
  * first (their references as ids), one batch query per page (operations/expansion.ts).
  */
 import { debtsResource, toDebt, type DebtRow } from '@dms/domain/debts';
-import { referencingRows, type ExpansionRegistry } from '../../operations/expansion.js';
+import { declareExpansions, referencingRows, type ExpansionRegistry } from '../../operations/expansion.js';
 import type { CustomerView as Customer } from './schemas.js';
-import { DEBT_EXPANSIONS } from '../debts/expansion.js';
 
 /** The relations of a customer. */
-export const CUSTOMER_EXPANSIONS = {
-  debts: referencingRows<Customer, DebtRow>(debtsResource, 'customer_id', (r) => toDebt(r), { expands: (): ExpansionRegistry<never> => DEBT_EXPANSIONS }),
-} satisfies ExpansionRegistry<Customer>;
+export const CUSTOMER_EXPANSIONS = declareExpansions('customer', {
+  debts: referencingRows<Customer, DebtRow>(debtsResource, 'customer_id', (r) => toDebt(r), { expands: 'debt' }),
+} satisfies ExpansionRegistry<Customer>);

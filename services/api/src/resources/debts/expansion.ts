@@ -15,31 +15,27 @@ import { lineItemsResource, toLineItem, type LineItemRow } from '@dms/domain/lin
 import { organisationsResource, toOrganisation, type OrganisationRow } from '@dms/domain/organisations';
 import { paymentPlansResource, toPaymentPlan, type PaymentPlanRow } from '@dms/domain/payment-plans';
 import { paymentsResource, toPayment, type PaymentRow } from '@dms/domain/payments';
-import { expandObjects, referencedRow, referencingRows, type ExpansionRegistry, type Relation } from '../../operations/expansion.js';
+import { declareExpansions, expandObjects, referencedRow, referencingRows, type ExpansionRegistry, type Relation } from '../../operations/expansion.js';
 import type { DebtView as Debt } from './schemas.js';
-import { CUSTOMER_EXPANSIONS } from '../customers/expansion.js';
-import { INVOICE_EXPANSIONS } from '../invoices/expansion.js';
-import { PAYMENT_EXPANSIONS } from '../payments/expansion.js';
-import { PAYMENT_PLAN_EXPANSIONS } from '../payment-plans/expansion.js';
 
 /** The relations of a debt. */
-export const DEBT_EXPANSIONS = {
+export const DEBT_EXPANSIONS = declareExpansions('debt', {
   customer: referencedRow<Debt, CustomerRow>(customersResource, (d) => d.customer as string, toCustomer, {
     select: (db, q) => withContactDetails(db)(q),
     missing: (id) => deletedObject('customer', id),
-    expands: (): ExpansionRegistry<never> => CUSTOMER_EXPANSIONS,
+    expands: 'customer',
   }),
   organisation: referencedRow<Debt, OrganisationRow>(organisationsResource, (d) => d.organisation as string, toOrganisation),
-  payments: referencingRows<Debt, PaymentRow>(paymentsResource, 'debt_id', toPayment, { expands: (): ExpansionRegistry<never> => PAYMENT_EXPANSIONS }),
+  payments: referencingRows<Debt, PaymentRow>(paymentsResource, 'debt_id', toPayment, { expands: 'payment' }),
   line_items: referencingRows<Debt, LineItemRow>(lineItemsResource, 'debt_id', toLineItem),
   invoices: referencingRows<Debt, InvoiceRowWithItems>(invoicesResource, 'debt_id', (r) => toInvoice(r, r.line_item_ids), {
     select: withLineItemIds,
-    expands: (): ExpansionRegistry<never> => INVOICE_EXPANSIONS,
+    expands: 'invoice',
   }),
   payment_plans: referencingRows<Debt, PaymentPlanRow>(paymentPlansResource, 'debt_id', (r) => toPaymentPlan(r), {
-    expands: (): ExpansionRegistry<never> => PAYMENT_PLAN_EXPANSIONS,
+    expands: 'payment_plan',
   }),
-} satisfies ExpansionRegistry<Debt>;
+} satisfies ExpansionRegistry<Debt>);
 
 export type DebtExpansion = keyof typeof DEBT_EXPANSIONS;
 
@@ -52,7 +48,7 @@ export function embeddedDebt<Obj extends { debt: unknown }>(): Relation<Obj> {
     debtsResource,
     (o) => o.debt as string,
     (r) => toDebt(r),
-    { expands: (): ExpansionRegistry<never> => DEBT_EXPANSIONS },
+    { expands: 'debt' },
   );
 }
 

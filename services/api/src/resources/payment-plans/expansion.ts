@@ -3,16 +3,15 @@
  * references as ids), and `payments`, the payments made to the plan (newest first, references as
  * ids). One batch query per page (operations/expansion.ts).
  */
-import { referencingRows, type ExpansionRegistry } from '../../operations/expansion.js';
+import { declareExpansions, referencingRows, type ExpansionRegistry } from '../../operations/expansion.js';
 import { paymentsResource, toPayment, type PaymentRow } from '@dms/domain/payments';
 import { embeddedDebt } from '../debts/expansion.js';
-import { PAYMENT_EXPANSIONS } from '../payments/expansion.js';
 import type { PaymentPlanView as PaymentPlan } from './schemas.js';
 
 /** The relations of a payment plan. */
-export const PAYMENT_PLAN_EXPANSIONS = {
+export const PAYMENT_PLAN_EXPANSIONS = declareExpansions('payment_plan', {
   debt: embeddedDebt<PaymentPlan>(),
   payments: referencingRows<PaymentPlan, PaymentRow>(paymentsResource, 'payment_plan_id', toPayment, {
-    expands: (): ExpansionRegistry<never> => PAYMENT_EXPANSIONS,
+    expands: 'payment',
   }),
-} satisfies ExpansionRegistry<PaymentPlan>;
+} satisfies ExpansionRegistry<PaymentPlan>);

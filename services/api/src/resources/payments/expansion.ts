@@ -3,19 +3,18 @@
  * references stay ids), and `payment_plan` in place of its id (null stays null, and costs no
  * query). One batch query per page (operations/expansion.ts).
  */
-import { referencedRow, type ExpansionRegistry } from '../../operations/expansion.js';
+import { declareExpansions, referencedRow, type ExpansionRegistry } from '../../operations/expansion.js';
 import { paymentPlansResource, toPaymentPlan, type PaymentPlanRow } from '@dms/domain/payment-plans';
 import { embeddedDebt } from '../debts/expansion.js';
-import { PAYMENT_PLAN_EXPANSIONS } from '../payment-plans/expansion.js';
 import type { PaymentView as Payment } from './schemas.js';
 
 /** The relations of a payment. */
-export const PAYMENT_EXPANSIONS = {
+export const PAYMENT_EXPANSIONS = declareExpansions('payment', {
   debt: embeddedDebt<Payment>(),
   payment_plan: referencedRow<Payment, PaymentPlanRow>(
     paymentPlansResource,
     (p) => p.payment_plan as string | null,
     (r) => toPaymentPlan(r),
-    { expands: (): ExpansionRegistry<never> => PAYMENT_PLAN_EXPANSIONS },
+    { expands: 'payment_plan' },
   ),
-} satisfies ExpansionRegistry<Payment>;
+} satisfies ExpansionRegistry<Payment>);

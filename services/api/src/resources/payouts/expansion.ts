@@ -4,15 +4,15 @@
  */
 import { organisationsResource, toOrganisation, type OrganisationRow } from '@dms/domain/organisations';
 import { paymentsResource, toPayment, type PaymentRow } from '@dms/domain/payments';
-import { referencedRow, type ExpansionRegistry } from '../../operations/expansion.js';
+import { declareExpansions, referencedRow, type ExpansionRegistry } from '../../operations/expansion.js';
 import type { BalanceItemView, PayoutView } from './schemas.js';
 
 /** The relations of a payout. */
-export const PAYOUT_EXPANSIONS = {
+export const PAYOUT_EXPANSIONS = declareExpansions('payout', {
   organisation: referencedRow<PayoutView, OrganisationRow>(organisationsResource, (p) => p.organisation_id, toOrganisation),
-} satisfies ExpansionRegistry<PayoutView>;
+} satisfies ExpansionRegistry<PayoutView>);
 
 /** The relations of a balance item. */
-export const BALANCE_ITEM_EXPANSIONS = {
+export const BALANCE_ITEM_EXPANSIONS = declareExpansions('balance_item', {
   payment: referencedRow<BalanceItemView, PaymentRow>(paymentsResource, (i) => i.payment as string | null, toPayment),
-} satisfies ExpansionRegistry<BalanceItemView>;
+} satisfies ExpansionRegistry<BalanceItemView>);
