@@ -69,7 +69,10 @@ async function startSystem(extraEnv) {
   }
 }
 
-const shell = spawn('bash', ['--norc', '--noprofile'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+// Its own process group, so what a block leaves running in the background (the webhook and trace
+// receivers, when a block fails before its `kill` line) is stopped with the shell, as closing a
+// newcomer's terminal would, and never holds a port for the next run.
+const shell = spawn('bash', ['--norc', '--noprofile'], { cwd: ROOT, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
 let output = '';
 let transcript = '';
 const record = (d) => {
@@ -130,6 +133,11 @@ try {
 } finally {
   shell.stdin.end();
   await new Promise((r) => (shell.exitCode !== null ? r() : shell.once('exit', r)));
+  try {
+    process.kill(-shell.pid, 'SIGTERM');
+  } catch {
+    // ESRCH: nothing of the shell's group is left.
+  }
   await stopSystem();
   rmSync(dataDir, { recursive: true, force: true });
   for (const f of created) rmSync(join(ROOT, f), { force: true });
