@@ -4,28 +4,15 @@
  * latest schema. Every debt keeps its status and amounts and starts with the engine's bookkeeping
  * empty (step 0, nothing due, never contacted); the communications list counters start empty.
  */
-import { randomBytes } from 'node:crypto';
-import { afterAll, expect, test } from '@jest/globals';
-import { createDb, ensureDatabase, migrateLatest, migrateTo, type Knex } from '@dms/db';
+import { expect, test } from '@jest/globals';
+import { migrateLatest } from '@dms/db';
+import { insertOldParties, scratchDatabase } from './support.js';
 
-const base = new URL(process.env.TEST_DATABASE_URL!);
-const name = `dms_mig_${randomBytes(4).toString('hex')}`;
-let db: Knex | undefined;
-
-afterAll(async () => {
-  await db?.destroy();
-  const admin = createDb(new URL('/postgres', base).href, 1);
-  await admin.raw(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.destroy();
-});
+const scratch = scratchDatabase();
 
 test('old debts keep their status and amounts and get empty engine bookkeeping', async () => {
-  await ensureDatabase(new URL('/postgres', base).href, name);
-  db = createDb(new URL(`/${name}`, base).href, 2);
-  await migrateTo(db, '025_tenant_clock_and_configurations');
-  await db('tenants').insert({ id: 'ten_old', name: 'Old' });
-  await db('organisations').insert({ id: 'org_old', tenant_id: 'ten_old', name: 'Org' });
-  await db('customers').insert({ id: 'cus_old', tenant_id: 'ten_old', kind: 'individual' });
+  const db = await scratch.at('025_tenant_clock_and_configurations');
+  await insertOldParties(db);
   const debt = (id: string, status: string) => ({ id, tenant_id: 'ten_old', customer_id: 'cus_old', organisation_id: 'org_old', currency: 'GBP', status });
   await db('debts').insert([debt('deb_a', 'prepared'), debt('deb_b', 'paying'), debt('deb_c', 'contacted')]);
   const before = await db('debts').orderBy('id').select('id', 'status', 'amount_total', 'status_updated_at');

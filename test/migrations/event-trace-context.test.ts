@@ -3,25 +3,14 @@
  * schema: events written before it keep their rows and have no trace context; a new event may
  * carry a W3C traceparent, and a value of another length is refused.
  */
-import { randomBytes } from 'node:crypto';
-import { afterAll, expect, test } from '@jest/globals';
-import { createDb, ensureDatabase, migrateLatest, migrateTo, type Knex } from '@dms/db';
+import { expect, test } from '@jest/globals';
+import { migrateLatest } from '@dms/db';
+import { scratchDatabase } from './support.js';
 
-const base = new URL(process.env.TEST_DATABASE_URL!);
-const name = `dms_mig_${randomBytes(4).toString('hex')}`;
-let db: Knex | undefined;
-
-afterAll(async () => {
-  await db?.destroy();
-  const admin = createDb(new URL('/postgres', base).href, 1);
-  await admin.raw(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.destroy();
-});
+const scratch = scratchDatabase();
 
 test('old events keep their rows with no trace context; new ones store a traceparent of 55 characters', async () => {
-  await ensureDatabase(new URL('/postgres', base).href, name);
-  db = createDb(new URL(`/${name}`, base).href, 2);
-  await migrateTo(db, '025_tenant_clock_and_configurations');
+  const db = await scratch.at('025_tenant_clock_and_configurations');
   await db('tenants').insert({ id: 'ten_old', name: 'Old' });
   const event = (id: string) => ({ id, tenant_id: 'ten_old', type: 'debt.created', api_version: '2024-01-01', data: JSON.stringify({ object: { id } }) });
   await db('events').insert([event('evt_a'), event('evt_b')]);

@@ -3,28 +3,15 @@
  * migrated to 009, debts and payments inserted as the old code wrote them, then migrated to the
  * latest schema. Each debt's breakdown becomes line items and its summary does not change.
  */
-import { randomBytes } from 'node:crypto';
-import { afterAll, expect, test } from '@jest/globals';
-import { createDb, ensureDatabase, migrateLatest, migrateTo, type Knex } from '@dms/db';
+import { expect, test } from '@jest/globals';
+import { migrateLatest } from '@dms/db';
+import { insertOldParties, scratchDatabase } from './support.js';
 
-const base = new URL(process.env.TEST_DATABASE_URL!);
-const name = `dms_mig_${randomBytes(4).toString('hex')}`;
-let db: Knex | undefined;
-
-afterAll(async () => {
-  await db?.destroy();
-  const admin = createDb(new URL('/postgres', base).href, 1);
-  await admin.raw(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.destroy();
-});
+const scratch = scratchDatabase();
 
 test('old breakdowns become line items with the same summary; old payments are succeeded', async () => {
-  await ensureDatabase(new URL('/postgres', base).href, name);
-  db = createDb(new URL(`/${name}`, base).href, 2);
-  await migrateTo(db, '009_delivery_success');
-  await db('tenants').insert({ id: 'ten_old', name: 'Old' });
-  await db('organisations').insert({ id: 'org_old', tenant_id: 'ten_old', name: 'Org' });
-  await db('customers').insert({ id: 'cus_old', tenant_id: 'ten_old', kind: 'individual' });
+  const db = await scratch.at('009_delivery_success');
+  await insertOldParties(db);
   const debt = (id: string, principal: number, interest: number, fees: number, paid: number, status: string) => ({
     id,
     tenant_id: 'ten_old',

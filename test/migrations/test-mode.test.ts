@@ -5,25 +5,14 @@
  * database's clock, its data unchanged; a test-mode tenant can then be paired with it, once, and
  * only a test tenant's clock may run ahead.
  */
-import { randomBytes } from 'node:crypto';
-import { afterAll, expect, test } from '@jest/globals';
-import { createDb, ensureDatabase, migrateLatest, migrateTo, type Knex } from '@dms/db';
+import { expect, test } from '@jest/globals';
+import { migrateLatest } from '@dms/db';
+import { scratchDatabase } from './support.js';
 
-const base = new URL(process.env.TEST_DATABASE_URL!);
-const name = `dms_mig_${randomBytes(4).toString('hex')}`;
-let db: Knex | undefined;
-
-afterAll(async () => {
-  await db?.destroy();
-  const admin = createDb(new URL('/postgres', base).href, 1);
-  await admin.raw(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.destroy();
-});
+const scratch = scratchDatabase();
 
 test('old tenants become live tenants with real clocks; a test tenant pairs with one, once', async () => {
-  await ensureDatabase(new URL('/postgres', base).href, name);
-  db = createDb(new URL(`/${name}`, base).href, 2);
-  await migrateTo(db, '025_tenant_clock_and_configurations');
+  const db = await scratch.at('025_tenant_clock_and_configurations');
   await db('tenants').insert([
     { id: 'ten_old', name: 'Old' },
     { id: 'ten_ahead', name: 'Ahead', clock_offset_seconds: 3600 },
