@@ -13,7 +13,13 @@
  * `--selectProjects` would otherwise take the pattern as a second project name).
  */
 
-/** Settings both projects share: ESM TypeScript through ts-jest, `.js` import specifiers. */
+/**
+ * Settings both projects share: ESM TypeScript through ts-jest, `.js` import specifiers. The test
+ * tsconfig sets `isolatedModules`, so ts-jest transpiles file by file (TypeScript's
+ * `transpileModule`) instead of holding a language service per worker: on a cold cache a worker that
+ * loads the domain library then takes about 200 MB and 30 s instead of 780 MB and 240 s (2 cores
+ * under load). Types are still checked, once, by `tsc -p test --noEmit` in `npm test`.
+ */
 const typescriptEsm = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
