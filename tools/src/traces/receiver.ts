@@ -5,8 +5,9 @@
  * and hands each batch to `onSpans`. For `npm run traces` and the tests; a real deployment points
  * `OTEL_EXPORTER_OTLP_ENDPOINT` at a collector instead.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { gunzipSync } from 'node:zlib';
+import getRawBody from 'raw-body';
 import { decodeTracesJson, decodeTracesProtobuf, type ReceivedSpan } from './otlp.js';
 
 export type { ReceivedSpan };
@@ -22,20 +23,6 @@ export interface TraceReceiver {
 /** Largest export accepted, bytes (an SDK's batch is far smaller). */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY_BYTES) req.destroy(new Error('export too large'));
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
 /**
  * Listens on `host:port` (port 0: any free one).
  * @param onSpans called with each export's spans, in arrival order
@@ -49,7 +36,7 @@ export function startTraceReceiver(opts: { port?: number; host?: string; onSpans
         return;
       }
       try {
-        let body = await readBody(req);
+        let body = await getRawBody(req, { limit: MAX_BODY_BYTES });
         if (req.headers['content-encoding'] === 'gzip') body = gunzipSync(body);
         const json = (req.headers['content-type'] ?? '').startsWith('application/json');
         const batch = json ? decodeTracesJson(body.toString('utf8')) : decodeTracesProtobuf(body);

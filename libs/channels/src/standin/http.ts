@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
+import getRawBody from 'raw-body';
 
 /** A request as a route sees it. */
 export interface StandinRequest {
@@ -28,20 +29,6 @@ export interface StandinResponse {
 export type Route = [method: string, pattern: string, handler: (req: StandinRequest) => Promise<StandinResponse> | StandinResponse];
 
 const MAX_BODY = 25 * 1024 * 1024;
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) req.destroy(new Error('body too large'));
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
 
 function match(pattern: string, path: string): Record<string, string> | null {
   const want = pattern.split('/');
@@ -77,7 +64,7 @@ export function createStandinServer(routes: Route[]): Server {
       let answer: StandinResponse;
       try {
         const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-        const body = await readBody(req);
+        const body = await getRawBody(req, { limit: MAX_BODY });
         const found = routes.map(([m, p, h]) => [m === req.method ? match(p, url.pathname) : null, h] as const).find(([params]) => params);
         answer = found
           ? await found[1]({ method: req.method ?? 'GET', url, params: found[0]!, headers: req.headers, body })
