@@ -49,9 +49,21 @@ describe('a payout run', () => {
 
   test('each payment is one item of exactly one payout: a second run finds nothing', async () => {
     expect(await runNow(t.ops, t.parties.organisationId)).toEqual([]);
-    const items = await testDb()('balance_items').whereIn('payment_id', payments).select('payout_id', 'type');
-    expect(items).toHaveLength(4);
-    expect(new Set(items.map((i) => i.payout_id))).toEqual(new Set([payoutId]));
+    expect(await testDb()('balance_items').whereIn('payment_id', payments)).toHaveLength(4);
+    const listed = (await t.api.get(`/payouts/${payoutId}/items?limit=10`).expect(200)).body.data;
+    expect(listed.map((i: { payment: string }) => i.payment).sort()).toEqual([...payments].sort());
+    expect(new Set(listed.map((i: { payout: string }) => i.payout))).toEqual(new Set([payoutId]));
+  });
+
+  test('the fee is fixed when the payment succeeds: settings changed before the run apply to later payments only', async () => {
+    const o = await payoutTenant({ fee_basis_points: 1000, fee_minimum: 0 });
+    await paidDebt(o.api, o.parties, [10000]);
+    const made = await testDb()('balance_items').where({ tenant_id: o.tenant.tenantId }).select('type', 'amount', 'fee', 'net');
+    expect(made).toEqual([{ type: 'payment', amount: 10000, fee: 1000, net: 9000 }]);
+    await o.api.patch(`/organisations/${o.parties.organisationId}`, { configurations: { payouts: { fee_basis_points: 0, fee_minimum: 0 } } }).expect(200);
+    await paidDebt(o.api, o.parties, [5000]);
+    const [id] = await runNow(o.ops, o.parties.organisationId);
+    expect((await o.api.get(`/payouts/${id}`).expect(200)).body).toMatchObject({ gross: 15000, fees: 1000, amount: 14000, item_count: 2 });
   });
 
   test('items list newest first with the payout as total, and expand[]=payment', async () => {
