@@ -100,6 +100,23 @@ describe('a payout run', () => {
   });
 });
 
+describe('items made when the money moves', () => {
+  test('a pending payment has no item until it succeeds; a failed one never has one', async () => {
+    const o = await payoutTenant({ fee_basis_points: 100, fee_minimum: 0 });
+    const { debtId: debt } = await paidDebt(o.api, o.parties, []);
+    const pending = async (amount: number) =>
+      (await o.api.post(`/debts/${debt}/payments`, { amount, currency: 'GBP', status: 'pending' }).expect(201)).body.id as string;
+    const [won, lost] = [await pending(3000), await pending(4000)];
+    const itemsOf = (ids: string[]) => testDb()('balance_items').whereIn('payment_id', ids).select('payment_id', 'type', 'amount', 'fee');
+    expect(await itemsOf([won, lost])).toEqual([]);
+    await o.api.patch(`/debts/${debt}/payments/${won}`, { status: 'succeeded' }).expect(200);
+    await o.api.patch(`/debts/${debt}/payments/${lost}`, { status: 'failed' }).expect(200);
+    expect(await itemsOf([won, lost])).toEqual([{ payment_id: won, type: 'payment', amount: 3000, fee: 30 }]);
+    const [id] = await runNow(o.ops, o.parties.organisationId);
+    expect((await o.api.get(`/payouts/${id}`).expect(200)).body).toMatchObject({ gross: 3000, fees: 30, amount: 2970, item_count: 1 });
+  });
+});
+
 describe('operator moves', () => {
   test('in_transit then paid, each with its event and whodunnit; a forbidden move is 409 and changes nothing', async () => {
     const moved = await t.ops.post(`/operator/payouts/${payoutId}/status`, { status: 'in_transit' }).expect(200);

@@ -47,7 +47,7 @@ export async function payoutsScenario(ctx: BenchContext): Promise<ScenarioResult
     );
     await trx.raw(
       `INSERT INTO payments (id, tenant_id, debt_id, amount, currency, status, transaction_at)
-       SELECT 'pay_pb' || lpad(g::text, 22, '0'), ?, 'deb_pb' || lpad((1 + (g - 1) / ${PER_DEBT})::text, 22, '0'), 100 + (g * 7919) % 20000, 'GBP', 'succeeded', now()
+       SELECT 'pay_pb' || lpad(g::text, 22, '0'), ?, 'deb_pb' || lpad((1 + (g - 1) / ${PER_DEBT})::text, 22, '0'), 100 + (g::bigint * 7919) % 20000, 'GBP', 'succeeded', now()
        FROM generate_series(1, ?) AS g`,
       [tenant.tenantId, n],
     );
