@@ -31,7 +31,7 @@ interface Sums {
   last: number;
 }
 
-/** Step 1: the sums of the account's items not yet in a payout (one index-only aggregate). */
+/** Step 1: the sums of the account's items not yet in a payout: one aggregate (index `balance_items_account`, or a scan when they are most of the table). */
 async function sumNewItems(trx: Knex.Transaction, account: PayoutAccountRow): Promise<Sums> {
   const through = Number(account.items_through);
   const { rows } = await trx.raw(

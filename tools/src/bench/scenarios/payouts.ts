@@ -120,7 +120,7 @@ export async function payoutsScenario(ctx: BenchContext): Promise<ScenarioResult
       },
     ],
     notes: [
-      `The run reads the ${fmt(n)} balance items its payments' successes wrote (one index-only aggregate over the account's items after its last payout) and writes only the payout, its account and \`payout.created\`, in one transaction; the reference joins the same payments to debts and sums their fees. Load average at the end of the run: ${loadavg()
+      `The run reads the ${fmt(n)} balance items its payments' successes wrote (one aggregate over the account's items after its last payout) and writes only the payout, its account and \`payout.created\`, in one transaction; the reference joins the same payments to debts and sums their fees. Load average at the end of the run: ${loadavg()
         .map((l) => l.toFixed(2))
         .join(', ')}.`,
     ],
