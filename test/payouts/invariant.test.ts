@@ -3,7 +3,8 @@
  * payments (plain and through a payment plan), refunds, fee settings, payout runs, operator moves
  * and failures, all through the public and operator APIs: after a last run, for every organisation
  * and currency, paid out + pending + carried = succeeded payments - refunds - fees to the minor
- * unit, the fees are those the settings in force at each run give (an independent model), no
+ * unit, the fees are those the settings in force when each payment succeeded give (an independent
+ * model: the balance item is made with the payment), no
  * payment is in two payouts and no refund is counted twice. A second test fires refunds and a
  * payout run in parallel: nothing is lost or doubled.
  */
@@ -60,7 +61,7 @@ interface ModelPayment {
   org: number;
   amount: number;
   refunded: number;
-  fee: number | null;
+  fee: number;
 }
 
 async function playSequence(steps: Step[]): Promise<void> {
@@ -88,7 +89,6 @@ async function playSequence(steps: Step[]): Promise<void> {
     return debts.get(key)!;
   };
   const run = async (o: number) => {
-    for (const p of payments) if (p.org === o && p.fee === null) p.fee = platformFee(p.amount, terms[o]!);
     for (const id of await runNow(t.ops, orgs[o]!.organisationId)) payouts.push({ id, status: 'pending' });
   };
 
@@ -97,7 +97,7 @@ async function playSequence(steps: Step[]): Promise<void> {
       const debt = await debtFor(s.org, s.currency, s.plan);
       const res = await t.api.post(`/debts/${debt}/payments`, { amount: s.amount, currency: s.currency }).expect(201);
       if (s.plan) expect(res.body.payment_plan).toEqual(expect.stringMatching(/^pp_/));
-      payments.push({ id: res.body.id, debt, org: s.org, amount: s.amount, refunded: 0, fee: null });
+      payments.push({ id: res.body.id, debt, org: s.org, amount: s.amount, refunded: 0, fee: platformFee(s.amount, terms[s.org]!) });
     } else if (s.kind === 'refund') {
       const open = payments.filter((p) => p.refunded < p.amount);
       if (!open.length) continue;
@@ -126,9 +126,9 @@ async function playSequence(steps: Step[]): Promise<void> {
   for (const [key, s] of sides) {
     expect({ key, held: s.paidOut + s.pending + s.carried }).toEqual({ key, held: s.collected - s.refunded - s.fees });
   }
-  const modelFees = payments.reduce((sum, p) => sum + (p.fee ?? 0), 0);
+  const modelFees = payments.reduce((sum, p) => sum + p.fee, 0);
   expect([...sides.values()].reduce((sum, s) => sum + s.fees, 0)).toBe(modelFees);
-  const modelNet = payments.reduce((sum, p) => sum + p.amount - p.refunded - (p.fee ?? 0), 0);
+  const modelNet = payments.reduce((sum, p) => sum + p.amount - p.refunded - p.fee, 0);
   expect([...sides.values()].reduce((sum, s) => sum + s.paidOut + s.pending + s.carried, 0)).toBe(modelNet);
   expect(await doubleCounted(t.tenant.tenantId)).toEqual({ twice: [], refunds: [] });
 }

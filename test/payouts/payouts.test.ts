@@ -49,9 +49,21 @@ describe('a payout run', () => {
 
   test('each payment is one item of exactly one payout: a second run finds nothing', async () => {
     expect(await runNow(t.ops, t.parties.organisationId)).toEqual([]);
-    const items = await testDb()('balance_items').whereIn('payment_id', payments).select('payout_id', 'type');
-    expect(items).toHaveLength(4);
-    expect(new Set(items.map((i) => i.payout_id))).toEqual(new Set([payoutId]));
+    expect(await testDb()('balance_items').whereIn('payment_id', payments)).toHaveLength(4);
+    const listed = (await t.api.get(`/payouts/${payoutId}/items?limit=10`).expect(200)).body.data;
+    expect(listed.map((i: { payment: string }) => i.payment).sort()).toEqual([...payments].sort());
+    expect(new Set(listed.map((i: { payout: string }) => i.payout))).toEqual(new Set([payoutId]));
+  });
+
+  test('the fee is fixed when the payment succeeds: settings changed before the run apply to later payments only', async () => {
+    const o = await payoutTenant({ fee_basis_points: 1000, fee_minimum: 0 });
+    await paidDebt(o.api, o.parties, [10000]);
+    const made = await testDb()('balance_items').where({ tenant_id: o.tenant.tenantId }).select('type', 'amount', 'fee', 'net');
+    expect(made).toEqual([{ type: 'payment', amount: 10000, fee: 1000, net: 9000 }]);
+    await o.api.patch(`/organisations/${o.parties.organisationId}`, { configurations: { payouts: { fee_basis_points: 0, fee_minimum: 0 } } }).expect(200);
+    await paidDebt(o.api, o.parties, [5000]);
+    const [id] = await runNow(o.ops, o.parties.organisationId);
+    expect((await o.api.get(`/payouts/${id}`).expect(200)).body).toMatchObject({ gross: 15000, fees: 1000, amount: 14000, item_count: 2 });
   });
 
   test('items list newest first with the payout as total, and expand[]=payment', async () => {
@@ -85,6 +97,23 @@ describe('a payout run', () => {
     expect(none.body.data).toEqual([]);
     const bad = await t.api.get(`/payouts/search?query=${encodeURIComponent('colour:red')}`).expect(400);
     expect(bad.body.code).toBe('invalid_search_query');
+  });
+});
+
+describe('items made when the money moves', () => {
+  test('a pending payment has no item until it succeeds; a failed one never has one', async () => {
+    const o = await payoutTenant({ fee_basis_points: 100, fee_minimum: 0 });
+    const { debtId: debt } = await paidDebt(o.api, o.parties, []);
+    const pending = async (amount: number) =>
+      (await o.api.post(`/debts/${debt}/payments`, { amount, currency: 'GBP', status: 'pending' }).expect(201)).body.id as string;
+    const [won, lost] = [await pending(3000), await pending(4000)];
+    const itemsOf = (ids: string[]) => testDb()('balance_items').whereIn('payment_id', ids).select('payment_id', 'type', 'amount', 'fee');
+    expect(await itemsOf([won, lost])).toEqual([]);
+    await o.api.patch(`/debts/${debt}/payments/${won}`, { status: 'succeeded' }).expect(200);
+    await o.api.patch(`/debts/${debt}/payments/${lost}`, { status: 'failed' }).expect(200);
+    expect(await itemsOf([won, lost])).toEqual([{ payment_id: won, type: 'payment', amount: 3000, fee: 30 }]);
+    const [id] = await runNow(o.ops, o.parties.organisationId);
+    expect((await o.api.get(`/payouts/${id}`).expect(200)).body).toMatchObject({ gross: 3000, fees: 30, amount: 2970, item_count: 1 });
   });
 });
 

@@ -2,7 +2,7 @@
  * Payout runs in the worker (docs/api.md section 14), as real processes over the real database:
  * due on the organisation's schedule against `tenant_now(tenant_id)` (the test moves the tenant's
  * own clock, which only a test-mode tenant has: the tenant is paired with a live one first), each run once with two workers at once, and a worker killed midway leaves nothing
- * of its run: another makes it, once.
+ * of its run (the balance items, made with the payments, wait for the next): another makes it, once.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, expect, test } from '@jest/globals';
@@ -70,7 +70,7 @@ test('two workers at once: each due organisation and currency paid out exactly o
   expect(made).toBe(3);
 });
 
-test('a worker killed midway leaves no payout, item or event; another worker makes the run once', async () => {
+test('a worker killed midway leaves no payout or event; another worker makes the run once, of the items the payments made', async () => {
   const t = await payoutTenant();
   const { payments } = await paidDebt(t.api, t.parties, [2500, 2500, 2500]);
   const held = await worker(t.tenant.tenantId, { WORKER_TEST_HOLD_MS: '60000' });
@@ -79,11 +79,14 @@ test('a worker killed midway leaves no payout, item or event; another worker mak
   await eventually(() => readFileSync(held.logFile, 'utf8').includes('holding change before commit'), 'the run written, not committed');
   await held.stop('SIGKILL');
   expect(await payouts(t.tenant.tenantId)).toEqual([]);
-  expect(await testDb()('balance_items').whereIn('payment_id', payments)).toEqual([]);
+  // The items were made with the payments; the killed run wrote none and claimed none.
+  expect(await testDb()('balance_items').whereIn('payment_id', payments)).toHaveLength(3);
+  expect((await accounts(t.tenant.tenantId)).map((a) => Number(a.items_through))).toEqual([0, 0, 0]);
   expect(await testDb()('events').where({ tenant_id: t.tenant.tenantId, type: 'payout.created' })).toEqual([]);
 
   await worker(t.tenant.tenantId);
   await eventually(async () => (await payouts(t.tenant.tenantId)).length === 1, 'the other worker makes the run');
+  expect((await payouts(t.tenant.tenantId))[0]).toMatchObject({ gross: 7500, item_count: 3 });
   expect(await testDb()('balance_items').whereIn('payment_id', payments)).toHaveLength(3);
   expect(await testDb()('events').where({ tenant_id: t.tenant.tenantId, type: 'payout.created' })).toHaveLength(1);
 });

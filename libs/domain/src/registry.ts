@@ -6,7 +6,7 @@
  *
  * Dependencies between the folders point one way, lowest first: kernel ← events, tenants,
  * communication-templates ← organisations ← contact-details ← customers ← line-items ← payment-plans ← debts ← invoices,
- * payments ← payouts, communications, imports ← webhooks. A folder imports only folders before it.
+ * payouts ← payments ← communications, imports ← webhooks. A folder imports only folders before it.
  */
 import type { AnyResource } from './kernel/resource.js';
 import { eventsResource } from './events/resource.js';

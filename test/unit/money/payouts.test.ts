@@ -21,6 +21,7 @@ describe('platform fee: basis points rounded half up, at least the minimum, neve
     [10, 250, 20, 10], // the minimum would exceed the payment
     [7, 0, 0, 0],
     [100_000_000_000_000, 10_000, 0, 100_000_000_000_000], // the largest amount at 100 %: exact
+    [33_251_339_796_386, 1_443, 0, 4_798_168_332_618], // the product passes 2^53: integer arithmetic, not a float's 4,798,168,332,619
   ])('%i at %i bp, minimum %i → %i', (amount, bps, min, fee) => {
     expect(platformFee(amount, { fee_basis_points: bps, fee_minimum: min })).toBe(fee);
   });

@@ -27,6 +27,7 @@ import * as communicationTemplates from './023_communication_templates.js';
 import * as operatorClients from './024_operator_clients.js';
 import * as tenantClock from './025_tenant_clock_and_configurations.js';
 import * as payouts from './035_payouts.js';
+import * as balanceLedger from './051_balance_ledger.js';
 import * as testMode from './050_test_mode.js';
 import * as eventTraceContext from './026_event_trace_context.js';
 import * as communications from './030_communications.js';
@@ -73,4 +74,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['046_metadata_search', metadataSearch],
   ['047_public_api_fields', publicApiFields],
   ['040_imports', imports],
+  ['051_balance_ledger', balanceLedger],
 ];

@@ -3,8 +3,9 @@
  * payment is accepted only while the debt collects, in the debt's currency, for at most the
  * remaining balance less the other pending payments. Every write locks the debt first (then the
  * payment, then the plan), so racing payments, outcomes and refunds on one debt run one at a
- * time and none can push `amount_remaining` below 0 or refund more than was paid. A rejected
- * request changes nothing.
+ * time and none can push `amount_remaining` below 0 or refund more than was paid. A success or a
+ * refund also writes its balance item (payouts/ledger.ts, docs/api.md section 14) in the same
+ * transaction, taking its payout account's shared lock last. A rejected request changes nothing.
  */
 import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
@@ -18,6 +19,7 @@ import type { DebtRow } from '../debts/schemas.js';
 import { DEBT_MACHINE } from '../debts/states.js';
 import { lockActivePlan } from '../payment-plans/store.js';
 import type { PaymentPlanRow } from '../payment-plans/schemas.js';
+import { recordBalanceItem } from '../payouts/ledger.js';
 import { paymentsResource } from './resource.js';
 import { OUTCOME_MOVES, requirePaymentTransition } from './states.js';
 import type { Payment, PaymentCreate, PaymentRefund, PaymentRow, PaymentUpdate } from './schemas.js';
@@ -93,6 +95,19 @@ async function planFor(trx: Knex.Transaction, tenantId: string, debtId: string, 
   return plan;
 }
 
+/** Writes the balance item of money that moved on `payment` of the locked `debt` (`amount` > 0). */
+function moneyMoved(trx: Knex.Transaction, debt: DebtRow, payment: { id: string }, type: 'payment' | 'refund', amount: number): Promise<void> {
+  return recordBalanceItem(trx, {
+    type,
+    tenantId: debt.tenant_id,
+    organisationId: debt.organisation_id,
+    currency: debt.currency,
+    paymentId: payment.id,
+    debtId: debt.id,
+    amount,
+  });
+}
+
 /** Locks the debt, then its payment `id` (which must be the debt's). */
 async function lockPayment(trx: Knex.Transaction, tenantId: string, debtId: string, id: string): Promise<{ debt: DebtRow; payment: PaymentRow }> {
   const debt = await lockDebt(trx, tenantId, debtId);
@@ -103,7 +118,8 @@ async function lockPayment(trx: Knex.Transaction, tenantId: string, debtId: stri
 
 /**
  * Records a payment against the tenant's debt `debtId`: locks the debt, checks the payment, inserts
- * it with `payment.created`, and when it is `succeeded` counts it (debts/moves.ts `countMoney`), in one transaction.
+ * it with `payment.created`, and when it is `succeeded` counts it (debts/moves.ts `countMoney`) and
+ * writes its balance item, in one transaction.
  * @throws ApiError 404 `resource_missing`, 409 `invalid_state_transition`, 422 `business_rule_violation`
  *   (param `currency`, `amount` or `payment_plan_id`)
  */
@@ -129,7 +145,10 @@ export async function createPayment(db: Knex, tenantId: string, debtId: string, 
       transaction_ref: input.transaction_ref ?? null,
       metadata: input.metadata,
     });
-    if (status === 'succeeded') await countMoney(trx, tenantId, debt, input.amount, note, plan);
+    if (status === 'succeeded') {
+      await countMoney(trx, tenantId, debt, input.amount, note, plan);
+      await moneyMoved(trx, debt, payment, 'payment', input.amount);
+    }
     return payment;
   });
 }
@@ -160,6 +179,7 @@ export async function updatePayment(db: Knex, tenantId: string, debtId: string, 
         const plan = await lockActivePlan(trx, tenantId, debt.id);
         const forPlan = payment.payment_plan_id === null || payment.payment_plan_id === plan?.id ? plan : undefined;
         await countMoney(trx, tenantId, debt, payment.amount, note, forPlan);
+        await moneyMoved(trx, debt, payment, 'payment', payment.amount);
       }
     }
     return updated;
@@ -197,6 +217,7 @@ export async function refundPayment(db: Knex, tenantId: string, debtId: string, 
     const refunded = toPayment(row as PaymentRow);
     await recordEvent(trx, paymentsResource, tenantId, 'payment.refunded', refunded);
     await countMoney(trx, tenantId, debt, -amount, note);
+    await moneyMoved(trx, debt, payment, 'refund', amount);
     return refunded;
   });
 }

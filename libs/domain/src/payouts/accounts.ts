@@ -1,14 +1,18 @@
 /**
  * Payout accounts (docs/api.md section 14): one row per organisation and currency that says when
- * its next run is due (on the organisation's schedule, against `tenant_now(tenant_id)`) and what is
- * carried into its next payout. Made set-based for every organisation that lacks them; claimed by
- * the worker with `FOR UPDATE SKIP LOCKED`, so each run happens once with several workers.
+ * its next run is due (on the organisation's schedule, against `tenant_now(tenant_id)`), what is
+ * carried into its next payout and the `seq` of its last item already in a payout
+ * (`items_through`). Made set-based for every organisation that lacks them; claimed by the worker
+ * with `FOR UPDATE SKIP LOCKED`, so each run happens once with several workers. Its row lock
+ * orders items and runs: writers of items share it (`FOR KEY SHARE`), a run holds it alone
+ * (`FOR UPDATE`).
  */
 import type { Knex } from '@dms/db';
 import { CURRENCIES } from '../kernel/schemas.js';
 import { acrossTenants, tenantRows } from '../kernel/scoped.js';
 import { PAYOUT_DEFAULTS, type PayoutSchedule } from '../organisations/payout-settings.js';
 import { payoutAccountsResource as accounts } from './resource.js';
+import type { OrganisationRow } from '../organisations/schemas.js';
 import type { PayoutAccountRow } from './schemas.js';
 
 /** The time between two runs of each schedule, as a PostgreSQL interval. */
@@ -105,18 +109,50 @@ export async function lockAccount(trx: Knex.Transaction, tenantId: string, organ
 }
 
 /**
- * Writes an account after a run or a failure: its carried amount and, after a run, its next run
- * (`ranAt`, the tenant's moment of the run, plus its organisation's schedule interval) and the end
- * of the period just paid out.
+ * The item writer's lock on the tenant's account of `organisationId` in `currency`: `FOR KEY SHARE`,
+ * which writers hold together and a run's `FOR UPDATE` excludes. Taken before an item's `seq` is
+ * drawn, it makes every item a run can see below the largest `seq` it sees already committed (a
+ * writer either committed before the run locked, or draws its `seq` after the run committed). The
+ * account is made first when missing (its first run one schedule interval ahead).
+ * @returns the organisation's `configurations` (its fee terms in force)
  */
-export async function saveAccount(trx: Knex.Transaction, account: PayoutAccountRow, carried: number, ranAt?: Date): Promise<void> {
+export async function shareAccount(
+  trx: Knex.Transaction,
+  tenantId: string,
+  organisationId: string,
+  currency: string,
+): Promise<OrganisationRow['configurations']> {
+  const lock = async () =>
+    (
+      await trx.raw(
+        `SELECT o.configurations FROM payout_accounts a JOIN organisations o ON o.id = a.organisation_id
+         WHERE a.tenant_id = ? AND a.organisation_id = ? AND a.currency = ? FOR KEY SHARE OF a`,
+        [tenantId, organisationId, currency],
+      )
+    ).rows as Pick<OrganisationRow, 'configurations'>[];
+  let rows = await lock();
+  if (!rows.length) {
+    await ensureAccounts(trx, { organisationId });
+    rows = await lock();
+  }
+  return rows[0]!.configurations;
+}
+
+/**
+ * Writes an account after a run or a failure: its carried amount and, after a run, its next run
+ * (`ranAt`, the tenant's moment of the run, plus its organisation's schedule interval), the end
+ * of the period just paid out and `itemsThrough`, the `seq` of the last item now in a payout.
+ */
+export async function saveAccount(trx: Knex.Transaction, account: PayoutAccountRow, carried: number, ran?: { at: Date; itemsThrough: number }): Promise<void> {
   const q = tenantRows(trx, accounts, account.tenant_id).where('payout_accounts.id', account.id);
-  if (!ranAt) {
+  if (!ran) {
     await q.update({ carried, updated_at: trx.fn.now() });
     return;
   }
+  const ranAt = ran.at;
   await q.update({
     carried,
+    items_through: ran.itemsThrough,
     last_run_at: ranAt,
     next_run_at: trx.raw(`? ::timestamptz + (SELECT ${scheduleIntervalSql('o')} FROM organisations o WHERE o.id = ?)`, [ranAt, account.organisation_id]),
     updated_at: trx.fn.now(),

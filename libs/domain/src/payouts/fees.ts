@@ -1,9 +1,10 @@
 /**
  * The platform fee (docs/api.md section 14): per succeeded payment, `fee_basis_points` of its
- * amount rounded half up to the minor unit, at least `fee_minimum`, never more than the payment.
- * Integer arithmetic only: `(amount * bps + 5000) / 10000` with integer division. Amounts are at
- * most 10^14 and basis points at most 10^4, so the product stays below 2^63 (PostgreSQL bigint) and
- * JavaScript computes it exactly below 2^53 for the amounts it checks.
+ * amount rounded half up to the minor unit, at least `fee_minimum`, never more than the payment,
+ * with the organisation's settings in force when the payment succeeds (its balance item is made
+ * then, ledger.ts). Integer arithmetic only: `(amount * bps + 5000) / 10000` with integer division,
+ * in BigInt (JavaScript) and bigint (PostgreSQL). Amounts are at most 10^14 and basis points at
+ * most 10^4, so the product stays below 2^63.
  */
 import type { PayoutSettings } from '../organisations/payout-settings.js';
 
@@ -14,7 +15,7 @@ type FeeTerms = Required<Pick<PayoutSettings, 'fee_basis_points' | 'fee_minimum'
  * @returns minor units, 0 <= fee <= amount
  */
 export function platformFee(amount: number, terms: FeeTerms): number {
-  const proportional = Math.floor((amount * terms.fee_basis_points + 5000) / 10000);
+  const proportional = Number((BigInt(amount) * BigInt(terms.fee_basis_points) + 5000n) / 10000n);
   return Math.min(amount, Math.max(terms.fee_minimum, proportional));
 }
 

@@ -8,17 +8,13 @@
 import type { Knex } from '@dms/db';
 import { findOwned } from '../kernel/scoped.js';
 import { organisationsResource } from '../organisations/resource.js';
-import { payoutSettings } from '../organisations/payout-settings.js';
-import type { OrganisationRow } from '../organisations/schemas.js';
 import { claimDueAccount, ensureAccounts, lockOrganisationAccounts, tenantNow } from './accounts.js';
 import { runPayout } from './run.js';
 import type { Payout, PayoutAccountRow } from './schemas.js';
 
-/** Runs the locked `account` now, with its organisation's settings. */
+/** Runs the locked `account` now (its tenant's moment plus the offset). */
 async function runLocked(trx: Knex.Transaction, account: PayoutAccountRow, offsetSeconds: number): Promise<Payout | null> {
-  const organisation = await findOwned<OrganisationRow>(trx, organisationsResource, account.tenant_id, account.organisation_id);
-  const now = await tenantNow(trx, account.tenant_id, offsetSeconds);
-  return runPayout(trx, account, payoutSettings(organisation.configurations), now);
+  return runPayout(trx, account, await tenantNow(trx, account.tenant_id, offsetSeconds));
 }
 
 /** What one claim did: nothing due, or the account run (with the payout made, if any). */

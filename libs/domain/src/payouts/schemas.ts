@@ -104,13 +104,19 @@ export const PayoutRow = Type.Object({
   fees: Type.Number(),
   adjustments: Type.Number(),
   item_count: Type.Number(),
+  /** Its items: the account's items with `seq` from `first_item_seq` to `last_item_seq`, inclusive. */
+  first_item_seq: Type.Number(),
+  last_item_seq: Type.Number(),
   period_start: DateColumn,
   period_end: DateColumn,
   payout_date: Type.Unsafe<Date | string>({}),
   metadata: metadataSchema,
 });
 
-/** A row of `balance_items`. */
+/**
+ * A row of `balance_items` as a payout's items are read (store.ts `payoutItems`): the stored
+ * columns plus `payout_id`, the payout whose range holds it (items do not store it).
+ */
 export const BalanceItemRow = Type.Object({
   id: Type.String(),
   tenant_id: Type.String(),
@@ -134,6 +140,8 @@ export const PayoutAccountRow = Type.Object({
   organisation_id: Type.String(),
   currency: currencySchema,
   carried: Type.Number(),
+  /** `seq` of the account's last item in a payout (0: none); the next run takes the items after it. */
+  items_through: Type.Number(),
   next_run_at: DateColumn,
   last_run_at: Nullable(DateColumn),
 });

@@ -2,7 +2,8 @@
  * Payouts (docs/api.md section 14): the public forms, reads, and the operator's moves. A move is
  * decided by the payout machine (states.ts) under the payout's row lock and recorded with its
  * event in the same transaction; `failed` also returns the payout's money to its account, so the
- * next run pays it again (its items stay where they are: items are immutable).
+ * next run pays it again (its items stay where they are: items are immutable). A payout's items
+ * are a range of its account's items (run.ts), read here by that range.
  */
 import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
@@ -63,9 +64,20 @@ export function loadPayout(db: Knex | Knex.Transaction, tenantId: string, id: st
   return findOwned<PayoutRow>(db, payoutsResource, tenantId, id, { forUpdate });
 }
 
-/** The items of payout `payoutId` (already checked to be the tenant's), as a query to page. */
-export function payoutItems(db: Knex | Knex.Transaction, tenantId: string, payoutId: string): Knex.QueryBuilder {
-  return tenantRows(db, balanceItemsResource, tenantId).where('balance_items.payout_id', payoutId);
+/**
+ * Narrows `q` (over `balance_items`) to the items of `payout`: its account's items with `seq` in
+ * its range (index `balance_items_account`), each row with `payout_id` set to the payout's id.
+ */
+export function inPayout(db: Knex | Knex.Transaction, q: Knex.QueryBuilder, payout: PayoutRow): Knex.QueryBuilder {
+  return q
+    .where({ 'balance_items.organisation_id': payout.organisation_id, 'balance_items.currency': payout.currency })
+    .whereBetween('balance_items.seq', [Number(payout.first_item_seq), Number(payout.last_item_seq)])
+    .select('balance_items.*', db.raw('?::text AS payout_id', [payout.id]));
+}
+
+/** The items of `payout` (already loaded as the tenant's), as a query to page. */
+export function payoutItems(db: Knex | Knex.Transaction, tenantId: string, payout: PayoutRow): Knex.QueryBuilder {
+  return inPayout(db, tenantRows(db, balanceItemsResource, tenantId), payout);
 }
 
 /** One line of the reconciliation file (docs/api.md section 14): an item with its debt's account number. */
@@ -88,10 +100,10 @@ export interface ReconciliationLine {
  * @throws ApiError 404 `resource_missing` (another tenant's payout included)
  */
 export async function reconciliationLines(db: Knex, tenantId: string, id: string): Promise<ReconciliationLine[]> {
-  await loadPayout(db, tenantId, id);
-  const rows = (await payoutItems(db, tenantId, id)
+  const payout = await loadPayout(db, tenantId, id);
+  const rows = (await payoutItems(db, tenantId, payout)
     .leftJoin('debts', (j) => j.on('debts.id', 'balance_items.debt_id').andOn('debts.tenant_id', 'balance_items.tenant_id'))
-    .select('balance_items.*', 'debts.account_number')
+    .select('debts.account_number')
     .orderBy('balance_items.seq', 'asc')) as (BalanceItemRow & { account_number: string | null })[];
   return rows.map((r) => ({
     item: r.id,

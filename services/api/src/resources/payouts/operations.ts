@@ -7,6 +7,7 @@
 import { Type } from '@sinclair/typebox';
 import {
   balanceItemsResource,
+  inPayout,
   loadPayout,
   payoutsResource,
   reconciliationLines,
@@ -70,7 +71,7 @@ export const payoutOperations: AnyOperation[] = [
       const payout = await loadPayout(i.ctx.db, i.tenantId, i.params.id);
       return listPage<BalanceItemRow, BalanceItemView>(i, {
         resource: balanceItemsResource,
-        narrow: (q) => void q.where('balance_items.payout_id', payout.id),
+        narrow: (q) => void inPayout(i.ctx.db, q, payout),
         counter: () => ['balance_items', payout.id],
         total: async () => Number(payout.item_count),
         serialize: showItems.page(i),
