@@ -6,21 +6,12 @@
  * items through its range; the payment and the rest of the refund become items after the
  * account's last payout, and the next run (the domain's own) pays out just those.
  */
-import { randomBytes } from 'node:crypto';
-import { afterAll, expect, test } from '@jest/globals';
-import { createDb, ensureDatabase, migrateLatest, migrateTo, type Knex } from '@dms/db';
+import { expect, test } from '@jest/globals';
+import { migrateLatest } from '@dms/db';
 import { payoutItems, runPayoutsNow, type PayoutRow } from '@dms/domain/payouts';
+import { scratchDatabase } from './support.js';
 
-const base = new URL(process.env.TEST_DATABASE_URL!);
-const name = `dms_mig_${randomBytes(4).toString('hex')}`;
-let db: Knex | undefined;
-
-afterAll(async () => {
-  await db?.destroy();
-  const admin = createDb(new URL('/postgres', base).href, 1);
-  await admin.raw(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.destroy();
-});
+const scratch = scratchDatabase();
 
 const T = 'ten_old';
 
@@ -58,9 +49,7 @@ const item = (id: string, payoutId: string, org: string, type: string, amount: n
 });
 
 test('old payouts keep exactly their items as ranges; payments and refunds no run took become the next payout', async () => {
-  await ensureDatabase(new URL('/postgres', base).href, name);
-  db = createDb(new URL(`/${name}`, base).href, 2);
-  await migrateTo(db, '040_imports');
+  const db = await scratch.at('040_imports');
   await db('tenants').insert({ id: T, name: 'Old' });
   await db('organisations').insert([
     { id: 'org_a', tenant_id: T, name: 'A', configurations: { payouts: { fee_basis_points: 250, fee_minimum: 20 } } },
@@ -116,8 +105,8 @@ test('old payouts keep exactly their items as ranges; payments and refunds no ru
   await migrateLatest(db);
 
   const ofPayout = async (id: string) => {
-    const row = (await db!('payouts').where({ id }).first()) as PayoutRow;
-    return (await payoutItems(db!, T, row).orderBy('balance_items.seq')).map((r: { id: string; payout_id: string }) => [r.id, r.payout_id]);
+    const row = (await db('payouts').where({ id }).first()) as PayoutRow;
+    return (await payoutItems(db, T, row).orderBy('balance_items.seq')).map((r: { id: string; payout_id: string }) => [r.id, r.payout_id]);
   };
   expect(await ofPayout('po_a1')).toEqual([['bi_a1', 'po_a1']]);
   expect(await ofPayout('po_b1')).toEqual([['bi_b1', 'po_b1']]);
