@@ -679,7 +679,7 @@ export type paths = {
         get: operations["retrievePayment"];
         /**
          * Replace a payment
-         * @description Moves a `pending` payment to `succeeded`, `failed` or `canceled` (any other move is 409) and/or merges `metadata`. A success counts as a new succeeded payment does. Same as `PATCH` on this path: fields given are replaced, others kept.
+         * @description Moves a `pending` payment to `succeeded`, `failed` or `canceled` (any other move is 409), changes a `pending` payment's `amount`, `currency`, `transaction_at` or `transaction_ref` (`payment.updated`; checked as a new payment's are; on any other status 409), and/or merges `metadata`. A success counts as a new succeeded payment does, at the amount it then has. A refusal changes nothing. Same as `PATCH` on this path: fields given are replaced, others kept.
          *
          *     Scope: `debts:write`.
          */
@@ -690,7 +690,7 @@ export type paths = {
         head?: never;
         /**
          * Update a payment
-         * @description Moves a `pending` payment to `succeeded`, `failed` or `canceled` (any other move is 409) and/or merges `metadata`. A success counts as a new succeeded payment does.
+         * @description Moves a `pending` payment to `succeeded`, `failed` or `canceled` (any other move is 409), changes a `pending` payment's `amount`, `currency`, `transaction_at` or `transaction_ref` (`payment.updated`; checked as a new payment's are; on any other status 409), and/or merges `metadata`. A success counts as a new succeeded payment does, at the amount it then has. A refusal changes nothing.
          *
          *     Scope: `debts:write`.
          */
@@ -3662,6 +3662,23 @@ export type components = {
              * @enum {string}
              */
             status?: "succeeded" | "failed" | "canceled";
+            /**
+             * Format: int64
+             * @description New amount of a `pending` payment, minor units (> 0; with the other pending payments, at most the remaining balance).
+             */
+            amount?: number;
+            /**
+             * @description Currency of a `pending` payment; must be the debt's.
+             * @enum {string}
+             */
+            currency?: "GBP" | "EUR" | "USD";
+            /**
+             * Format: date-time
+             * @description When the money of a `pending` payment was received (RFC 3339).
+             */
+            transaction_at?: string;
+            /** @description Your reference of the transaction of a `pending` payment (null clears it). */
+            transaction_ref?: string | null;
             /** @description Keys to merge into the stored metadata: each given key is set, a key set to "" is removed, keys not mentioned are kept. At most 50 keys after merging. */
             metadata?: {
                 [key: string]: string;
@@ -4631,7 +4648,7 @@ export type components = {
             /** @description Whether events are delivered (default true); a disabled endpoint receives nothing until enabled. */
             enabled?: boolean;
             /** @description Event types to deliver, or exactly `["*"]` for all. */
-            enabled_events: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
+            enabled_events: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
             /**
              * @description Event shape delivered: `v` + a supported date as YYYYMMDD (supported: v20250401, v20261101; default the newest).
              * @example v20261101
@@ -4665,7 +4682,7 @@ export type components = {
             /** @description Whether events are delivered; set true to re-enable an endpoint disabled after failing. */
             enabled?: boolean;
             /** @description Event types to deliver, or exactly `["*"]` for all. */
-            enabled_events?: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
+            enabled_events?: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
             /**
              * @description Event shape delivered: `v` + a supported date as YYYYMMDD (supported: v20250401, v20261101; default the newest).
              * @example v20261101
@@ -4796,7 +4813,7 @@ export type components = {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed" | "webhook.test";
+            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed" | "webhook.test";
             /** @description API version whose shape `data.object` has. */
             api_version: string;
             /** Format: date-time */
