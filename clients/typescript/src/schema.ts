@@ -1927,6 +1927,54 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/test_helpers/debts/{id}/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a reply from a debt's customer
+         * @description **Test mode only**: for test clients (`clients create --test`); a live token gets 404 `route_not_found`.
+         *
+         *     The customer answers, by email (default) or SMS: an inbound communication (`received`, `communication.received`) is recorded exactly as a real reply is (`POST /callbacks/email`, `/callbacks/sms/inbound`), linked to the customer's detail whose value is `from` (by default the detail the engine writes to by that method), and the debt moves to `contact_established` when its status allows. Another mode's or no debt is 404.
+         *
+         *     Scope: `communications:write`.
+         */
+        post: operations["simulateTestInbound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test_helpers/communications/{id}/bounce": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a bounce of an email or SMS
+         * @description **Test mode only**: for test clients (`clients create --test`); a live token gets 404 `route_not_found`.
+         *
+         *     A `sent` or `delivered` outbound email (or SMS) bounces at its provider, applied exactly as a provider's bounce is (`POST /callbacks/email`): the communication is `bounced` (`communication.failed`), its contact detail `undeliverable` (`customer_contact_detail.updated`), and when the customer has no usable detail left the debt moves to `contact_failed` (or `enriching`). A letter, an inbound communication or any other status is 409, nothing changed; another mode's or no communication is 404.
+         *
+         *     Scope: `communications:write`.
+         */
+        post: operations["simulateTestBounce"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -4950,6 +4998,23 @@ export type components = {
              * @description Move the clock to this time (RFC 3339); not before the current one.
              */
             to?: string;
+        };
+        TestInbound: {
+            /**
+             * @description How the customer answered (default `email`).
+             * @enum {string}
+             */
+            delivery_method?: "email" | "sms";
+            /** @description The sender: an e-mail address or an E.164 number (default: the customer's detail the engine would write to by that method). */
+            from?: string;
+            /** @description Subject of an e-mail reply. */
+            subject?: string | null;
+            /** @description What the customer wrote (default `Test reply`). */
+            text?: string;
+        };
+        TestBounce: {
+            /** @description The bounce as the provider states it (default `5.1.1 test helper: mailbox unavailable`). */
+            reason?: string;
         };
         ProbeStatus: {
             /** @enum {string} */
@@ -25449,6 +25514,420 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. `route_not_found`: No such path. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing" | "route_not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. `invalid_state_transition`: The object is not in a state that allows this action. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    simulateTestInbound: {
+        parameters: {
+            query?: {
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: (string | ("debt" | "customer" | "template" | "contact_detail") | unknown)[];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Id of the debt (`deb_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestInbound"];
+            };
+        };
+        responses: {
+            /** @description The created Communication. */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Communication"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. `route_not_found`: No such path. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing" | "route_not_found";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    simulateTestBounce: {
+        parameters: {
+            query?: {
+                /** @description Embed the related objects in place of their ids, or as lists. */
+                "expand[]"?: (string | ("debt" | "customer" | "template" | "contact_detail") | unknown)[];
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Id of the communication (`com_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestBounce"];
+            };
+        };
+        responses: {
+            /** @description The Communication. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Communication"];
                 };
             };
             /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
