@@ -20,6 +20,7 @@ async function fill({ api }: Mode): Promise<Made> {
   const org = (await api.post('/organisations', { name: 'Northwind Utilities' }).expect(201)).body.id;
   const cus = (await api.post('/customers', { kind: 'individual', first_name: 'Ada', last_name: 'Lovelace' }).expect(201)).body.id;
   const cd = (await api.post(`/customers/${cus}/contact_details`, { type: 'email', value: 'ada@example.com' }).expect(201)).body.id;
+  const ocd = (await api.post(`/organisations/${org}/contact_details`, { type: 'email', value: 'help@northwind.example' }).expect(201)).body.id;
   const ep = (await api.post('/webhooks', { url: 'https://hooks.example.com/dms', enabled_events: ['*'] }).expect(201)).body.id;
   const debt = (await api.post('/debts', { customer_id: cus, organisation_id: org, currency: 'GBP', breakdown: { principal: 10000 } }).expect(201)).body.id;
   await api.post(`/debts/${debt}/ready`).expect(200);
@@ -44,6 +45,7 @@ async function fill({ api }: Mode): Promise<Made> {
     organisations: org,
     customers: cus,
     customer_contact_details: cd,
+    organisation_contact_details: ocd,
     debts: debt,
     line_items: li,
     invoices: inv,
@@ -66,6 +68,10 @@ const PATHS: Record<string, { list: (m: Made) => string; retrieve?: (m: Made) =>
   customer_contact_details: {
     list: (m) => `/customers/${m.customers}/contact_details`,
     retrieve: (m) => `/customers/${m.customers}/contact_details/${m.customer_contact_details}`,
+  },
+  organisation_contact_details: {
+    list: (m) => `/organisations/${m.organisations}/contact_details`,
+    retrieve: (m) => `/organisations/${m.organisations}/contact_details/${m.organisation_contact_details}`,
   },
   debts: { list: () => '/debts', retrieve: (m) => `/debts/${m.debts}`, search: () => `/debts/search?query=${encodeURIComponent(SINCE)}` },
   line_items: { list: (m) => `/debts/${m.debts}/line_items` },
