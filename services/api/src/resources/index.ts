@@ -34,7 +34,6 @@ import { callbackOperations } from './callbacks/operations.js';
 export const API_OPERATIONS: readonly AnyOperation[] = withPathAliases(
   withPutTwins([
     ...organisationOperations,
-    ...organisationContactDetailOperations,
     ...customerOperations,
     ...contactDetailOperations,
     ...debtOperations,
@@ -51,6 +50,8 @@ export const API_OPERATIONS: readonly AnyOperation[] = withPathAliases(
     ...webhookOperations,
     ...eventOperations,
     ...operatorOperations,
+    // The public API's organisation sub-resource (docs/api.md section 15).
+    ...organisationContactDetailOperations,
     ...testHelperOperations,
   ]),
 );
