@@ -1,7 +1,8 @@
 /**
  * Paths of the public API beside ours (docs/api.md section 15): `/payment-plans` (list, retrieve,
  * create with `debt_id`, and the actions), `/debts/{id}/contact-details`,
- * `/organisations/{id}/payments` and its search; each the tenant's own (404 otherwise) and in OpenAPI.
+ * `/organisations/{id}/payments` and its search, `/organisations/{id}/contact_details`
+ * (test/dropin/organisation-contact-details.test.ts); each the tenant's own (404 otherwise) and in OpenAPI.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import request from 'supertest';
@@ -84,6 +85,8 @@ test('OpenAPI documents the aliases and the public paths', async () => {
     '/debts/{debtId}/contact-details',
     '/organisations/{organisationId}/payments',
     '/organisations/{organisationId}/payments/search',
+    '/organisations/{organisationId}/contact_details',
+    '/organisations/{organisationId}/contact_details/{id}',
   ]) {
     expect(Object.keys(doc.paths)).toContain(path);
   }

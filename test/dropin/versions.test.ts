@@ -103,6 +103,29 @@ describe('the versions table, entry by entry', () => {
     expect((await main.api.get(`/webhooks/${created.body.id}`).expect(200)).body.object).toBe('webhook_endpoint');
   });
 
+  test('livemode: on every object under 2025-04-01 too, expanded ones and relations of relations included', async () => {
+    const { debt, payment } = await fullDebt();
+    const one = (
+      await main.api
+        .get(`/debts/${debt.id}`)
+        .query({ 'expand[]': ['customer', 'payments'] })
+        .set('Ophelos-Version', OLD)
+        .expect(200)
+    ).body;
+    expect([one.livemode, one.customer.livemode, one.payments[0].livemode]).toEqual([true, true, true]);
+    const deep = (await main.api.get('/payments').query({ 'expand[]': 'debt.customer', limit: 100 }).set('Ophelos-Version', OLD).expect(200)).body.data.find(
+      (p: { id: string }) => p.id === payment.id,
+    );
+    expect(deep).toMatchObject({ livemode: true, debt: { id: debt.id, livemode: true, customer: { livemode: true } } });
+    // The client's metadata keys are its own, even one named `object`.
+    await main.api.patch(`/debts/${debt.id}/payments/${payment.id}`, { metadata: { object: 'x' } }).expect(200);
+    const meta = (await main.api.get(`/debts/${debt.id}/payments/${payment.id}`).set('Ophelos-Version', OLD).expect(200)).body;
+    expect(meta.metadata).toEqual({ object: 'x' });
+    // Ours shows the same, relations of relations included.
+    const ours = (await main.api.get(`/payments/${payment.id}`).query({ 'expand[]': 'debt.customer' }).expect(200)).body;
+    expect([ours.livemode, ours.debt.livemode, ours.debt.customer.livemode]).toEqual([true, true, true]);
+  });
+
   test('event: the public API envelope under 2025-04-01, ours under 2026-11-01', async () => {
     const org = (await main.api.post('/organisations', { name: 'Envelope Ltd' }).expect(201)).body;
     const events = (await main.api.get('/events').query({ limit: 100 }).expect(200)).body.data;

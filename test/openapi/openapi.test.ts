@@ -141,6 +141,7 @@ describe('parameters and headers', () => {
         '/debts/{debtId}/payments',
         '/events',
         '/organisations',
+        '/organisations/{organisationId}/contact_details',
         '/webhooks',
         '/webhooks/{id}/deliveries',
         // docs/api.md sections 8 and 9

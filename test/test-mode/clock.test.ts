@@ -41,6 +41,8 @@ describe('helpers are for test clients only', () => {
     ['get', '/test_helpers/clock', undefined],
     ['post', '/test_helpers/clock/advance', { seconds: 60 }],
     ['post', '/test_helpers/payments/pay_000000000000000000000000/fail', undefined],
+    ['post', '/test_helpers/debts/deb_000000000000000000000000/inbound', { text: 'hi' }],
+    ['post', '/test_helpers/communications/com_000000000000000000000000/bounce', undefined],
   ];
   test.each(helpers)('a live token on %s %s is 404 route_not_found, and nothing changes', async (method, path, body) => {
     const res = method === 'get' ? await live.api.get(path) : await live.api.post(path, body);
@@ -52,7 +54,13 @@ describe('helpers are for test clients only', () => {
   test('OpenAPI marks every test helper test-only', async () => {
     const doc = (await live.api.get('/openapi.json').expect(200)).body as { paths: Record<string, Record<string, Record<string, unknown>>> };
     const helpers = Object.entries(doc.paths).filter(([p]) => p.startsWith('/test_helpers/'));
-    expect(helpers.map(([p]) => p).sort()).toEqual(['/test_helpers/clock', '/test_helpers/clock/advance', '/test_helpers/payments/{id}/fail']);
+    expect(helpers.map(([p]) => p).sort()).toEqual([
+      '/test_helpers/clock',
+      '/test_helpers/clock/advance',
+      '/test_helpers/communications/{id}/bounce',
+      '/test_helpers/debts/{id}/inbound',
+      '/test_helpers/payments/{id}/fail',
+    ]);
     for (const [, ops] of helpers) {
       for (const op of Object.values(ops)) {
         expect(op['x-test-only']).toBe(true);

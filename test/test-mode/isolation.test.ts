@@ -1,25 +1,40 @@
 /**
  * Test mode keeps test and live data apart (docs/api.md section 15), for every tenant-owned
  * resource of the registry: a live token never lists, counts, searches or retrieves a test object,
- * a test token never a live one, and every object each shows carries its `livemode`. The table
- * below must name every tenant-owned table of the registry, so a new resource fails here until it
- * has its row.
+ * a test token never a live one, and every object each shows carries its `livemode`. The objects
+ * clients make come from the API; those the worker makes come from its own paths, in both modes at
+ * once: the collection engine's communications (a worker over the local mail stand-in), an
+ * import's rows and row errors (the worker processing an upload), a payout run's payouts, balance
+ * items and payout accounts (the run an operator starts for each mode's tenant). The table below
+ * must name every tenant-owned table of the registry, so a new resource fails here until it has
+ * its row.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { TENANT_TABLES } from '@dms/domain';
-import { closeHarness, testDb } from '../support/harness.js';
+import { closeHarness, newOperator, operatorAs, testDb, tokenFor } from '../support/harness.js';
+import { eventually } from '../support/webhook-receiver.js';
+import { engineRig, offsetToLondon, type EngineRig } from '../engine/support.js';
+import { PLACEMENT_HEADER, csvOf, placementRow, upload } from '../imports/support.js';
 import { bothModes, type Mode } from './support.js';
 
-afterAll(closeHarness);
+let rig: EngineRig | undefined;
+afterAll(async () => {
+  await rig?.stop();
+  await closeHarness();
+});
 
 /** What `fill` made in one mode, by table. */
 type Made = Record<string, string>;
 
 /** Makes one object of every resource through the API; returns their ids by table (and the parents). */
 async function fill({ api }: Mode): Promise<Made> {
-  const org = (await api.post('/organisations', { name: 'Northwind Utilities' }).expect(201)).body.id;
+  const payouts = { fee_basis_points: 250, fee_minimum: 20 };
+  const strategy = { steps: [{ day: 0, delivery_method: 'email', template: 'default-email-first' }] };
+  const org = (await api.post('/organisations', { name: 'Northwind Utilities', configurations: { payouts, collection_strategy: strategy } }).expect(201)).body
+    .id;
   const cus = (await api.post('/customers', { kind: 'individual', first_name: 'Ada', last_name: 'Lovelace' }).expect(201)).body.id;
   const cd = (await api.post(`/customers/${cus}/contact_details`, { type: 'email', value: 'ada@example.com' }).expect(201)).body.id;
+  const ocd = (await api.post(`/organisations/${org}/contact_details`, { type: 'email', value: 'help@northwind.example' }).expect(201)).body.id;
   const ep = (await api.post('/webhooks', { url: 'https://hooks.example.com/dms', enabled_events: ['*'] }).expect(201)).body.id;
   const debt = (await api.post('/debts', { customer_id: cus, organisation_id: org, currency: 'GBP', breakdown: { principal: 10000 } }).expect(201)).body.id;
   await api.post(`/debts/${debt}/ready`).expect(200);
@@ -40,10 +55,14 @@ async function fill({ api }: Mode): Promise<Made> {
   const version = (await api.get(`/communication_templates/${tpl}/versions`).expect(200)).body.data[0].id;
   const delivery = (await api.get(`/webhooks/${ep}/deliveries`).expect(200)).body.data[0].id;
   const event = (await api.get('/events?limit=1').expect(200)).body.data[0].id;
+  // A placement of one good row and one bad one: the worker makes its debt and its row error.
+  const file = csvOf(PLACEMENT_HEADER, [placementRow('ISO-1'), placementRow('ISO-2', { balance_total: 'lots' })]);
+  const imp = (await upload(api, 'placement', file, { organisation_id: org }).expect(201)).body.id;
   return {
     organisations: org,
     customers: cus,
     customer_contact_details: cd,
+    organisation_contact_details: ocd,
     debts: debt,
     line_items: li,
     invoices: inv,
@@ -54,7 +73,25 @@ async function fill({ api }: Mode): Promise<Made> {
     webhook_endpoints: ep,
     webhook_deliveries: delivery,
     events: event,
+    imports: imp,
   };
+}
+
+/**
+ * Makes, in `mode`, the objects only the worker makes, once the worker runs: waits for the engine's
+ * communication of `made.debts` and the import's row error, and runs a payout of the organisation
+ * (the run of the payout worker, started by an operator acting for the mode's tenant).
+ */
+async function fillWorkerMade({ api, tenant }: Mode, made: Made): Promise<void> {
+  const first = async (path: string) => ((await api.get(path).expect(200)).body.data[0]?.id as string | undefined) ?? '';
+  const firstOnceThere = async (table: string, path: string) => eventually(async () => (made[table] = await first(path)) !== '', `${path} not empty`, 60_000);
+  await firstOnceThere('communications', `/debts/${made.debts}/communications`);
+  await firstOnceThere('import_errors', `/imports/${made.imports}/errors`);
+  const ops = operatorAs(await tokenFor(await newOperator()), tenant.tenantId);
+  [made.payouts] = (await ops.post('/operator/payouts/run', { organisation_id: made.organisations }).expect(200)).body.payouts;
+  made.balance_items = await first(`/payouts/${made.payouts}/items`);
+  const account = await testDb()('payout_accounts').where({ tenant_id: tenant.tenantId, organisation_id: made.organisations }).first('id');
+  made.payout_accounts = account.id;
 }
 
 const SINCE = 'created_at>"2000-01-01T00:00:00Z"';
@@ -66,6 +103,10 @@ const PATHS: Record<string, { list: (m: Made) => string; retrieve?: (m: Made) =>
   customer_contact_details: {
     list: (m) => `/customers/${m.customers}/contact_details`,
     retrieve: (m) => `/customers/${m.customers}/contact_details/${m.customer_contact_details}`,
+  },
+  organisation_contact_details: {
+    list: (m) => `/organisations/${m.organisations}/contact_details`,
+    retrieve: (m) => `/organisations/${m.organisations}/contact_details/${m.organisation_contact_details}`,
   },
   debts: { list: () => '/debts', retrieve: (m) => `/debts/${m.debts}`, search: () => `/debts/search?query=${encodeURIComponent(SINCE)}` },
   line_items: { list: (m) => `/debts/${m.debts}/line_items` },
@@ -81,28 +122,53 @@ const PATHS: Record<string, { list: (m: Made) => string; retrieve?: (m: Made) =>
   webhook_endpoints: { list: () => '/webhooks', retrieve: (m) => `/webhooks/${m.webhook_endpoints}` },
   webhook_deliveries: { list: (m) => `/webhooks/${m.webhook_endpoints}/deliveries` },
   events: { list: () => '/events', retrieve: (m) => `/events/${m.events}` },
+  communications: {
+    list: () => '/communications',
+    retrieve: (m) => `/communications/${m.communications}`,
+    search: () => `/communications/search?query=${encodeURIComponent(SINCE)}`,
+  },
+  imports: { list: () => '/imports', retrieve: (m) => `/imports/${m.imports}` },
+  import_errors: { list: (m) => `/imports/${m.imports}/errors` },
+  payouts: { list: () => '/payouts', retrieve: (m) => `/payouts/${m.payouts}`, search: () => `/payouts/search?query=${encodeURIComponent(SINCE)}` },
+  balance_items: { list: (m) => `/payouts/${m.payouts}/items` },
 };
+
+/**
+ * Tenant-owned tables the API never shows: each mode's rows stay under its own tenant, and a run
+ * in one mode never reads or writes the other's (checked on the rows, below).
+ */
+const NOT_SHOWN = ['payout_accounts'];
 
 let live: Mode;
 let testMode: Mode;
 const made: { live: Made; test: Made } = { live: {}, test: {} };
 
 beforeAll(async () => {
+  rig = await engineRig();
   ({ live, test: testMode } = await bothModes());
   [made.live, made.test] = await Promise.all([fill(live), fill(testMode)]);
+  // One worker for both modes: the engine works both tenants' debts, and processes both imports.
+  await rig.worker([live.tenant.tenantId, testMode.tenant.tenantId], offsetToLondon(12));
+  await Promise.all([fillWorkerMade(live, made.live), fillWorkerMade(testMode, made.test)]);
 });
 
-/**
- * Tenant-owned tables whose rows the worker makes (payout runs, the collection engine, import
- * processing), not a client's call, so `fill` cannot make them in one request. Test data lives under
- * its own tenant, so their isolation is their tenant scoping, which each one's own suite proves
- * against another tenant (test/payouts, test/engine, test/imports). A new table must be in `PATHS`
- * or here, with its reason.
- */
-const MADE_BY_THE_WORKER = ['balance_items', 'communications', 'import_errors', 'imports', 'payout_accounts', 'payouts'];
-
 test('the table covers every tenant-owned resource of the registry', () => {
-  expect([...Object.keys(PATHS), ...MADE_BY_THE_WORKER].sort()).toEqual([...TENANT_TABLES].sort());
+  expect([...Object.keys(PATHS), ...NOT_SHOWN].sort()).toEqual([...TENANT_TABLES].sort());
+});
+
+test("payout accounts: each mode's under its own tenant; neither mode's run touched the other's", async () => {
+  for (const [mode, other] of [
+    [live, testMode],
+    [testMode, live],
+  ] as const) {
+    const own = made[mode === live ? 'live' : 'test'];
+    const rows = await testDb()('payout_accounts').where({ id: own.payout_accounts }).select('tenant_id', 'organisation_id');
+    expect(rows).toEqual([{ tenant_id: mode.tenant.tenantId, organisation_id: own.organisations }]);
+    const theirs = await testDb()('payout_accounts').where({ tenant_id: other.tenant.tenantId }).select('organisation_id');
+    expect(theirs.map((r: { organisation_id: string }) => r.organisation_id)).not.toContain(own.organisations);
+    const payouts = await testDb()('payouts').where({ tenant_id: mode.tenant.tenantId }).select('organisation_id');
+    expect(payouts.every((p: { organisation_id: string }) => p.organisation_id === own.organisations)).toBe(true);
+  }
 });
 
 test("the two modes' data live under two tenants, the test one paired with the live one", async () => {

@@ -5,7 +5,7 @@
  * its migration, and its operations in the API).
  *
  * Dependencies between the folders point one way, lowest first: kernel ← events, tenants,
- * communication-templates ← organisations ← contact-details ← customers ← line-items ← payment-plans ← debts ← invoices,
+ * communication-templates ← organisations ← contact-details ← organisation-contact-details, customers ← line-items ← payment-plans ← debts ← invoices,
  * payouts ← payments ← communications, imports ← webhooks. A folder imports only folders before it.
  */
 import type { AnyResource } from './kernel/resource.js';
@@ -13,6 +13,7 @@ import { eventsResource } from './events/resource.js';
 import { tenantsResource } from './tenants/resource.js';
 import { organisationsResource } from './organisations/resource.js';
 import { contactDetailsResource } from './contact-details/resource.js';
+import { organisationContactDetailsResource } from './organisation-contact-details/resource.js';
 import { customersResource } from './customers/resource.js';
 import { lineItemsResource } from './line-items/resource.js';
 import { paymentPlansResource } from './payment-plans/resource.js';
@@ -36,6 +37,7 @@ export const RESOURCES = [
   customersResource,
   contactDetailsResource,
   organisationsResource,
+  organisationContactDetailsResource,
   communicationTemplatesResource,
   communicationTemplateVersionsResource,
   payoutsResource,

@@ -95,6 +95,8 @@ export function impliedRelations(object: string, version: string): string[] {
 /**
  * `value` (an answer, a list body, an event) in the shape of `version`: every object in it
  * (embedded ones included, innermost first) passed through the transforms of the newer versions.
+ * Each object comes with its `livemode` (the API writes it on every object first): a transform
+ * keeps it, as every object of every version shows it (docs/api.md section 15).
  * @returns `value` itself when `version` is the newest
  */
 export function downgrade(value: unknown, version: string, implied: ReadonlySet<string> = new Set()): unknown {

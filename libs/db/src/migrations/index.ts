@@ -35,6 +35,7 @@ import * as signatureSchemes from './045_webhook_signature_schemes.js';
 import * as metadataSearch from './046_metadata_search.js';
 import * as publicApiFields from './047_public_api_fields.js';
 import * as imports from './040_imports.js';
+import * as organisationContactDetails from './065_organisation_contact_details.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -75,4 +76,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['047_public_api_fields', publicApiFields],
   ['040_imports', imports],
   ['051_balance_ledger', balanceLedger],
+  ['065_organisation_contact_details', organisationContactDetails],
 ];

@@ -11,3 +11,4 @@ export * from './engine.js';
 export * from './outcomes.js';
 export * from './inbound.js';
 export * from './operator.js';
+export * from './simulate.js';

@@ -56,9 +56,9 @@ export const Address = Type.Object({
 const valueDescription =
   "An e-mail address; a telephone number (international `+44…`, or national, read in the region of the customer's `preferred_locale`, GB when none; stored in E.164); or for `address` an object `{line_1, line_2, city, county, postal_code, country}`.";
 
-/** `value` before its type is known: its shape is checked against `type` (below, and in values.ts). */
+/** `value` before its type is known: its shape is checked against `type` (below, and in values.ts); organisations' details share it. */
 // As a string at most 320 characters (an e-mail address's limit, RFC 5321), as for every type but `address`.
-const anyValue = Type.Unsafe<string | Static<typeof AddressInput>>({ type: ['string', 'object'], maxLength: 320, description: valueDescription });
+export const anyValue = Type.Unsafe<string | Static<typeof AddressInput>>({ type: ['string', 'object'], maxLength: 320, description: valueDescription });
 
 const writable = {
   primary: Type.Boolean({ description: 'The preferred detail of its type; setting it demotes the current primary of that type.' }),
@@ -67,8 +67,8 @@ const writable = {
   status: StringEnum(WRITABLE_STATUSES, { description: 'Verification status (default `unverified`); `deleted` is set by `DELETE`.' }),
 };
 
-// Per type: an address is an object, anything else a non-empty string (an e-mail in e-mail format).
-const valueByType = [
+/** Per type: an address is an object, anything else a non-empty string (an e-mail in e-mail format). */
+export const valueByType = [
   {
     if: { properties: { type: { const: 'address' } }, required: ['type'] },
     then: { properties: { value: AddressInput } },

@@ -51,11 +51,24 @@ export const PaymentCreate = Type.Object(
   { additionalProperties: false },
 );
 
-/** `PUT`/`PATCH /debts/{debtId}/payments/{id}` body: the outcome of a pending payment, metadata. */
+/**
+ * `PUT`/`PATCH /debts/{debtId}/payments/{id}` body: the outcome of a pending payment, its amount,
+ * currency and transaction (docs/api.md section 15: only while it is pending), metadata.
+ */
 export const PaymentUpdate = updateBody({
   status: StringEnum(OUTCOME_STATUSES, { description: 'Outcome of a `pending` payment; any other move is 409.' }),
+  amount: minorUnits({
+    minimum: 1,
+    description: 'New amount of a `pending` payment, minor units (> 0; with the other pending payments, at most the remaining balance).',
+  }),
+  currency: StringEnum(CURRENCIES, { description: "Currency of a `pending` payment; must be the debt's." }),
+  transaction_at: timestampSchema('When the money of a `pending` payment was received (RFC 3339).'),
+  transaction_ref: Nullable(textSchema(200, 'Your reference of the transaction of a `pending` payment (null clears it).')),
   metadata: metadataPatchSchema,
 });
+
+/** The fields of a payment that only a `pending` payment may change (docs/api.md section 15). */
+export const PENDING_FIELDS = ['amount', 'currency', 'transaction_at', 'transaction_ref'] as const;
 
 /** `POST /debts/{debtId}/payments/{id}/refund` body. */
 export const PaymentRefund = Type.Object(

@@ -22,7 +22,7 @@ import type { PaymentPlanRow } from '../payment-plans/schemas.js';
 import { recordBalanceItem } from '../payouts/ledger.js';
 import { paymentsResource } from './resource.js';
 import { OUTCOME_MOVES, requirePaymentTransition } from './states.js';
-import type { Payment, PaymentCreate, PaymentRefund, PaymentRow, PaymentUpdate } from './schemas.js';
+import { PENDING_FIELDS, type Payment, type PaymentCreate, type PaymentRefund, type PaymentRow, type PaymentUpdate } from './schemas.js';
 
 /**
  * Maps a row to the public object.
@@ -154,33 +154,78 @@ export async function createPayment(db: Knex, tenantId: string, debtId: string, 
 }
 
 /**
- * `PUT`/`PATCH` of a payment: moves a pending payment to its outcome (`payment.<outcome>`; a
- * success is counted then), and/or merges metadata.
+ * The changes of `input`'s pending-only fields (docs/api.md section 15) to the locked `payment` of
+ * the locked `debt`, checked as a new payment's are.
+ * @returns the columns to write (empty when none is given)
+ * @throws ApiError 409 `invalid_state_transition` (the payment is not pending), 422
+ *   `business_rule_violation` (param `currency`, or `amount` past the remaining balance)
+ */
+async function pendingChanges(
+  trx: Knex.Transaction,
+  tenantId: string,
+  debt: DebtRow,
+  payment: PaymentRow,
+  input: PaymentUpdate,
+): Promise<Record<string, unknown>> {
+  const given = PENDING_FIELDS.filter((f) => input[f] !== undefined);
+  if (!given.length) return {};
+  if (payment.status !== 'pending') {
+    throw new ApiError('invalid_state_transition', `A ${payment.status} payment's ${given.join(', ')} can no longer change: only a pending payment's can.`, {
+      param: given[0],
+    });
+  }
+  if (input.currency !== undefined && input.currency !== debt.currency) {
+    throw new ApiError('business_rule_violation', `currency must be the debt's currency (${debt.currency}).`, { param: 'currency' });
+  }
+  if (input.amount !== undefined && input.amount !== payment.amount) await assertFits(trx, tenantId, debt, input.amount, payment.id);
+  return Object.fromEntries(given.map((f) => [f, input[f]]));
+}
+
+/**
+ * `PUT`/`PATCH` of a payment, in one transaction under the debt's and the payment's locks: changes
+ * a pending payment's amount, currency or transaction (`payment.updated`), moves a pending payment
+ * to its outcome (`payment.<outcome>`; a success is counted then, at its new amount), and/or merges
+ * metadata. A refusal changes nothing.
  * @throws ApiError 404, 409 `invalid_state_transition` (payment not pending, or the debt no longer
- *   accepts payments), 422 `business_rule_violation` (param `amount`)
+ *   accepts payments), 422 `business_rule_violation` (param `amount` or `currency`)
  */
 export async function updatePayment(db: Knex, tenantId: string, debtId: string, id: string, input: PaymentUpdate, note: StatusNote): Promise<Payment> {
   return db.transaction(async (trx) => {
     const { debt, payment } = await lockPayment(trx, tenantId, debtId, id);
-    const changes: Record<string, unknown> = { updated_at: trx.fn.now() };
-    if (input.status !== undefined) {
-      changes.status = requirePaymentTransition(payment.status, OUTCOME_MOVES[input.status]);
-      if (input.status === 'succeeded') {
+    const fields = await pendingChanges(trx, tenantId, debt, payment, input);
+    const amount = (fields.amount as number | undefined) ?? payment.amount;
+    const write = async (values: Record<string, unknown>) =>
+      toPayment(
+        (
+          (await tenantRows(trx, paymentsResource, tenantId)
+            .where('payments.id', payment.id)
+            .update({ ...values, updated_at: trx.fn.now() })
+            .returning('*')) as PaymentRow[]
+        )[0]!,
+      );
+    const outcome = input.status;
+    if (outcome !== undefined) {
+      requirePaymentTransition(payment.status, OUTCOME_MOVES[outcome]);
+      if (outcome === 'succeeded') {
         requireCollecting(debt);
-        await assertFits(trx, tenantId, debt, payment.amount, payment.id);
+        await assertFits(trx, tenantId, debt, amount, payment.id);
       }
     }
-    if (input.metadata !== undefined) changes.metadata = JSON.stringify(mergeMetadata(payment.metadata, input.metadata));
-    const [row] = await tenantRows(trx, paymentsResource, tenantId).where('payments.id', payment.id).update(changes).returning('*');
-    const updated = toPayment(row as PaymentRow);
-    if (input.status !== undefined) {
-      await recordEvent(trx, paymentsResource, tenantId, `payment.${input.status}`, updated);
-      if (input.status === 'succeeded') {
-        const plan = await lockActivePlan(trx, tenantId, debt.id);
-        const forPlan = payment.payment_plan_id === null || payment.payment_plan_id === plan?.id ? plan : undefined;
-        await countMoney(trx, tenantId, debt, payment.amount, note, forPlan);
-        await moneyMoved(trx, debt, payment, 'payment', payment.amount);
-      }
+    const metadata = input.metadata === undefined ? {} : { metadata: JSON.stringify(mergeMetadata(payment.metadata, input.metadata)) };
+    // The pending payment's new terms are an event of their own, recorded before its outcome's.
+    let updated: Payment | undefined;
+    if (Object.keys(fields).length) {
+      updated = await write({ ...fields, ...metadata });
+      await recordEvent(trx, paymentsResource, tenantId, 'payment.updated', updated);
+    }
+    if (outcome === undefined) return updated ?? write(metadata);
+    updated = await write({ status: outcome, ...(updated ? {} : metadata) });
+    await recordEvent(trx, paymentsResource, tenantId, `payment.${outcome}`, updated);
+    if (outcome === 'succeeded') {
+      const plan = await lockActivePlan(trx, tenantId, debt.id);
+      const forPlan = payment.payment_plan_id === null || payment.payment_plan_id === plan?.id ? plan : undefined;
+      await countMoney(trx, tenantId, debt, amount, note, forPlan);
+      await moneyMoved(trx, debt, payment, 'payment', amount);
     }
     return updated;
   });

@@ -20,7 +20,7 @@ import { runWrite } from './request-transaction.js';
 import { EXPAND_PARAM, checkExpand, expandRelations, querySchema, queryParser } from './query.js';
 import { sendJsonText } from '../http/send-json.js';
 import { compileInlined, inlineRefs, listSchema, withRelationIds, type ComponentSchemas } from './serializer.js';
-import { withLivemodeProperty } from './livemode.js';
+import { stampLivemode, withLivemodeProperty } from './livemode.js';
 import { olderVersionAnswer } from './versioned.js';
 
 /** `/debts/{id}` → `/debts/:id` (Express 5 / path-to-regexp syntax). */
@@ -106,10 +106,11 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
     const query = parseQuery(req.query);
     checkExpand(op.query, query);
     // An older API version (docs/api.md section 15): the newest shape, then the versions table.
-    const older = full ? olderVersionAnswer(op, req.apiVersion, query, relations) : undefined;
+    const older = full ? olderVersionAnswer(op, req.apiVersion, query, relations, livemode) : undefined;
     const expand = query[EXPAND_PARAM] as string[] | undefined;
-    // Objects expanded inside expanded objects are outside the response schema's `oneOf`s: written as built.
-    const nested = expand?.some((path) => path.includes('.')) ? (value: unknown) => `${JSON.stringify(value)}\n` : undefined;
+    // Objects expanded inside expanded objects are outside the response schema's `oneOf`s: written
+    // as built, with the `livemode` the schema's serializer would have written.
+    const nested = expand?.some((path) => path.includes('.')) ? (value: unknown) => `${JSON.stringify(stampLivemode(value, livemode))}\n` : undefined;
     const serialize = older?.serialize ?? nested ?? (expand?.length ? full : idsOnly);
     const body = parseBody && (op.body || req.body !== undefined) ? parseBody(req.body ?? {}) : undefined;
     const produce = async (c: AppContext): Promise<string | undefined> => {

@@ -8,6 +8,7 @@
 import { LATEST_API_VERSION, downgrade, impliedRelations } from '@dms/webhook-delivery';
 import type { AnyOperation } from './operation.js';
 import { EXPAND_PARAM } from './query.js';
+import { stampLivemode } from './livemode.js';
 
 /** The `object` an operation answers with (`debt`), from its response schema, when it declares one. */
 function objectOf(op: AnyOperation): string | undefined {
@@ -20,6 +21,8 @@ function objectOf(op: AnyOperation): string | undefined {
  * How to answer `op` in `version`, or undefined for the newest version.
  * Adds to `query['expand[]']` (in place) the relations the version implies, so the handler loads them.
  * @param relations the `expand[]` values the operation accepts
+ * @param livemode the request's mode, written on every object of the answer (expanded ones
+ *   included) before the transforms, as the newest version's serializer writes it
  * @returns `{serialize}`: the value → the JSON text of the older shape, with a trailing newline
  */
 export function olderVersionAnswer(
@@ -27,6 +30,7 @@ export function olderVersionAnswer(
   version: string,
   query: Record<string, unknown>,
   relations: readonly string[],
+  livemode: boolean,
 ): { serialize: (value: unknown) => string } | undefined {
   if (version === LATEST_API_VERSION) return undefined;
   const object = objectOf(op);
@@ -34,5 +38,5 @@ export function olderVersionAnswer(
   const first = new Set(asked.map((path) => path.split('.')[0]!));
   const implied = new Set(object ? impliedRelations(object, version).filter((r) => relations.includes(r) && !first.has(r)) : []);
   if (implied.size) query[EXPAND_PARAM] = [...asked, ...implied];
-  return { serialize: (value) => `${JSON.stringify(downgrade(value, version, implied))}\n` };
+  return { serialize: (value) => `${JSON.stringify(downgrade(stampLivemode(value, livemode), version, implied))}\n` };
 }

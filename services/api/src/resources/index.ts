@@ -8,6 +8,7 @@ import { withPathAliases } from '../operations/aliases.js';
 import { organisationOperations } from './organisations/operations.js';
 import { customerOperations } from './customers/operations.js';
 import { contactDetailOperations } from './contact-details/operations.js';
+import { organisationContactDetailOperations } from './organisation-contact-details/operations.js';
 import { debtOperations } from './debts/operations.js';
 import { debtLifecycleOperations } from './debts/lifecycle-operations.js';
 import { paymentOperations } from './payments/operations.js';
@@ -49,6 +50,8 @@ export const API_OPERATIONS: readonly AnyOperation[] = withPathAliases(
     ...webhookOperations,
     ...eventOperations,
     ...operatorOperations,
+    // The public API's organisation sub-resource (docs/api.md section 15).
+    ...organisationContactDetailOperations,
     ...testHelperOperations,
   ]),
 );

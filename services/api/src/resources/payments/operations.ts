@@ -108,12 +108,21 @@ export const paymentOperations: AnyOperation[] = [
   defineOperation({
     ...nested.update,
     description:
-      'Moves a `pending` payment to `succeeded`, `failed` or `canceled` (any other move is 409) and/or merges `metadata`. A success counts as a new succeeded payment does.',
+      "Moves a `pending` payment to `succeeded`, `failed` or `canceled` (any other move is 409), changes a `pending` payment's `amount`, `currency`, `transaction_at` or `transaction_ref` (`payment.updated`; checked as a new payment's are; on any other status 409), and/or merges `metadata`. A success counts as a new succeeded payment does, at the amount it then has. A refusal changes nothing.",
     query: querySchema(show.expand),
     body: { name: 'PaymentUpdate', schema: PaymentUpdate },
     response: { ...object, status: 200 },
     errors: ['invalid_state_transition', 'business_rule_violation'],
-    events: ['payment.succeeded', 'payment.failed', 'payment.canceled', 'payment_plan.updated', 'payment_plan.completed', 'debt.updated', 'debt.paid'],
+    events: [
+      'payment.updated',
+      'payment.succeeded',
+      'payment.failed',
+      'payment.canceled',
+      'payment_plan.updated',
+      'payment_plan.completed',
+      'debt.updated',
+      'debt.paid',
+    ],
     handler: (i) => show.one(i, updatePayment(i.ctx.db, i.tenantId, i.params.debtId, i.params.id, i.body, actor(i))),
   }),
   defineOperation({
