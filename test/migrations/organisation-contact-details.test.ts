@@ -5,25 +5,14 @@
  * organisation has no contact details, and the new table keeps one primary per type and an
  * address's shape; its metadata search index exists.
  */
-import { randomBytes } from 'node:crypto';
-import { afterAll, expect, test } from '@jest/globals';
-import { createDb, ensureDatabase, migrateLatest, migrateTo, type Knex } from '@dms/db';
+import { expect, test } from '@jest/globals';
+import { migrateLatest } from '@dms/db';
+import { scratchDatabase } from './support.js';
 
-const base = new URL(process.env.TEST_DATABASE_URL!);
-const name = `dms_mig_${randomBytes(4).toString('hex')}`;
-let db: Knex | undefined;
-
-afterAll(async () => {
-  await db?.destroy();
-  const admin = createDb(new URL('/postgres', base).href, 1);
-  await admin.raw(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin.destroy();
-});
+const scratch = scratchDatabase();
 
 test('old organisations keep their rows and have no contact details; the new table keeps its rules', async () => {
-  await ensureDatabase(new URL('/postgres', base).href, name);
-  db = createDb(new URL(`/${name}`, base).href, 2);
-  await migrateTo(db, '040_imports');
+  const db = await scratch.at('040_imports');
   await db('tenants').insert({ id: 'ten_old', name: 'Old' });
   await db('organisations').insert({ id: 'org_old', tenant_id: 'ten_old', name: 'Org', industry: 'utilities' });
   await db('customers').insert({ id: 'cus_old', tenant_id: 'ten_old', kind: 'individual' });
