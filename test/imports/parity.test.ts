@@ -28,7 +28,18 @@ afterAll(async () => {
 const HEADER = ['account_number', 'balance_total', 'first_name', 'last_name', 'dob', 'email', 'mobile', 'phone', 'address1', 'address2', 'city'];
 const MORE = ['county', 'postcode', 'country', 'company', 'balance_principal', 'balance_interest', 'balance_fees', 'tags', 'notes', 'extra_branch'];
 const ROW = ['PAR-1', '1822.54', 'Ada', 'Byron', '1985-12-10', 'ada@example.com', '447400511278', '442079460605', '1 Victoria Place', 'Flat 2', 'Leeds'];
-const ROW_MORE = ['West Yorkshire', 'LS1 4AB', 'United Kingdom', 'Analytical Engines Ltd', '1785.37', '12.17', '25.00', '"priority services, vip"', 'call after 6', 'Leeds North'];
+const ROW_MORE = [
+  'West Yorkshire',
+  'LS1 4AB',
+  'United Kingdom',
+  'Analytical Engines Ltd',
+  '1785.37',
+  '12.17',
+  '25.00',
+  '"priority services, vip"',
+  'call after 6',
+  'Leeds North',
+];
 
 /** What the API is sent for the same row. */
 function bodies(organisationId: string) {

@@ -35,7 +35,10 @@ export const workerSpec = {
     default: 'http://localhost:3000/pay/',
     desc: "Base of the payment link of communications (`{{ payment_link }}`): the debt's id is appended",
   }),
-  IMPORT_BATCH_SIZE: num({ default: 200, desc: 'Rows of one import lane a worker applies per claim (placements: all in one transaction; other types: each row in its own)' }),
+  IMPORT_BATCH_SIZE: num({
+    default: 200,
+    desc: 'Rows of one import lane a worker applies per claim (placements: all in one transaction; other types: each row in its own)',
+  }),
   IMPORT_LEASE_SECONDS: num({ default: 60, desc: "Seconds an import lane stays a worker's without progress; a killed worker's lane is taken over after it" }),
   IMPORT_TEST_HOLD_MS: num({
     default: 0,

@@ -34,6 +34,7 @@ import * as signatureSchemes from './045_webhook_signature_schemes.js';
 import * as metadataSearch from './046_metadata_search.js';
 import * as publicApiFields from './047_public_api_fields.js';
 import * as imports from './040_imports.js';
+import * as counterStatementInserts from './055_counter_statement_inserts.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -73,4 +74,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['046_metadata_search', metadataSearch],
   ['047_public_api_fields', publicApiFields],
   ['040_imports', imports],
+  ['055_counter_statement_inserts', counterStatementInserts],
 ];

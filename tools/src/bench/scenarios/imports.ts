@@ -74,6 +74,8 @@ export async function importsScenario(ctx: BenchContext): Promise<ScenarioResult
       stack.startService('worker', `Worker ${i + 1} (imports)`, {
         WORKER_TENANT_IDS: tenant.tenantId,
         WORKER_POLL_SECONDS: '0.2',
+        // Imports only: the collection engine would start working the placed debts beside them.
+        ENGINE_ENABLED: 'false',
         ...(settings.importBatch ? { IMPORT_BATCH_SIZE: String(settings.importBatch) } : {}),
       }),
     ),

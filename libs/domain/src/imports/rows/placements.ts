@@ -78,10 +78,10 @@ async function firstRows(trx: Knex.Transaction, importId: string, accounts: stri
 /** The organisation's debts among `accounts` (one id per account number), after taking the batch's lane lock. */
 async function existingDebts(trx: Knex.Transaction, ctx: ImportContext, lane: number, accounts: string[]): Promise<Map<string, string>> {
   await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`account-lane:${ctx.tenantId}:${ctx.organisationId}:${lane}`]);
-  const rows = (await tenantRows(trx, debtsResource, ctx.tenantId)
+  const rows: Array<{ account_number: string; id: string }> = await tenantRows(trx, debtsResource, ctx.tenantId)
     .where('debts.organisation_id', ctx.organisationId)
     .whereRaw('debts.account_number = ANY(?::text[])', [accounts])
-    .select('debts.account_number', 'debts.id')) as Array<{ account_number: string; id: string }>;
+    .select('debts.account_number', 'debts.id');
   return new Map(rows.map((r) => [r.account_number, r.id]));
 }
 
@@ -109,8 +109,7 @@ async function plan(trx: Knex.Transaction, ctx: ImportContext, lane: number, row
       if (earlier !== undefined && earlier < row)
         throw new RowError('account_number', 'duplicate_in_file', `account_number '${account}' is already on row ${earlier} of this file.`);
       const id = existing.get(account);
-      if (id)
-        throw new RowError('account_number', 'duplicate_account_number', `The organisation already has a debt with account_number '${account}' (${id}).`);
+      if (id) throw new RowError('account_number', 'duplicate_account_number', `The organisation already has a debt with account_number '${account}' (${id}).`);
       const values = contactValues(placement);
       checkLineItems(placement.debt.currency, breakdownItems(placement.debt.breakdown ?? {}), (i) => `line_items[${i}]`);
       return values;
@@ -175,7 +174,13 @@ async function write(trx: Knex.Transaction, ctx: ImportContext, planned: readonl
   const details = await insertSet<ContactDetailRow>(
     trx,
     contactDetailsResource.table,
-    { ...TEXT('id', 'tenant_id', 'customer_id', 'type', 'value'), address: 'jsonb', primary: 'boolean', ...TEXT('usage', 'source', 'status'), metadata: 'jsonb' },
+    {
+      ...TEXT('id', 'tenant_id', 'customer_id', 'type', 'value'),
+      address: 'jsonb',
+      primary: 'boolean',
+      ...TEXT('usage', 'source', 'status'),
+      metadata: 'jsonb',
+    },
     planned.flatMap(({ placement, customerId, details: values }) =>
       lastPrimaryWins(placement.customer.contact_details ?? []).map((d, i) => ({
         id: newId(contactDetailsResource.idPrefix),
@@ -246,13 +251,7 @@ async function write(trx: Knex.Transaction, ctx: ImportContext, planned: readonl
 }
 
 /** The events of the written rows, row by row in the order the API's calls record them. */
-function events(
-  planned: readonly Planned[],
-  customers: CustomerRow[],
-  details: ContactDetailRow[],
-  debts: DebtRow[],
-  items: LineItemRow[],
-): PendingEvent[] {
+function events(planned: readonly Planned[], customers: CustomerRow[], details: ContactDetailRow[], debts: DebtRow[], items: LineItemRow[]): PendingEvent[] {
   const bySeq = <R extends { seq: number | string }>(rows: R[]) => [...rows].sort((a, b) => Number(a.seq) - Number(b.seq));
   const customerOf = new Map(customers.map((c) => [c.id, c]));
   const debtOf = new Map(debts.map((d) => [d.id, d]));
