@@ -144,7 +144,7 @@ export async function importsScenario(ctx: BenchContext): Promise<ScenarioResult
     checks,
     notes: [
       `${fmt(rows)} rows, status ${final.status} (${fmt(final.rows_succeeded)} applied, ${fmt(final.rows_failed)} refused); upload and storage of the rows ${fmt(uploadSec, 1)} s of the ${fmt(totalSec, 1)} s. ` +
-        `Each row makes a customer, its email, mobile and address, a debt with its line items and its move to prepared, with their events (${settings.importBatch ? fmt(settings.importBatch) : 'the worker default of'} rows of a lane per transaction, set-wise): ` +
+        `Each row makes a customer, its email, mobile and address, a debt with its line items and its move to prepared, with their events (IMPORT_BATCH_SIZE ${settings.importBatch ? fmt(settings.importBatch) : 'at its default'}: that many rows of a lane per transaction, set-wise): ` +
         `a COPY of the same text into one unlogged table is the ceiling of moving the bytes, not of the work a row does. Worker peak RSS: ${peaks.map((p) => `${fmt(p)} MiB`).join(', ')}. ` +
         `1-minute load average ${fmt(loadBefore, 2)} when the upload began, ${fmt(loadAfter, 2)} when the import completed (2 cores shared by every process of the run).`,
     ],
