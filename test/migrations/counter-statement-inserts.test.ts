@@ -47,7 +47,15 @@ const debt = (id: string, customerId: string) => ({
   currency: 'GBP',
   amount_principal: 1000,
 });
-const item = (id: string, debtId: string) => ({ id, tenant_id: 'ten_old', debt_id: debtId, kind: 'debt', amount: 1000, currency: 'GBP', transaction_at: new Date() });
+const item = (id: string, debtId: string) => ({
+  id,
+  tenant_id: 'ten_old',
+  debt_id: debtId,
+  kind: 'debt',
+  amount: 1000,
+  currency: 'GBP',
+  transaction_at: new Date(),
+});
 const event = (id: string) => ({ id, tenant_id: 'ten_old', type: 'debt.created', api_version: '2024-01-01', data: '{}' });
 
 test('inserts, one row or many, soft deletes and deletes keep every list total equal to its rows across the migration', async () => {
