@@ -87,9 +87,12 @@ async function unapplied<R extends FileRow>(trx: Knex.Transaction, importId: str
 
 /** Stores the refused rows' errors and moves the lane's cursor past `rows` with the counts, in `trx`. */
 async function recordOutcome(trx: Knex.Transaction, ctx: ImportContext, lane: number, rows: readonly FileRow[], problems: Map<number, Problem[]>) {
-  const errors = [...problems].flatMap(([row, list]) =>
-    list.map((p) => ({ id: newId(importErrorsResource.idPrefix), tenant_id: ctx.tenantId, import_id: ctx.importId, row_number: row, ...p })),
-  );
+  // In file order, as one row at a time would have stored them.
+  const errors = [...problems]
+    .sort(([a], [b]) => a - b)
+    .flatMap(([row, list]) =>
+      list.map((p) => ({ id: newId(importErrorsResource.idPrefix), tenant_id: ctx.tenantId, import_id: ctx.importId, row_number: row, ...p })),
+    );
   if (errors.length) await trx(importErrorsResource.table).insert(errors);
   await trx('import_lanes')
     .where({ import_id: ctx.importId, lane })
