@@ -35,11 +35,14 @@ export const workerSpec = {
     default: 'http://localhost:3000/pay/',
     desc: "Base of the payment link of communications (`{{ payment_link }}`): the debt's id is appended",
   }),
-  IMPORT_BATCH_SIZE: num({ default: 200, desc: 'Rows of one import lane a worker applies per claim (each row in its own transaction)' }),
+  IMPORT_BATCH_SIZE: num({
+    default: 200,
+    desc: 'Rows of one import lane a worker applies per claim (placements: all in one transaction; other types: each row in its own)',
+  }),
   IMPORT_LEASE_SECONDS: num({ default: 60, desc: "Seconds an import lane stays a worker's without progress; a killed worker's lane is taken over after it" }),
   IMPORT_TEST_HOLD_MS: num({
     default: 0,
-    desc: 'Test only (NODE_ENV=test): wait this long inside each import row before committing, to test a worker killed midway',
+    desc: 'Test only (NODE_ENV=test): wait this long inside each import transaction before committing, to test a worker killed midway',
   }),
   ...channelSpec,
 };

@@ -29,7 +29,7 @@ import { customersResource } from './resource.js';
 const param = (i: number) => `contact_details[${i}]`;
 
 /** The entries with `primary` kept only on the last primary entry of each type. */
-function lastPrimaryWins(list: readonly ContactDetailCreate[]): ContactDetailCreate[] {
+export function lastPrimaryWins(list: readonly ContactDetailCreate[]): ContactDetailCreate[] {
   const last = new Map<string, number>();
   list.forEach((c, i) => c.primary && last.set(c.type, i));
   return list.map((c, i) => ({ ...c, primary: last.get(c.type) === i }));

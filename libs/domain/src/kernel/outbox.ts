@@ -41,6 +41,32 @@ export async function recordEvent<R extends AnyResource>(
   return renderEvent({ id, type, created_at: row!.created_at as Date, data: { object: shown } }, LATEST_API_VERSION);
 }
 
+/** One event of a set written by `recordEvents`. */
+export interface PendingEvent<R extends AnyResource = AnyResource> {
+  resource: R;
+  type: EventOf<R>;
+  object: unknown;
+}
+
+/**
+ * Writes `events` in transaction `trx`, in the given order (their `seq` follows it), with one
+ * statement and one notification: the set form of `recordEvent` for writers of many objects at
+ * once (file imports, docs/api.md section 16). Each event is stored exactly as `recordEvent`
+ * stores it (id, type, API version, `{object}` with the tenant's `livemode`, trace context).
+ */
+export async function recordEvents(trx: Knex.Transaction, tenantId: string, events: readonly PendingEvent[]): Promise<void> {
+  if (!events.length) return;
+  const livemode = await tenantLivemode(trx, tenantId);
+  const rows = events.map((e) => ({ id: newId(EVENT_ID_PREFIX), type: e.type, data: { object: withLivemode(e.object, livemode) } }));
+  await trx.raw(
+    `INSERT INTO events (id, tenant_id, type, api_version, data, trace_parent)
+     SELECT e.id, ?, e.type, ?, e.data, ? FROM ROWS FROM (json_to_recordset(?::json) AS (id text, type text, data jsonb)) WITH ORDINALITY AS e(id, type, data, n)
+     ORDER BY e.n`,
+    [tenantId, LATEST_API_VERSION, currentTraceparent() ?? null, JSON.stringify(rows)],
+  );
+  await notifyDispatchers(trx, tenantId);
+}
+
 /**
  * Wakes waiting dispatchers for `tenantId` when `trx` commits (nothing is sent if it rolls back):
  * new deliveries, or deliveries made due now (docs/api.md sections 7 and 11).
