@@ -1,7 +1,7 @@
 /**
  * What became of a communication the engine handed to its provider (docs/api.md section 13),
- * each in a transaction of its own that locks the debt, then the communication (the lock order of
- * every writer): accepted (`sent`; the debt's first accepted communication moves it from
+ * recorded in a transaction that locks the debt, then the communication (the lock order of every
+ * writer), one per communication or one per batch of hand-overs (`recordOutcomes`): accepted (`sent`; the debt's first accepted communication moves it from
  * `analysing` to `contacted` and starts the strategy's days), or failed with the reason. A send
  * whose outcome was lost (the worker stopped after handing it over) is reconciled with the
  * provider or marked `failed`, never sent again blindly.
@@ -11,11 +11,12 @@ import { mergeMetadata } from '../kernel/metadata.js';
 import { SYSTEM_ACTOR, lockDebt, moveLockedDebt } from '../debts/moves.js';
 import { setEngineState } from '../debts/store.js';
 import type { DebtRow } from '../debts/schemas.js';
-import { findOwned } from '../kernel/scoped.js';
-import { organisationsResource } from '../organisations/resource.js';
-import type { OrganisationRow } from '../organisations/schemas.js';
-import { strategyOf } from '../organisations/strategy.js';
+import { debtsResource } from '../debts/resource.js';
+import { deferEvents, flushEvents } from '../kernel/outbox.js';
+import { acrossTenants } from '../kernel/scoped.js';
 import { stepDueAt } from './engine.js';
+import { directReads, type EngineReads } from './reads.js';
+import { communicationsResource } from './resource.js';
 import type { CommunicationRow } from './schemas.js';
 import { loadCommunication, moveCommunication } from './store.js';
 
@@ -30,9 +31,17 @@ export interface Accepted {
  * Records an accepted send on the locked debt and communication: the communication `sent` with
  * its provider and reference; a debt in `analysing` moves to `contacted` (first contact,
  * `contacted_at` = `now`), and its next step is scheduled from the first contact.
+ * @param reads where the debt's strategy comes from (`directReads`, or a batch's cache)
  * @returns false when the communication had already left `queued` (reconciled meanwhile)
  */
-export async function applySent(trx: Knex.Transaction, debt: DebtRow, row: CommunicationRow, accepted: Accepted, now: Date): Promise<boolean> {
+export async function applySent(
+  trx: Knex.Transaction,
+  debt: DebtRow,
+  row: CommunicationRow,
+  accepted: Accepted,
+  now: Date,
+  reads: Pick<EngineReads, 'strategyFor'> = directReads(trx),
+): Promise<boolean> {
   const details = Object.fromEntries(Object.entries(accepted.details).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]));
   const moved = await moveCommunication(trx, row, 'send', {
     provider: accepted.provider,
@@ -40,14 +49,20 @@ export async function applySent(trx: Knex.Transaction, debt: DebtRow, row: Commu
     metadata: JSON.stringify(mergeMetadata(row.metadata, details)),
   });
   if (!moved) return false;
-  let contactedAt = debt.contacted_at;
+  const { strategy } = await reads.strategyFor(debt);
   if (debt.status === 'analysing') {
-    await moveLockedDebt(trx, debt.tenant_id, debt, 'contact', { whodunnit: SYSTEM_ACTOR, context: `communication.sent: ${row.id}` });
-    contactedAt = contactedAt ?? now;
-    await setEngineState(trx, debt.tenant_id, debt.id, { contacted_at: contactedAt });
+    const contactedAt = debt.contacted_at ?? now;
+    await moveLockedDebt(
+      trx,
+      debt.tenant_id,
+      debt,
+      'contact',
+      { whodunnit: SYSTEM_ACTOR, context: `communication.sent: ${row.id}` },
+      { contacted_at: contactedAt, engine_due_at: stepDueAt(strategy, debt.engine_step, contactedAt, now) },
+    );
+  } else {
+    await setEngineState(trx, debt.tenant_id, debt.id, { engine_due_at: stepDueAt(strategy, debt.engine_step, debt.contacted_at, now) });
   }
-  const organisation = await findOwned<OrganisationRow>(trx, organisationsResource, debt.tenant_id, debt.organisation_id);
-  await setEngineState(trx, debt.tenant_id, debt.id, { engine_due_at: stepDueAt(strategyOf(organisation.configurations), debt.engine_step, contactedAt, now) });
   return true;
 }
 
@@ -59,6 +74,57 @@ export async function applySent(trx: Knex.Transaction, debt: DebtRow, row: Commu
 export async function applySendFailure(trx: Knex.Transaction, debt: DebtRow, row: CommunicationRow, reason: string, countsAsContact: boolean): Promise<void> {
   const moved = await moveCommunication(trx, row, 'fail', { status_reason: reason, ...(countsAsContact ? {} : { handed_at: null }) });
   if (moved) await setEngineState(trx, debt.tenant_id, debt.id, { engine_due_at: 'now' });
+}
+
+/** What became of one handed-over communication. */
+export type SendOutcome =
+  | { kind: 'sent'; accepted: Accepted; /** the engine's clock when the communication was made */ now: Date }
+  | { kind: 'failed'; reason: string; countsAsContact: boolean };
+
+/**
+ * Records the outcomes of many hand-overs in one transaction (the worker's batches, docs/api.md
+ * section 13): locks their debts, then their communications, each set in one statement ordered by
+ * id (the lock order of every writer: debt, then communication; ids in order, so two batches
+ * never wait on each other in a cycle), applies `applySent` or `applySendFailure` to each, and
+ * writes the events set-wise. A communication whose debt is gone is left as it is.
+ * @returns how many outcomes were recorded
+ */
+export async function recordOutcomes(db: Knex, outcomes: ReadonlyArray<{ sent: CommunicationRow; outcome: SendOutcome }>): Promise<number> {
+  if (!outcomes.length) return 0;
+  return db.transaction(async (trx) => {
+    deferEvents(trx);
+    const debtIds = [...new Set(outcomes.map((o) => o.sent.debt_id))].sort();
+    const debts = new Map(
+      ((await acrossTenants(trx, debtsResource).whereIn('debts.id', debtIds).orderBy('debts.id').forUpdate()) as DebtRow[]).map((d) => [d.id, d]),
+    );
+    const rows = new Map(
+      (
+        (await acrossTenants(trx, communicationsResource)
+          .whereIn('communications.id', outcomes.map((o) => o.sent.id).sort())
+          .orderBy('communications.id')
+          .forUpdate()) as CommunicationRow[]
+      ).map((r) => [r.id, r]),
+    );
+    const strategies = new Map<string, ReturnType<EngineReads['strategyFor']>>();
+    const reads: Pick<EngineReads, 'strategyFor'> = {
+      strategyFor(debt) {
+        let s = strategies.get(debt.organisation_id);
+        if (!s) strategies.set(debt.organisation_id, (s = directReads(trx).strategyFor(debt)));
+        return s;
+      },
+    };
+    let recorded = 0;
+    for (const { sent, outcome } of outcomes) {
+      const debt = debts.get(sent.debt_id);
+      const row = rows.get(sent.id);
+      if (!debt || !row || debt.tenant_id !== sent.tenant_id || row.tenant_id !== sent.tenant_id) continue;
+      if (outcome.kind === 'sent') await applySent(trx, debt, row, outcome.accepted, outcome.now, reads);
+      else await applySendFailure(trx, debt, row, outcome.reason, outcome.countsAsContact);
+      recorded += 1;
+    }
+    await flushEvents(trx);
+    return recorded;
+  });
 }
 
 /** Locks the communication's debt, then the communication, and runs `apply` on both. */
