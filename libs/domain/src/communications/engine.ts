@@ -2,7 +2,7 @@
  * The collection engine's decisions on one debt the worker has locked (docs/api.md sections 12
  * and 13), in the worker's transaction, by the engine's clock `now` (the tenant's clock plus the
  * worker's offset):
- * - `analyseDebt`: a `prepared`, `adjusted` or `resumed` debt (or an `enriching` or
+ * - `analyseDebt` (`analyseDebts` for a batch, set-wise): a `prepared`, `adjusted` or `resumed` debt (or an `enriching` or
  *   `contact_failed` one that has a new contact detail) moves to `analysing`, then to `enriching`
  *   when the customer has no usable detail for any step of the strategy, back to `contacted` when
  *   it was contacted before, else its next step is due now.
@@ -20,6 +20,7 @@ import type { Knex } from '@dms/db';
 import { SYSTEM_ACTOR, moveLockedDebt } from '../debts/moves.js';
 import type { DebtRow } from '../debts/schemas.js';
 import { DEBT_MACHINE, forbidsContact, type DebtMove } from '../debts/states.js';
+import { moveLockedDebts, type EngineColumns } from '../debts/set-wise.js';
 import { setEngineState } from '../debts/store.js';
 import { DEFAULT_CONTACTS_PER_7_DAYS, type CollectionStrategy } from '../organisations/strategy.js';
 import { pickDetail } from './details.js';
@@ -70,29 +71,64 @@ export function stepDueAt(strategy: CollectionStrategy, index: number, contacted
   return new Date(contactedAt.getTime() + step.day * DAY_MS);
 }
 
+/** How a locked debt is taken in: its moves in order, each with the engine's bookkeeping written with it, and what to log. */
+async function planIntake(
+  locked: DebtRow,
+  now: Date,
+  reads: EngineReads,
+): Promise<{ moves: Array<{ move: DebtMove; context: string; state: EngineColumns }>; outcome: EngineOutcome }> {
+  const { strategy } = await reads.strategyFor(locked);
+  const details = await reads.usableDetails(locked);
+  const taken = { move: 'analyse' as const, context: `collection engine: taken in from ${locked.status}`, state: {} };
+  if (!strategy.steps.some((s) => pickDetail(details, s.delivery_method))) {
+    return {
+      moves: [taken, { move: 'enrich', context: 'no usable contact detail for any step of the strategy', state: { engine_due_at: null } }],
+      outcome: { kind: 'moved', context: 'enriching: no usable contact detail' },
+    };
+  }
+  if (locked.contacted_at) {
+    const state = { engine_due_at: stepDueAt(strategy, locked.engine_step, locked.contacted_at, now) };
+    return {
+      moves: [taken, { move: 'contact', context: `contacted before, at ${locked.contacted_at.toISOString()}`, state }],
+      outcome: { kind: 'moved', context: 'contacted: back to the strategy' },
+    };
+  }
+  return { moves: [{ ...taken, state: { engine_due_at: now } }], outcome: { kind: 'moved', context: 'analysing: first step due' } };
+}
+
 /**
  * Takes a locked debt of `INTAKE_STATUSES` or `WAITING_FOR_DETAIL_STATUSES` in (see module doc).
  * @param reads what the engine reads about the debt (`directReads`, or a batch's `batchReads`)
  * @returns what was done, for the worker's log
  */
 export async function analyseDebt(trx: Knex.Transaction, locked: DebtRow, now: Date, reads: EngineReads = directReads(trx)): Promise<EngineOutcome> {
-  const { strategy } = await reads.strategyFor(locked);
-  const details = await reads.usableDetails(locked);
-  const taken = `collection engine: taken in from ${locked.status}`;
-  if (!strategy.steps.some((s) => pickDetail(details, s.delivery_method))) {
-    const debt = await move(trx, locked, 'analyse', taken);
-    await move(trx, debt, 'enrich', 'no usable contact detail for any step of the strategy', { engine_due_at: null });
-    return { kind: 'moved', context: 'enriching: no usable contact detail' };
+  const plan = await planIntake(locked, now, reads);
+  let debt = locked;
+  for (const m of plan.moves) debt = await move(trx, debt, m.move, m.context, m.state);
+  return plan.outcome;
+}
+
+/**
+ * `analyseDebt` for many locked debts (a worker's batch), each at its engine clock `now`: their
+ * moves are made set-wise, one statement per stage (`moveLockedDebts`).
+ * @returns what was done with each, in the order given
+ */
+export async function analyseDebts(trx: Knex.Transaction, debts: ReadonlyArray<{ debt: DebtRow; now: Date }>, reads: EngineReads): Promise<EngineOutcome[]> {
+  const plans: Array<Awaited<ReturnType<typeof planIntake>>> = [];
+  for (const { debt, now } of debts) plans.push(await planIntake(debt, now, reads));
+  const current = debts.map((d) => d.debt);
+  for (let stage = 0; plans.some((p) => p.moves[stage]); stage++) {
+    const at = plans.flatMap((p, i) => (p.moves[stage] ? [i] : []));
+    const moved = await moveLockedDebts(
+      trx,
+      at.map((i) => {
+        const m = plans[i]!.moves[stage]!;
+        return { locked: current[i]!, move: m.move, note: { whodunnit: SYSTEM_ACTOR, context: m.context }, state: m.state };
+      }),
+    );
+    at.forEach((i, k) => (current[i] = moved[k]!));
   }
-  if (locked.contacted_at) {
-    const debt = await move(trx, locked, 'analyse', taken);
-    await move(trx, debt, 'contact', `contacted before, at ${locked.contacted_at.toISOString()}`, {
-      engine_due_at: stepDueAt(strategy, locked.engine_step, locked.contacted_at, now),
-    });
-    return { kind: 'moved', context: 'contacted: back to the strategy' };
-  }
-  await move(trx, locked, 'analyse', taken, { engine_due_at: now });
-  return { kind: 'moved', context: 'analysing: first step due' };
+  return plans.map((p) => p.outcome);
 }
 
 /** Sets when the engine looks at the debt next and says why. */

@@ -18,9 +18,9 @@
  */
 import type { Channels } from '@dms/channels';
 import type { Knex } from '@dms/db';
-import type { DebtRow } from '@dms/domain/debts';
+import { deferEngineState, flushEngineState, type DebtRow } from '@dms/domain/debts';
 import { deferEvents, flushEvents } from '@dms/domain/kernel';
-import { analyseDebt, applySendFailure, applySent, batchReads, runStep, unsettledOf, type EngineOutcome, type Links } from '@dms/domain/communications';
+import { analyseDebts, applySendFailure, applySent, batchReads, runStep, unsettledOf, type EngineOutcome, type Links } from '@dms/domain/communications';
 import type { Logger } from '@dms/logger';
 import type { Clock } from '../changes/clock.js';
 import type { BatchOutcome, ChangeOutcome, TimedChange } from '../changes/types.js';
@@ -55,25 +55,28 @@ async function claim(trx: Knex.Transaction, clock: Clock, due: DueQuery, order: 
     .skipLocked()) as Claimed[];
 }
 
+/** The earliest engine clock of a batch. */
+const earliestOf = (claimed: readonly Claimed[]): Date => new Date(Math.min(...claimed.map((d) => new Date(d.engine_now).getTime())));
+
 /** The made-change outcome of `debt`. */
 const made = (debt: Claimed, outcome: EngineOutcome): ChangeOutcome => ({ kind: 'made', object: debt.id, tenant: debt.tenant_id, context: outcome.context });
 
 /**
- * Claims a batch of `due` and decides each debt with `decide`, reads loaded for the whole batch and
- * events written set-wise before the caller commits.
+ * Decides each claimed debt with `decide`, one after the other, with reads loaded for the whole
+ * batch; the engine's bookkeeping and the events are written set-wise before the caller commits.
  */
 async function inBatch(
   trx: Knex.Transaction,
-  clock: Clock,
   claimed: Claimed[],
   decide: (debt: Claimed, reads: Awaited<ReturnType<typeof batchReads>>) => Promise<EngineOutcome>,
 ): Promise<Array<{ debt: Claimed; outcome: EngineOutcome }>> {
   if (!claimed.length) return [];
   deferEvents(trx);
-  const earliest = new Date(Math.min(...claimed.map((d) => new Date(d.engine_now).getTime())));
-  const reads = await batchReads(trx, claimed, earliest);
+  deferEngineState(trx);
+  const reads = await batchReads(trx, claimed, earliestOf(claimed));
   const decided: Array<{ debt: Claimed; outcome: EngineOutcome }> = [];
   for (const debt of claimed) decided.push({ debt, outcome: await decide(debt, reads) });
+  await flushEngineState(trx);
   await flushEvents(trx);
   return decided;
 }
@@ -92,8 +95,16 @@ function oneAtATime(applyBatch: NonNullable<TimedChange['applyBatch']>): TimedCh
 export function engineChanges(deps: EngineDeps): TimedChange[] {
   const intakeBatch: TimedChange['applyBatch'] = async (trx, clock, tenantIds, limit): Promise<BatchOutcome> => {
     const claimed = await claim(trx, clock, dueIntake(trx, tenantIds), 'debts.status_updated_at', limit);
-    const decided = await inBatch(trx, clock, claimed, (debt, reads) => analyseDebt(trx, debt, debt.engine_now, reads));
-    return { outcomes: decided.map(({ debt, outcome }) => made(debt, outcome)) };
+    if (!claimed.length) return { outcomes: [] };
+    const reads = await batchReads(trx, claimed, earliestOf(claimed));
+    deferEvents(trx);
+    const outcomes = await analyseDebts(
+      trx,
+      claimed.map((debt) => ({ debt, now: debt.engine_now })),
+      reads,
+    );
+    await flushEvents(trx);
+    return { outcomes: claimed.map((debt, i) => made(debt, outcomes[i]!)) };
   };
   const intake: TimedChange = {
     name: 'debt_taken_in',
@@ -104,7 +115,7 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
 
   const stepBatch: TimedChange['applyBatch'] = async (trx, clock, tenantIds, limit): Promise<BatchOutcome> => {
     const claimed = await claim(trx, clock, dueSteps(trx, clock, tenantIds), 'debts.engine_due_at', limit);
-    const decided = await inBatch(trx, clock, claimed, (debt, reads) => runStep(trx, debt, debt.engine_now, deps.links, reads));
+    const decided = await inBatch(trx, claimed, (debt, reads) => runStep(trx, debt, debt.engine_now, deps.links, reads));
     const sends: Handover[] = [];
     for (const { debt, outcome } of decided) {
       if (outcome.kind === 'send') sends.push({ communication: outcome.communication, to: outcome.to, now: debt.engine_now });
