@@ -34,6 +34,12 @@ export class Worker {
   private timer: NodeJS.Timeout | undefined;
   private wakeUp: (() => void) | undefined;
 
+  /**
+   * Per lane of the engine's batches, the hand-overs of its last batch (and all before them): they
+   * run on while the next batches, and the next checks, are decided; the loop waits for them when it stops.
+   */
+  private readonly following: Array<Promise<void>> = [];
+
   /** The change kinds each check makes, in order (the lag gauges read the same list). */
   readonly changes: readonly TimedChange[];
 
@@ -86,7 +92,8 @@ export class Worker {
    * Up to `WORKER_BATCH_SIZE` changes of a batch kind (the collection engine's), `ENGINE_CLAIM_LIMIT`
    * per transaction, in `lanes` concurrent lanes (each claims its own debts: `SKIP LOCKED`), so the
    * round trips of one lane overlap another's. In a lane, the work after a batch's commit (its
-   * hand-overs) runs while the next batch is decided. A batch that fails (one debt the domain
+   * hand-overs) runs while the next batches, of this check or the next, are decided; a lane waits
+   * for its previous hand-overs before it starts more. A batch that fails (one debt the domain
    * refuses rolls back the whole batch) is retried one change per transaction, so the others
    * still progress.
    * @returns how many changes were made
@@ -96,38 +103,34 @@ export class Worker {
     let left = cfg.WORKER_BATCH_SIZE;
     let made = 0;
     let failed = false;
-    const lane = async (): Promise<void> => {
-      let following: Promise<void> = Promise.resolve();
-      try {
-        while (left > 0 && this.running && !failed) {
-          const limit = Math.min(left, ENGINE_CLAIM_LIMIT);
-          left -= limit;
-          let batch: BatchOutcome;
-          try {
-            batch = await this.applyBatch(change, limit);
-          } catch (err) {
-            log.warn({ err, change: change.name }, 'batch failed; one change per transaction');
-            failed = true;
-            left += limit;
-            return;
-          }
-          left += limit - batch.outcomes.length;
-          if (!batch.outcomes.length) return;
-          made += batch.outcomes.filter((o) => o.kind === 'made').length;
-          // This batch's hand-overs start once the lane's previous ones are done, whether they
-          // failed or not (its communications are committed `queued`: they must be handed over); a
-          // failure of the previous ones fails the check after that.
-          const previous = following;
-          const next = batch.afterCommit ?? (async () => undefined);
-          following = previous.then(next, next);
-          following.catch(() => undefined);
-          await previous;
+    const lane = async (index: number): Promise<void> => {
+      while (left > 0 && this.running && !failed) {
+        const limit = Math.min(left, ENGINE_CLAIM_LIMIT);
+        left -= limit;
+        let batch: BatchOutcome;
+        try {
+          batch = await this.applyBatch(change, limit);
+        } catch (err) {
+          log.warn({ err, change: change.name }, 'batch failed; one change per transaction');
+          failed = true;
+          left += limit;
+          return;
         }
-      } finally {
-        await following;
+        left += limit - batch.outcomes.length;
+        if (!batch.outcomes.length) return;
+        made += batch.outcomes.filter((o) => o.kind === 'made').length;
+        if (!batch.afterCommit) continue;
+        // This batch's hand-overs start once the lane's previous ones are done, whether they
+        // failed or not (its communications are committed `queued`: they must be handed over); a
+        // failure of the previous ones fails the check after that.
+        const previous = this.following[index] ?? Promise.resolve();
+        const following = previous.then(batch.afterCommit, batch.afterCommit);
+        following.catch((err: unknown) => log.error({ err, change: change.name }, 'hand-over failed'));
+        this.following[index] = following;
+        await previous;
       }
     };
-    const lanes = await Promise.allSettled(Array.from({ length: engineLanes(cfg.DATABASE_POOL_MAX) }, lane));
+    const lanes = await Promise.allSettled(Array.from({ length: engineLanes(cfg.DATABASE_POOL_MAX) }, (_, i) => lane(i)));
     const rejected = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
     if (rejected) throw rejected.reason;
     return failed ? made + (await this.applyEach(change, left)) : made;
@@ -217,5 +220,7 @@ export class Worker {
         this.timer = setTimeout(resolve, cfg.WORKER_POLL_SECONDS * 1000);
       });
     }
+    // Hand-overs still running are recorded before the loop ends (their communications are committed `queued`).
+    await Promise.allSettled(this.following);
   }
 }

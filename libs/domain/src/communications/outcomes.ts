@@ -8,23 +8,44 @@
  */
 import type { Knex } from '@dms/db';
 import { mergeMetadata } from '../kernel/metadata.js';
-import { SYSTEM_ACTOR, lockDebt, moveLockedDebt } from '../debts/moves.js';
+import { SYSTEM_ACTOR, lockDebt, moveLockedDebt, type StatusNote } from '../debts/moves.js';
 import { setEngineState } from '../debts/store.js';
 import type { DebtRow } from '../debts/schemas.js';
 import { debtsResource } from '../debts/resource.js';
+import { deferEngineState, flushEngineState, moveLockedDebts, type EngineColumns, type LockedMove } from '../debts/set-wise.js';
+import type { CollectionStrategy } from '../organisations/strategy.js';
 import { deferEvents, flushEvents } from '../kernel/outbox.js';
 import { acrossTenants } from '../kernel/scoped.js';
 import { stepDueAt } from './engine.js';
 import { directReads, type EngineReads } from './reads.js';
 import { communicationsResource } from './resource.js';
 import type { CommunicationRow } from './schemas.js';
-import { loadCommunication, moveCommunication } from './store.js';
+import { loadCommunication, moveCommunication, moveCommunications } from './store.js';
 
 /** What the provider answered for an accepted message. */
 export interface Accepted {
   provider: string;
   providerReference: string;
   details: Record<string, string | number | boolean | string[]>;
+}
+
+/** The columns an accepted send writes on its communication. */
+function sentChanges(row: CommunicationRow, accepted: Accepted): Record<string, unknown> {
+  const details = Object.fromEntries(Object.entries(accepted.details).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]));
+  return { provider: accepted.provider, provider_reference: accepted.providerReference, metadata: JSON.stringify(mergeMetadata(row.metadata, details)) };
+}
+
+/**
+ * What an accepted send of `row` writes on its debt: from `analysing`, the `contact` move with the
+ * first contact's time; in any case when the next step is due, counted from the first contact.
+ */
+function afterSent(debt: DebtRow, row: CommunicationRow, strategy: CollectionStrategy, now: Date): { contact: StatusNote | null; state: EngineColumns } {
+  if (debt.status !== 'analysing') return { contact: null, state: { engine_due_at: stepDueAt(strategy, debt.engine_step, debt.contacted_at, now) } };
+  const contactedAt = debt.contacted_at ?? now;
+  return {
+    contact: { whodunnit: SYSTEM_ACTOR, context: `communication.sent: ${row.id}` },
+    state: { contacted_at: contactedAt, engine_due_at: stepDueAt(strategy, debt.engine_step, contactedAt, now) },
+  };
 }
 
 /**
@@ -42,27 +63,11 @@ export async function applySent(
   now: Date,
   reads: Pick<EngineReads, 'strategyFor'> = directReads(trx),
 ): Promise<boolean> {
-  const details = Object.fromEntries(Object.entries(accepted.details).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]));
-  const moved = await moveCommunication(trx, row, 'send', {
-    provider: accepted.provider,
-    provider_reference: accepted.providerReference,
-    metadata: JSON.stringify(mergeMetadata(row.metadata, details)),
-  });
+  const moved = await moveCommunication(trx, row, 'send', sentChanges(row, accepted));
   if (!moved) return false;
-  const { strategy } = await reads.strategyFor(debt);
-  if (debt.status === 'analysing') {
-    const contactedAt = debt.contacted_at ?? now;
-    await moveLockedDebt(
-      trx,
-      debt.tenant_id,
-      debt,
-      'contact',
-      { whodunnit: SYSTEM_ACTOR, context: `communication.sent: ${row.id}` },
-      { contacted_at: contactedAt, engine_due_at: stepDueAt(strategy, debt.engine_step, contactedAt, now) },
-    );
-  } else {
-    await setEngineState(trx, debt.tenant_id, debt.id, { engine_due_at: stepDueAt(strategy, debt.engine_step, debt.contacted_at, now) });
-  }
+  const { contact, state } = afterSent(debt, row, (await reads.strategyFor(debt)).strategy, now);
+  if (contact) await moveLockedDebt(trx, debt.tenant_id, debt, 'contact', contact, state);
+  else await setEngineState(trx, debt.tenant_id, debt.id, state);
   return true;
 }
 
@@ -93,6 +98,7 @@ export async function recordOutcomes(db: Knex, outcomes: ReadonlyArray<{ sent: C
   if (!outcomes.length) return 0;
   return db.transaction(async (trx) => {
     deferEvents(trx);
+    deferEngineState(trx);
     const debtIds = [...new Set(outcomes.map((o) => o.sent.debt_id))].sort();
     const debts = new Map(
       ((await acrossTenants(trx, debtsResource).whereIn('debts.id', debtIds).orderBy('debts.id').forUpdate()) as DebtRow[]).map((d) => [d.id, d]),
@@ -113,15 +119,30 @@ export async function recordOutcomes(db: Knex, outcomes: ReadonlyArray<{ sent: C
         return s;
       },
     };
+    const sent: Array<{ debt: DebtRow; row: CommunicationRow; accepted: Accepted; now: Date }> = [];
     let recorded = 0;
-    for (const { sent, outcome } of outcomes) {
-      const debt = debts.get(sent.debt_id);
-      const row = rows.get(sent.id);
-      if (!debt || !row || debt.tenant_id !== sent.tenant_id || row.tenant_id !== sent.tenant_id) continue;
-      if (outcome.kind === 'sent') await applySent(trx, debt, row, outcome.accepted, outcome.now, reads);
-      else await applySendFailure(trx, debt, row, outcome.reason, outcome.countsAsContact);
+    for (const { sent: handed, outcome } of outcomes) {
+      const debt = debts.get(handed.debt_id);
+      const row = rows.get(handed.id);
+      if (!debt || !row || debt.tenant_id !== handed.tenant_id || row.tenant_id !== handed.tenant_id) continue;
       recorded += 1;
+      if (outcome.kind === 'sent') sent.push({ debt, row, accepted: outcome.accepted, now: outcome.now });
+      else await applySendFailure(trx, debt, row, outcome.reason, outcome.countsAsContact);
     }
+    // Accepted sends set-wise: the communications `sent`, then the moves of their debts to `contacted`.
+    const moved = await moveCommunications(
+      trx,
+      sent.map((s) => ({ row: s.row, move: 'send' as const, changes: sentChanges(s.row, s.accepted) })),
+    );
+    const contacts: LockedMove[] = [];
+    for (const [i, s] of sent.entries()) {
+      if (!moved[i]) continue;
+      const { contact, state } = afterSent(s.debt, s.row, (await reads.strategyFor(s.debt)).strategy, s.now);
+      if (contact) contacts.push({ locked: s.debt, move: 'contact', note: contact, state });
+      else await setEngineState(trx, s.debt.tenant_id, s.debt.id, state);
+    }
+    await moveLockedDebts(trx, contacts);
+    await flushEngineState(trx);
     await flushEvents(trx);
     return recorded;
   });

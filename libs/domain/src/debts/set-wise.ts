@@ -8,6 +8,7 @@
 import type { Knex } from '@dms/db';
 import { recordEvent } from '../kernel/outbox.js';
 import type { EventOf } from '../kernel/resource.js';
+import { bySignature, updateFromValues } from '../kernel/set-wise.js';
 import { debtsResource } from './resource.js';
 import type { DebtRow } from './schemas.js';
 import { moveColumns, type StatusNote } from './moves.js';
@@ -17,10 +18,8 @@ import { toDebt, type EngineState } from './store.js';
 /** Engine bookkeeping a set-wise write may carry: times and a step, never `'now'`. */
 export type EngineColumns = { engine_step?: number; engine_due_at?: Date | null; contacted_at?: Date };
 
-/** SQL types of the columns written through `VALUES`. */
+/** SQL types of the debt columns written through `VALUES`. */
 const TYPES: Record<string, string> = {
-  id: 'text',
-  tenant_id: 'text',
   status: 'text',
   status_reason: 'text',
   status_whodunnit: 'text',
@@ -30,38 +29,6 @@ const TYPES: Record<string, string> = {
   engine_due_at: 'timestamptz',
   contacted_at: 'timestamptz',
 };
-
-/**
- * Writes `rows` (each `id`, `tenant_id` and the same further columns) in one
- * `UPDATE debts … FROM (VALUES …)`, setting `extra` SQL assignments too.
- * @returns the updated rows by id
- */
-async function updateFromValues(trx: Knex.Transaction, rows: ReadonlyArray<Record<string, unknown>>, extra = ''): Promise<Map<string, DebtRow>> {
-  const out = new Map<string, DebtRow>();
-  if (!rows.length) return out;
-  const columns = Object.keys(rows[0]!);
-  const tuple = `(${columns.map((c) => `?::${TYPES[c]}`).join(', ')})`;
-  const sets = columns.filter((c) => c !== 'id' && c !== 'tenant_id').map((c) => `${c} = v.${c}`);
-  const { rows: updated } = (await trx.raw(
-    `UPDATE debts AS d SET ${[...sets, ...(extra ? [extra] : [])].join(', ')}
-       FROM (VALUES ${rows.map(() => tuple).join(', ')}) AS v(${columns.join(', ')})
-      WHERE d.id = v.id AND d.tenant_id = v.tenant_id
-      RETURNING d.*`,
-    rows.flatMap((r) => columns.map((c) => r[c] ?? null)) as Knex.RawBinding[],
-  )) as { rows: DebtRow[] };
-  for (const r of updated) out.set(r.id, r);
-  return out;
-}
-
-/** Groups `items` by the set of keys `keysOf` gives (one statement per group). */
-function bySignature<T>(items: readonly T[], keysOf: (t: T) => string[]): T[][] {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const sig = keysOf(item).sort().join(',');
-    groups.set(sig, [...(groups.get(sig) ?? []), item]);
-  }
-  return [...groups.values()];
-}
 
 /** One move of a locked debt, with the engine's bookkeeping written with it. */
 export interface LockedMove {
@@ -86,8 +53,10 @@ export async function moveLockedDebts(trx: Knex.Transaction, moves: readonly Loc
   });
   const updated = new Map<string, DebtRow>();
   for (const group of bySignature(planned, (p) => Object.keys(p.values))) {
-    for (const [id, row] of await updateFromValues(
+    for (const [id, row] of await updateFromValues<DebtRow>(
       trx,
+      'debts',
+      TYPES,
       group.map((p) => p.values),
       'status_updated_at = now(), updated_at = now()',
     )) {
@@ -138,5 +107,5 @@ export async function flushEngineState(trx: Knex.Transaction): Promise<void> {
   pending.delete(trx);
   if (!collected?.size) return;
   const rows = [...collected].map(([id, { tenantId, state }]) => ({ id, tenant_id: tenantId, ...state }));
-  for (const group of bySignature(rows, (r) => Object.keys(r))) await updateFromValues(trx, group);
+  for (const group of bySignature(rows, (r) => Object.keys(r))) await updateFromValues<DebtRow>(trx, 'debts', TYPES, group);
 }
