@@ -38,19 +38,25 @@ export function timeZoneOf(preferredLocale: string | null | undefined): string {
   return (region && REGION_ZONES[region]) || DEFAULT_TIME_ZONE;
 }
 
+/** One formatter per time zone (making one costs more than formatting with it; there are a few hundred zones). */
+const formats = new Map<string, Intl.DateTimeFormat>();
+
 /** Local hour and minute of `at` in `timeZone`. */
 export function localTime(at: Date, timeZone: string): { hour: number; minute: number; date: string } {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  })
-    .formatToParts(at)
-    .reduce<Record<string, string>>((acc, p) => ({ ...acc, [p.type]: p.value }), {});
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    formats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(at).reduce<Record<string, string>>((acc, p) => ({ ...acc, [p.type]: p.value }), {});
   return { hour: Number(parts.hour), minute: Number(parts.minute), date: `${parts.year}-${parts.month}-${parts.day}` };
 }
 
