@@ -8,35 +8,8 @@
 export const CONTACT_FROM_HOUR = 8;
 /** Local hour from which no communication goes out. */
 export const CONTACT_UNTIL_HOUR = 21;
-/** The zone of a customer whose locale names no region we know (section 12). */
-export const DEFAULT_TIME_ZONE = 'Europe/London';
-
-/** IANA zone of each region a locale may name (its main zone). */
-const REGION_ZONES: Readonly<Record<string, string>> = {
-  GB: 'Europe/London',
-  IE: 'Europe/Dublin',
-  FR: 'Europe/Paris',
-  DE: 'Europe/Berlin',
-  ES: 'Europe/Madrid',
-  IT: 'Europe/Rome',
-  NL: 'Europe/Amsterdam',
-  BE: 'Europe/Brussels',
-  PT: 'Europe/Lisbon',
-  PL: 'Europe/Warsaw',
-  SE: 'Europe/Stockholm',
-  US: 'America/New_York',
-  CA: 'America/Toronto',
-  AU: 'Australia/Sydney',
-  NZ: 'Pacific/Auckland',
-  IN: 'Asia/Kolkata',
-  JP: 'Asia/Tokyo',
-};
-
-/** The customer's time zone: from the region of `preferred_locale` (`en-US` → America/New_York), else Europe/London. */
-export function timeZoneOf(preferredLocale: string | null | undefined): string {
-  const region = preferredLocale?.split('-')[1];
-  return (region && REGION_ZONES[region]) || DEFAULT_TIME_ZONE;
-}
+/** The customer's time zone (one rule for the contact window and for dates the client sends: customers/zone.ts). */
+export { customerTimeZone as timeZoneOf } from '../customers/zone.js';
 
 /** One formatter per time zone (making one costs more than formatting with it; there are a few hundred zones). */
 const formats = new Map<string, Intl.DateTimeFormat>();
