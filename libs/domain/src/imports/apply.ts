@@ -3,7 +3,8 @@
  * `queued` or `processing` import (a lease, `FOR UPDATE SKIP LOCKED`: other workers take other
  * lanes), then applies the lane's rows in file order in transactions that lock the lane, keep the
  * rows its cursor (`next_row`) has not passed, apply them and move the cursor and the counts: a
- * claimed batch of placements in one transaction, set-wise (rows/placements.ts), each row of the
+ * placement row in one of its own by default, or `rowsPerTransaction` of them together when the
+ * operator trades that for speed, set-wise either way (rows/placements.ts), each row of the
  * other types in one of its own through the domain library (a savepoint: a refused row leaves
  * nothing but its errors). So a row is applied once even if two workers race for it, and a killed
  * worker's lane resumes after its last committed transaction once its lease runs out. When no
@@ -39,6 +40,8 @@ export interface ApplyOptions {
   tenantIds: readonly string[];
   /** Rows read per batch of a claimed lane. */
   batchSize: number;
+  /** Placement rows per transaction (default 1: each row in a transaction of its own). */
+  rowsPerTransaction?: number;
   /** Seconds a claimed lane stays the worker's without progress. */
   leaseSeconds: number;
   /** Test only: wait this long inside each row's transaction before committing (to kill a worker midway). */
@@ -181,8 +184,8 @@ export async function applyImportBatch(db: Knex, options: ApplyOptions): Promise
     currency: await currencyOf(db, row),
     whodunnit: row.created_by ?? 'system',
   };
-  // Placements: the whole batch in one transaction; the other types: one transaction per row.
-  const size = row.type === 'placement' ? rows.length : 1;
+  // Placements: `rowsPerTransaction` rows per transaction, set-wise; the other types: one transaction per row.
+  const size = row.type === 'placement' ? Math.max(1, options.rowsPerTransaction ?? 1) : 1;
   let applied = 0;
   for (let i = 0; i < rows.length; i += size) applied += await applyRows(db, base, row.type, claim.lane, rows.slice(i, i + size), options.holdMs ?? 0);
   // Free the lane for the next claim at once (this worker or another).

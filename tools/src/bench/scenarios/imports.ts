@@ -2,7 +2,8 @@
  * File imports (docs/api.md section 16): a placement file of `BENCH_IMPORT_ROWS` rows (1,000,000
  * by default) uploaded to the real API and applied by `BENCH_IMPORT_WORKERS` real workers (each
  * row a customer with contact details, a debt with its line items, `prepared`, and their events;
- * `BENCH_IMPORT_BATCH` rows of a lane per transaction, set-wise), beside the ceiling of the same file loaded by `COPY` (psql
+ * `BENCH_IMPORT_BATCH` rows of a lane per transaction, set-wise (`IMPORT_ROWS_PER_TRANSACTION`, 200 when unset;
+ * the worker's default is one row per transaction)), beside the ceiling of the same file loaded by `COPY` (psql
  * `\copy`) into an unlogged scratch table of text columns in the same run; the workers' resident
  * memory sampled while they work (flat: rows are read from the database a batch at a time); and
  * the API's `GET /debts` p50 while the import runs against its p50 before it.
@@ -77,6 +78,8 @@ export async function importsScenario(ctx: BenchContext): Promise<ScenarioResult
         // Imports only: the collection engine would start working the placed debts beside them.
         ENGINE_ENABLED: 'false',
         ...(settings.importBatch ? { IMPORT_BATCH_SIZE: String(settings.importBatch) } : {}),
+        // The set-wise batch: the claimed rows of a lane per transaction (the worker's default is one row each).
+        IMPORT_ROWS_PER_TRANSACTION: String(settings.importBatch || 200),
       }),
     ),
   );
@@ -144,7 +147,7 @@ export async function importsScenario(ctx: BenchContext): Promise<ScenarioResult
     checks,
     notes: [
       `${fmt(rows)} rows, status ${final.status} (${fmt(final.rows_succeeded)} applied, ${fmt(final.rows_failed)} refused); upload and storage of the rows ${fmt(uploadSec, 1)} s of the ${fmt(totalSec, 1)} s. ` +
-        `Each row makes a customer, its email, mobile and address, a debt with its line items and its move to prepared, with their events (IMPORT_BATCH_SIZE ${settings.importBatch ? fmt(settings.importBatch) : 'at its default'}: that many rows of a lane per transaction, set-wise): ` +
+        `Each row makes a customer, its email, mobile and address, a debt with its line items and its move to prepared, with their events (IMPORT_BATCH_SIZE and IMPORT_ROWS_PER_TRANSACTION ${fmt(settings.importBatch || 200)}: that many rows of a lane per transaction, set-wise; the worker's default is one row per transaction): ` +
         `a COPY of the same text into one unlogged table is the ceiling of moving the bytes, not of the work a row does. Worker peak RSS: ${peaks.map((p) => `${fmt(p)} MiB`).join(', ')}. ` +
         `1-minute load average ${fmt(loadBefore, 2)} when the upload began, ${fmt(loadAfter, 2)} when the import completed (2 cores shared by every process of the run).`,
     ],
