@@ -36,6 +36,7 @@ import * as metadataSearch from './046_metadata_search.js';
 import * as publicApiFields from './047_public_api_fields.js';
 import * as imports from './040_imports.js';
 import * as organisationContactDetails from './065_organisation_contact_details.js';
+import * as organisationContactDetailsDeleted from './066_organisation_contact_details_deleted.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -77,4 +78,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['040_imports', imports],
   ['051_balance_ledger', balanceLedger],
   ['065_organisation_contact_details', organisationContactDetails],
+  ['066_organisation_contact_details_deleted', organisationContactDetailsDeleted],
 ];

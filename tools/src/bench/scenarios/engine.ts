@@ -22,7 +22,7 @@ import { communicationsResource, localTime } from '@dms/domain/communications';
 import { tenantRows } from '@dms/domain/kernel';
 import { createCustomer } from '@dms/domain/customers';
 import { createDebt, moveDebt } from '@dms/domain/debts';
-import { createOrganisation } from '@dms/domain/organisations';
+import { createOrganisationWithDetails } from '@dms/domain/organisation-contact-details';
 import { log, type BenchContext } from '../context.js';
 import { fmt, type ScenarioResult } from '../model.js';
 import { mapPool } from '../../seed/pool.js';
@@ -52,7 +52,7 @@ export async function engineScenario(ctx: BenchContext): Promise<ScenarioResult>
   const mail = await startLocalMailServer({ dataDir: await mkdtemp(join(tmpdir(), 'dms-bench-mail-')), replyDomain: 'reply.bench.test' });
   try {
     const tenant = await ctx.stack.newTenant('Engine Bench');
-    const org = await createOrganisation(db, tenant.tenantId, { name: 'Bench Energy' });
+    const org = await createOrganisationWithDetails(db, tenant.tenantId, { name: 'Bench Energy' });
     // The tenant's own clock at noon in London (the contact window of section 12): production refuses a worker offset.
     await db('tenants').where({ id: tenant.tenantId }).update({ clock_offset_seconds: noonOffset() });
     log(`engine: preparing ${n} debts`);
