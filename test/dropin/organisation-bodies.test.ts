@@ -178,7 +178,9 @@ describe.each([OLD, OURS])('under Api-Version %s', (version) => {
       })
       .expect(400);
     expect(bad.body).toMatchObject({ code: 'validation_failed', param: 'contact_details[1].value' });
-    const shape = await api.post('/organisations', { name: 'Never Org', contact_details: [{ type: 'email', value: 'x@org.example', colour: 'red' }] }).expect(400);
+    const shape = await api
+      .post('/organisations', { name: 'Never Org', contact_details: [{ type: 'email', value: 'x@org.example', colour: 'red' }] })
+      .expect(400);
     expect(shape.body.code).toBe('validation_failed');
     expect(JSON.stringify(shape.body)).toContain('contact_details[0]');
     const after = await testDb()('organisations').where({ tenant_id: main.tenant.tenantId }).count<{ count: string }[]>('* as count');
@@ -188,7 +190,13 @@ describe.each([OLD, OURS])('under Api-Version %s', (version) => {
     const org = (await api.post('/organisations', { name: 'Kept Org', contact_details: [{ type: 'email', value: 'kept@org.example' }] }).expect(201)).body;
     const eventsBefore = await testDb()('events').where({ tenant_id: main.tenant.tenantId }).count<{ count: string }[]>('* as count');
     const refused = await api
-      .patch(`/organisations/${org.id}`, { name: 'Changed', contact_details: [{ type: 'email', value: 'other@org.example' }, { type: 'mobile_number', value: '12' }] })
+      .patch(`/organisations/${org.id}`, {
+        name: 'Changed',
+        contact_details: [
+          { type: 'email', value: 'other@org.example' },
+          { type: 'mobile_number', value: '12' },
+        ],
+      })
       .expect(400);
     expect(refused.body).toMatchObject({ code: 'validation_failed', param: 'contact_details[1].value' });
     expect((await api.get(`/organisations/${org.id}`).expect(200)).body).toEqual(org);

@@ -13,7 +13,14 @@ const scratch = scratchDatabase();
 test('details made before keep their rows and stay visible (deleted_at null)', async () => {
   const db = await scratch.at('065_organisation_contact_details');
   await insertOldParties(db);
-  await db('organisation_contact_details').insert({ id: 'ocd_old', tenant_id: 'ten_old', organisation_id: 'org_old', type: 'email', value: 'a@example.com', primary: true });
+  await db('organisation_contact_details').insert({
+    id: 'ocd_old',
+    tenant_id: 'ten_old',
+    organisation_id: 'org_old',
+    type: 'email',
+    value: 'a@example.com',
+    primary: true,
+  });
   const before = await db('organisation_contact_details').select('*');
   expect(before).toHaveLength(1);
 

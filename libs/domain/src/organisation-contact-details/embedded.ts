@@ -44,5 +44,7 @@ export function toOrganisationWithDetails(row: OrganisationRowWithDetails): Orga
  * @throws ApiError 404 `resource_missing` (unknown, or another tenant's or mode's)
  */
 export async function loadOrganisation(db: Knex | Knex.Transaction, tenantId: string, id: string): Promise<OrganisationWithContactDetails> {
-  return toOrganisationWithDetails(await findOwned<OrganisationRowWithDetails>(db, organisationsResource, tenantId, id, { select: withOrganisationContactDetails(db) }));
+  return toOrganisationWithDetails(
+    await findOwned<OrganisationRowWithDetails>(db, organisationsResource, tenantId, id, { select: withOrganisationContactDetails(db) }),
+  );
 }

@@ -5,7 +5,18 @@
  * organisation's carry no `source` or `status`.
  */
 import { Address, CONTACT_DETAIL_TYPES, CONTACT_DETAIL_USAGES, anyValue, valueByType } from '../contact-details/schemas.js';
-import { DateColumn, Nullable, StringEnum, Type, metadataPatchSchema, metadataSchema, objectId, rowColumns, timestampProperties, type Static } from '../kernel/schemas.js';
+import {
+  DateColumn,
+  Nullable,
+  StringEnum,
+  Type,
+  metadataPatchSchema,
+  metadataSchema,
+  objectId,
+  rowColumns,
+  timestampProperties,
+  type Static,
+} from '../kernel/schemas.js';
 
 const writable = {
   primary: Type.Boolean({ description: 'The preferred detail of its type; setting it demotes the current primary of that type.' }),

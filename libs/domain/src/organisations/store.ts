@@ -31,7 +31,10 @@ export function toOrganisation(row: OrganisationRow): Organisation {
 }
 
 // The skeleton writes the row; the event is recorded by the composed writes once the details are written too.
-const organisations: OwnedResource<OrganisationRow, OrganisationRow, typeof organisationsResource> = { resource: organisationsResource, toObject: (row) => row };
+const organisations: OwnedResource<OrganisationRow, OrganisationRow, typeof organisationsResource> = {
+  resource: organisationsResource,
+  toObject: (row) => row,
+};
 
 /**
  * Inserts an organisation (no event: the caller records `organisation.created`).
