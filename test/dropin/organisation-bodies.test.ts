@@ -8,8 +8,13 @@
  * and expansion, and in its `organisation.*` events.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import pg from 'pg';
 import { closeHarness, signedInTenant, testDb } from '../support/harness.js';
-import { eventTypesFor } from '../support/debts.js';
+import { createDebt, eventTypesFor } from '../support/debts.js';
+import { toDebt } from '../../libs/domain/src/debts/store.js';
+import { expandObjects } from '../../services/api/src/operations/expansion.js';
+import { DEBT_EXPANSIONS } from '../../services/api/src/resources/debts/expansion.js';
+import { organisationOperations } from '../../services/api/src/resources/organisations/operations.js';
 
 const OLD = '2025-04-01';
 const OURS = '2026-11-01';
@@ -203,5 +208,44 @@ describe.each([OLD, OURS])('under Api-Version %s', (version) => {
     expect((await stored(org.id)).map((r: { value: string; deleted_at: Date | null }) => [r.value, r.deleted_at])).toEqual([['kept@org.example', null]]);
     const eventsAfter = await testDb()('events').where({ tenant_id: main.tenant.tenantId }).count<{ count: string }[]>('* as count');
     expect(eventsAfter[0]!.count).toBe(eventsBefore[0]!.count);
+  });
+});
+
+describe('cost', () => {
+  /** Runs `work` while counting the queries this process sends (knex's and the lists' prepared ones alike). */
+  async function counted<T>(work: () => Promise<T>): Promise<{ result: T; queries: string[] }> {
+    const queries: string[] = [];
+    const original = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
+      queries.push(typeof config === 'string' ? config : (config as { text: string }).text);
+      return (original as (...args: unknown[]) => unknown).call(this, config, ...rest);
+    } as typeof original;
+    try {
+      return { result: await work(), queries };
+    } finally {
+      pg.Client.prototype.query = original;
+    }
+  }
+
+  test('a page of organisations with their details, and a page of debts expanding them, cost one query for the details whatever the page size', async () => {
+    const { api, tenant } = await signedInTenant();
+    const orgs: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const details = Array.from({ length: i % 3 }, (_, k) => ({ type: 'email', value: `o${i}d${k}@org.example` }));
+      orgs.push((await api.post('/organisations', { name: `Org ${i}`, contact_details: details }).expect(201)).body.id);
+    }
+    const list = organisationOperations.find((op) => op.method === 'get' && op.path === '/organisations')!;
+    const input = { ctx: { db: testDb() }, tenantId: tenant.tenantId, params: {}, query: { limit: 100 }, body: {}, res: { set: () => undefined } };
+    const page = await counted(() => list.handler(input as never) as Promise<{ data: Array<{ id: string; contact_details: unknown[] }> }>);
+    expect(page.result.data.map((o) => o.contact_details.length)).toEqual([2, 1, 0, 2, 1, 0]);
+    // The page (organisations with their details) and the list's maintained total.
+    expect(page.queries).toHaveLength(2);
+
+    const customer = (await api.post('/customers', { full_name: 'Cost Customer' }).expect(201)).body.id;
+    for (const org of orgs) await createDebt(api, { customerId: customer, organisationId: org });
+    const debts = (await testDb()('debts').where({ tenant_id: tenant.tenantId })).map((r) => toDebt(r));
+    const expanded = await counted(() => expandObjects(testDb(), tenant.tenantId, debts, ['organisation'], DEBT_EXPANSIONS));
+    expect(expanded.result.map((d) => (d.organisation as { contact_details: unknown[] }).contact_details.length).sort()).toEqual([0, 0, 1, 1, 2, 2]);
+    expect(expanded.queries).toHaveLength(1);
   });
 });
