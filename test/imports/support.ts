@@ -50,37 +50,4 @@ export async function eventCounts(tenantId: string): Promise<Record<string, numb
   return Object.fromEntries(rows.map((r) => [r.type, Number(r.n)]));
 }
 
-/** A CSV text from a header and rows of cells. */
-export const csvOf = (header: string[], rows: string[][]) => [header, ...rows].map((r) => r.join(',')).join('\n') + '\n';
-
-/** A placement header and a valid row for `account`. */
-export const PLACEMENT_HEADER = [
-  'account_number',
-  'balance_total',
-  'first_name',
-  'last_name',
-  'dob',
-  'email',
-  'mobile',
-  'address1',
-  'city',
-  'postcode',
-  'country',
-];
-export const placementRow = (account: string, over: Partial<Record<string, string>> = {}): string[] => {
-  const base: Record<string, string> = {
-    account_number: account,
-    balance_total: '104.49',
-    first_name: 'Morgan',
-    last_name: 'Finley',
-    dob: '1980-10-21',
-    email: `${account.toLowerCase()}@example.com`,
-    mobile: '447400123456',
-    address1: 'Flat 312',
-    city: 'London',
-    postcode: 'E1 5JL',
-    country: 'United Kingdom',
-    ...over,
-  };
-  return PLACEMENT_HEADER.map((h) => base[h] ?? '');
-};
+export { PLACEMENT_HEADER, csvOf, placementRow } from '@dms/tools/placement-rows';

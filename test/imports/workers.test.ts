@@ -66,8 +66,11 @@ beforeAll(async () => {
 });
 
 test('two workers share one import: every row applied once, by one of them', async () => {
-  const a = await worker(two.t, { IMPORT_BATCH_SIZE: '3' });
-  const b = await worker(two.t, { IMPORT_BATCH_SIZE: '3' });
+  // Each batch holds its lane a while before committing, so neither worker can take every lane
+  // alone before the other is up (a batch of placements is a few statements). Three rows per
+  // transaction: the set-wise batch path (the kill test below keeps the default, one per row).
+  const env = { IMPORT_BATCH_SIZE: '3', IMPORT_ROWS_PER_TRANSACTION: '3', IMPORT_TEST_HOLD_MS: '200' };
+  const [a, b] = await Promise.all([worker(two.t, env), worker(two.t, env)]);
   const done = await finished(two.t.api, two.id);
   expect(done).toMatchObject({ status: 'completed', rows_total: 80, rows_processed: 80, rows_succeeded: 80, rows_failed: 0 });
   await placedOnce(two.t, 80);

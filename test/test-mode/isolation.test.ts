@@ -216,6 +216,15 @@ describe.each(Object.keys(PATHS))('%s', (table) => {
   });
 });
 
+/** Every object with an `object` type inside `value` (not `value` itself, not metadata, lists or errors). */
+function embeddedObjects(value: unknown, top = true): Array<{ object: string; livemode?: unknown }> {
+  if (Array.isArray(value)) return value.flatMap((v) => embeddedObjects(v, false));
+  if (value === null || typeof value !== 'object') return [];
+  const inner = Object.entries(value).flatMap(([k, v]) => (k === 'metadata' ? [] : embeddedObjects(v, false)));
+  const self = value as { object?: unknown; livemode?: unknown };
+  return !top && typeof self.object === 'string' && !['list', 'error'].includes(self.object) ? [self as { object: string }, ...inner] : inner;
+}
+
 test('every event and the object it carries show their mode; each endpoint gets only its own mode\u2019s deliveries', async () => {
   for (const [mode, livemode] of MODES) {
     const api = mode === 'live' ? live.api : testMode.api;
@@ -226,6 +235,10 @@ test('every event and the object it carries show their mode; each endpoint gets 
     }>;
     expect(events.length).toBeGreaterThan(5);
     for (const e of events) expect([e.livemode, e.data.object.livemode]).toEqual([livemode, livemode]);
+    // Objects embedded in an event's object (a customer's contact details) show the mode too.
+    const nested = events.flatMap((e) => embeddedObjects(e.data.object));
+    expect(nested.length).toBeGreaterThan(0);
+    expect(nested.filter((o) => o.livemode !== livemode)).toEqual([]);
     const ep = mode === 'live' ? made.live.webhook_endpoints : made.test.webhook_endpoints;
     const deliveries = (await api.get(`/webhooks/${ep}/deliveries?limit=100`).expect(200)).body.data as Array<{ event: string }>;
     const own = new Set(events.map((e) => e.id));

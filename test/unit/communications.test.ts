@@ -7,6 +7,7 @@ import { describe, expect, test } from '@jest/globals';
 import { validateTemplate } from '@dms/templates';
 import { BUILT_IN_TEMPLATES } from '@dms/domain/communication-templates';
 import { COMMUNICATION_MACHINE, nextAllowedByLimit, nextContactTime, stepDueAt, timeZoneOf } from '@dms/domain/communications';
+import { customerTimeZone } from '@dms/domain/customers';
 import { DEFAULT_STRATEGY } from '@dms/domain/organisations';
 
 describe('contact window', () => {
@@ -15,6 +16,9 @@ describe('contact window', () => {
     expect(timeZoneOf('fr-FR')).toBe('Europe/Paris');
     expect(timeZoneOf('en')).toBe('Europe/London');
     expect(timeZoneOf(null)).toBe('Europe/London');
+    // One rule for the contact window and for the dates a client sends (a pause's end day).
+    for (const locale of ['sv-SE', 'en-CA', 'en-AU', 'de-DE', null]) expect(timeZoneOf(locale)).toBe(customerTimeZone(locale));
+    expect(timeZoneOf('sv-SE')).toBe('Europe/Stockholm');
   });
 
   test('inside 08:00-21:00 a communication goes now; outside, at the next 08:00 local', () => {

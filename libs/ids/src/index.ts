@@ -5,7 +5,7 @@
  * 24 base62 characters carry ~142 bits of entropy, so identifiers are unguessable and can be
  * generated without coordination between processes.
  */
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 /**
  * A prefix: 2 to 4 lower-case letters naming the object type (`deb`, `pay`, `ctpl`). The domain
@@ -22,6 +22,21 @@ const RANDOM_LENGTH = 24;
 // 62 * 4 = 248: bytes >= 248 are rejected so every character is uniformly distributed.
 const REJECT_FROM = 248;
 
+// CSPRNG bytes are drawn a pool at a time (one call per POOL_SIZE bytes, not one per id): a batch
+// of imported rows makes thousands of ids, and a call into the CSPRNG costs far more than a byte.
+const POOL_SIZE = 4096;
+const pool = Buffer.alloc(POOL_SIZE);
+let poolAt = POOL_SIZE;
+
+/** The next byte of the pool, refilled from the CSPRNG when used up. */
+function randomByte(): number {
+  if (poolAt === POOL_SIZE) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  return pool[poolAt++]!;
+}
+
 /**
  * Returns `n` uniformly random base62 characters from the CSPRNG.
  * @param n number of characters (>= 1)
@@ -29,10 +44,8 @@ const REJECT_FROM = 248;
 export function randomBase62(n: number): string {
   let out = '';
   while (out.length < n) {
-    for (const byte of randomBytes(n + 8)) {
-      if (byte < REJECT_FROM) out += ALPHABET[byte % 62];
-      if (out.length === n) break;
-    }
+    const byte = randomByte();
+    if (byte < REJECT_FROM) out += ALPHABET[byte % 62];
   }
   return out;
 }

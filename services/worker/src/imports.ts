@@ -1,10 +1,10 @@
 /**
  * The worker's import loop (docs/api.md section 16): claims a lane of a waiting import, applies a
- * batch of its rows (each row in its own transaction, through @dms/domain's imports), and repeats
- * while there is work; when none is left it completes finished imports and waits
- * `WORKER_POLL_SECONDS`. Runs beside the time-driven changes, so a long import never delays them.
- * Several workers share one import's lanes; a killed worker's lane is taken over when its lease
- * (`IMPORT_LEASE_SECONDS`) runs out, after its last committed row.
+ * batch of its rows (placements in one transaction, set-wise; other rows each in their own, through
+ * @dms/domain's imports), and repeats while there is work; when none is left it completes finished
+ * imports and waits `WORKER_POLL_SECONDS`. Runs beside the time-driven changes, so a long import
+ * never delays them. Several workers share one import's lanes; a killed worker's lane is taken
+ * over when its lease (`IMPORT_LEASE_SECONDS`) runs out, after its last committed transaction.
  */
 import type { Knex } from '@dms/db';
 import type { Logger } from '@dms/logger';
@@ -41,7 +41,7 @@ export class ImportRunner {
    */
   async drainOnce(): Promise<number> {
     const { db, cfg } = this.deps;
-    const options = { tenantIds: cfg.tenantIds, batchSize: cfg.IMPORT_BATCH_SIZE, leaseSeconds: cfg.IMPORT_LEASE_SECONDS, holdMs: cfg.IMPORT_TEST_HOLD_MS };
+    const options = { tenantIds: cfg.tenantIds, batchSize: cfg.IMPORT_BATCH_SIZE, rowsPerTransaction: cfg.IMPORT_ROWS_PER_TRANSACTION, leaseSeconds: cfg.IMPORT_LEASE_SECONDS, holdMs: cfg.IMPORT_TEST_HOLD_MS };
     let total = 0;
     while (this.running) {
       const applied = await applyImportBatch(db, options);

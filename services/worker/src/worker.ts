@@ -14,8 +14,8 @@ import { missedInstalments } from './changes/missed-instalments.js';
 import { pauseEnds } from './changes/pause-ends.js';
 import { payoutRuns } from './changes/payout-runs.js';
 import { planStarts } from './changes/plan-starts.js';
-import type { ChangeOutcome, TimedChange } from './changes/types.js';
-import { engineChanges, type EngineDeps } from './engine/changes.js';
+import type { BatchOutcome, ChangeOutcome, TimedChange } from './changes/types.js';
+import { ENGINE_CLAIM_LIMIT, engineChanges, type EngineDeps } from './engine/changes.js';
 import type { WorkerConfig } from './config.js';
 import type { WorkerMetrics } from './metrics.js';
 
@@ -24,12 +24,21 @@ const TIMED: readonly TimedChange[] = [pauseEnds, missedInstalments, planStarts,
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** Concurrent lanes of the engine's batches: each holds up to two connections (a batch, the previous batch's outcomes), two are left to the rest. */
+export const engineLanes = (poolMax: number): number => Math.max(1, Math.min(4, Math.floor((poolMax - 2) / 2)));
+
 /** Runs checks until stopped. */
 export class Worker {
   private running = false;
   private loop: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private wakeUp: (() => void) | undefined;
+
+  /**
+   * Per lane of the engine's batches, the hand-overs of its last batch (and all before them): they
+   * run on while the next batches, and the next checks, are decided; the loop waits for them when it stops.
+   */
+  private readonly following: Array<Promise<void>> = [];
 
   /** The change kinds each check makes, in order (the lag gauges read the same list). */
   readonly changes: readonly TimedChange[];
@@ -63,14 +72,100 @@ export class Worker {
   async checkOnce(): Promise<Record<string, number>> {
     const made: Record<string, number> = {};
     for (const change of this.changes) {
-      made[change.name] = 0;
-      for (let i = 0; i < this.deps.cfg.WORKER_BATCH_SIZE && this.running; i++) {
-        const outcome = await this.applyOne(change);
-        if (outcome.kind === 'none') break;
-        if (outcome.kind === 'made') made[change.name]! += 1;
-      }
+      made[change.name] = change.applyBatch ? await this.applyBatches(change) : await this.applyEach(change, this.deps.cfg.WORKER_BATCH_SIZE);
     }
     return made;
+  }
+
+  /** Up to `limit` changes of `change`'s kind, one transaction each; how many were made. */
+  private async applyEach(change: TimedChange, limit: number): Promise<number> {
+    let made = 0;
+    for (let i = 0; i < limit && this.running; i++) {
+      const outcome = await this.applyOne(change);
+      if (outcome.kind === 'none') break;
+      if (outcome.kind === 'made') made += 1;
+    }
+    return made;
+  }
+
+  /**
+   * Up to `WORKER_BATCH_SIZE` changes of a batch kind (the collection engine's), `ENGINE_CLAIM_LIMIT`
+   * per transaction, in `lanes` concurrent lanes (each claims its own debts: `SKIP LOCKED`), so the
+   * round trips of one lane overlap another's. In a lane, the work after a batch's commit (its
+   * hand-overs) runs while the next batches, of this check or the next, are decided; a lane waits
+   * for its previous hand-overs before it starts more. A batch that fails (one debt the domain
+   * refuses rolls back the whole batch) is retried one change per transaction, so the others
+   * still progress.
+   * @returns how many changes were made
+   */
+  private async applyBatches(change: TimedChange): Promise<number> {
+    const { cfg, log } = this.deps;
+    let left = cfg.WORKER_BATCH_SIZE;
+    let made = 0;
+    let failed = false;
+    const lane = async (index: number): Promise<void> => {
+      while (left > 0 && this.running && !failed) {
+        const limit = Math.min(left, ENGINE_CLAIM_LIMIT);
+        left -= limit;
+        let batch: BatchOutcome;
+        try {
+          batch = await this.applyBatch(change, limit);
+        } catch (err) {
+          log.warn({ err, change: change.name }, 'batch failed; one change per transaction');
+          failed = true;
+          left += limit;
+          return;
+        }
+        left += limit - batch.outcomes.length;
+        if (!batch.outcomes.length) return;
+        made += batch.outcomes.filter((o) => o.kind === 'made').length;
+        if (!batch.afterCommit) continue;
+        // This batch's hand-overs start once the lane's previous ones are done, whether they
+        // failed or not (its communications are committed `queued`: they must be handed over); a
+        // failure of the previous ones fails the check after that.
+        const previous = this.following[index] ?? Promise.resolve();
+        const following = previous.then(batch.afterCommit, batch.afterCommit);
+        following.catch((err: unknown) => log.error({ err, change: change.name }, 'hand-over failed'));
+        this.following[index] = following;
+        await previous;
+      }
+    };
+    const lanes = await Promise.allSettled(Array.from({ length: engineLanes(cfg.DATABASE_POOL_MAX) }, (_, i) => lane(i)));
+    const rejected = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
+    if (rejected) throw rejected.reason;
+    return failed ? made + (await this.applyEach(change, left)) : made;
+  }
+
+  /** One batch of `change`'s kind in one transaction, in a span `worker.<kind>`; its outcomes are counted and logged after the commit. */
+  private applyBatch(change: TimedChange, limit: number): Promise<BatchOutcome> {
+    const { db, cfg, log, metrics } = this.deps;
+    return inSpanFollowing(`worker.${change.name}`, null, {}, async (span) => {
+      const batch = await db.transaction(async (trx) => {
+        const clock = await readClock(trx, cfg.WORKER_CLOCK_OFFSET_SECONDS);
+        const result = await change.applyBatch!(trx, clock, cfg.tenantIds, limit);
+        await this.holdForTest(change, result.outcomes);
+        return result;
+      });
+      span.setAttributes({ 'dms.changes': batch.outcomes.length });
+      for (const outcome of batch.outcomes) {
+        if (outcome.kind !== 'made') continue;
+        metrics.changes.inc({ change: change.name });
+        log.info({ change: change.name, object: outcome.object, tenant: outcome.tenant, context: outcome.context }, 'change made');
+      }
+      return batch;
+    });
+  }
+
+  /**
+   * Test hook (NODE_ENV=test only): the changes are written but not committed; a test kills the
+   * process now to show that nothing of them survives.
+   */
+  private async holdForTest(change: TimedChange, outcomes: readonly ChangeOutcome[]): Promise<void> {
+    const { cfg, log } = this.deps;
+    const first = outcomes.find((o) => o.kind === 'made');
+    if (!first || cfg.WORKER_TEST_HOLD_MS <= 0) return;
+    log.info({ change: change.name, object: first.object }, 'holding change before commit');
+    await sleep(cfg.WORKER_TEST_HOLD_MS);
   }
 
   /**
@@ -90,12 +185,7 @@ export class Worker {
     const outcome = await db.transaction(async (trx) => {
       const clock = await readClock(trx, cfg.WORKER_CLOCK_OFFSET_SECONDS);
       const result = await change.applyOne(trx, clock, cfg.tenantIds);
-      if (result.kind === 'made' && cfg.WORKER_TEST_HOLD_MS > 0) {
-        // Test hook (NODE_ENV=test only): the change is written but not committed; a test kills
-        // the process now to show that nothing of it survives.
-        log.info({ change: change.name, object: result.object }, 'holding change before commit');
-        await sleep(cfg.WORKER_TEST_HOLD_MS);
-      }
+      await this.holdForTest(change, [result]);
       return result;
     });
     if (outcome.kind === 'made') {
@@ -130,5 +220,7 @@ export class Worker {
         this.timer = setTimeout(resolve, cfg.WORKER_POLL_SECONDS * 1000);
       });
     }
+    // Hand-overs still running are recorded before the loop ends (their communications are committed `queued`).
+    await Promise.allSettled(this.following);
   }
 }

@@ -57,7 +57,7 @@ function idExpr(prefix: string, seed: string): string {
 
 const tenantIdx = (g: string) => `(${g}) % 2`;
 
-/** Tables whose list counter the load maintains itself (trigger `<table>_count` of 001_core). */
+/** Tables whose list counter the load maintains itself (their counter triggers: 001_core, 055). */
 const COUNTED = ['organisations', 'customers', 'debts'];
 
 async function loadParties(trx: Knex.Transaction, tenants: string[], orgs: number, customers: number): Promise<void> {
@@ -214,7 +214,8 @@ export async function loadDataset(stack: Stack, debtsPerTenant: number): Promise
     // Row triggers that bump one counter row per insert would update that row once per loaded
     // row in one transaction (a version chain that grows with every update): off during the load,
     // and the counters are set from the loaded rows below.
-    for (const table of COUNTED) await trx.raw('ALTER TABLE ?? DISABLE TRIGGER ??', [table, `${table}_count`]);
+    // USER: the row trigger `<table>_count` and, for customers and debts, the insert one of migration 055.
+    for (const table of COUNTED) await trx.raw('ALTER TABLE ?? DISABLE TRIGGER USER', [table]);
     await loadParties(trx, ids, orgs, customers);
     const { rows } = await trx.raw(
       `SELECT i.indexname, i.indexdef FROM pg_indexes i
@@ -240,7 +241,7 @@ export async function loadDataset(stack: Stack, debtsPerTenant: number): Promise
   log('data set: counters, reference check, VACUUM ANALYZE');
   await db.transaction(async (trx) => {
     for (const table of COUNTED) {
-      await trx.raw('ALTER TABLE ?? ENABLE TRIGGER ??', [table, `${table}_count`]);
+      await trx.raw('ALTER TABLE ?? ENABLE TRIGGER USER', [table]);
       // The same membership rule as the triggers of migration 001_core.
       const visible = table === 'customers' ? 'deleted_at IS NULL' : table === 'debts' ? `status <> 'deleted'` : 'true';
       // A list's total is the sum of its counter shards (migration 008): the load's rows go to shard 0.

@@ -29,6 +29,7 @@ const benchSpec = {
   BENCH_PAYOUT_PAYMENTS: num({ default: 1_000_000, desc: 'Succeeded payments of the one organisation the payout scenario pays out' }),
   BENCH_IMPORT_ROWS: num({ default: 1_000_000, desc: 'Rows of the placement file of the imports scenario' }),
   BENCH_IMPORT_WORKERS: num({ default: 2, desc: 'Workers applying the imports scenario file' }),
+  BENCH_IMPORT_BATCH: num({ default: 0, desc: "The workers' IMPORT_BATCH_SIZE in the imports scenario; 0: the worker's default" }),
   BENCH_TOKEN_CLIENTS: num({ default: 200, desc: 'Distinct OAuth clients the token scenario rotates through' }),
   BENCH_DATABASE_SUFFIX: str({ default: '', desc: `Suffix of the recreated database's name (${BENCH_DATABASE}_<suffix>): letters, digits and _ only` }),
   BENCH_WEB_CONCURRENCY: num({
@@ -61,6 +62,8 @@ export interface BenchSettings {
   importRows: number;
   /** Workers applying it. */
   importWorkers: number;
+  /** The workers' `IMPORT_BATCH_SIZE`, or 0 for their default. */
+  importBatch: number;
   /** Worker processes each HTTP service (API, issuer, bare ceiling server) runs: WEB_CONCURRENCY. */
   webConcurrency: number;
   /** Directory for `--cpu-prof` profiles of the services, or '' for none. */
@@ -96,6 +99,7 @@ export function loadBenchSettings(env: NodeJS.ProcessEnv = process.env): BenchSe
     retentionRate: positive('BENCH_RETENTION_RATE', c.BENCH_RETENTION_RATE),
     importRows: positive('BENCH_IMPORT_ROWS', c.BENCH_IMPORT_ROWS),
     importWorkers: positive('BENCH_IMPORT_WORKERS', c.BENCH_IMPORT_WORKERS),
+    importBatch: Math.max(0, Math.floor(c.BENCH_IMPORT_BATCH)),
     tokenClients: Math.floor(positive('BENCH_TOKEN_CLIENTS', c.BENCH_TOKEN_CLIENTS)),
     payoutPayments: Math.floor(positive('BENCH_PAYOUT_PAYMENTS', c.BENCH_PAYOUT_PAYMENTS)),
     webConcurrency: c.BENCH_WEB_CONCURRENCY > 0 ? Math.floor(c.BENCH_WEB_CONCURRENCY) : availableParallelism(),

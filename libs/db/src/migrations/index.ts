@@ -36,6 +36,7 @@ import * as metadataSearch from './046_metadata_search.js';
 import * as publicApiFields from './047_public_api_fields.js';
 import * as imports from './040_imports.js';
 import * as organisationContactDetails from './065_organisation_contact_details.js';
+import * as counterStatementInserts from './055_counter_statement_inserts.js';
 import * as organisationContactDetailsDeleted from './066_organisation_contact_details_deleted.js';
 
 export interface Migration {
@@ -77,6 +78,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['047_public_api_fields', publicApiFields],
   ['040_imports', imports],
   ['051_balance_ledger', balanceLedger],
+  ['055_counter_statement_inserts', counterStatementInserts],
   ['065_organisation_contact_details', organisationContactDetails],
   ['066_organisation_contact_details_deleted', organisationContactDetailsDeleted],
 ];

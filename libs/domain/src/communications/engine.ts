@@ -2,7 +2,7 @@
  * The collection engine's decisions on one debt the worker has locked (docs/api.md sections 12
  * and 13), in the worker's transaction, by the engine's clock `now` (the tenant's clock plus the
  * worker's offset):
- * - `analyseDebt`: a `prepared`, `adjusted` or `resumed` debt (or an `enriching` or
+ * - `analyseDebt` (`analyseDebts` for a batch, set-wise): a `prepared`, `adjusted` or `resumed` debt (or an `enriching` or
  *   `contact_failed` one that has a new contact detail) moves to `analysing`, then to `enriching`
  *   when the customer has no usable detail for any step of the strategy, back to `contacted` when
  *   it was contacted before, else its next step is due now.
@@ -13,23 +13,22 @@
  *   unique index makes it once per debt and step), `queued` for the worker to hand over after
  *   commit, or `failed` with the reason when it cannot be rendered. When no detail is left, the
  *   debt moves to `enriching` or `contact_failed`; after the last step, to `process_exhausted`.
+ * What they read about the debt comes from `EngineReads` (reads.ts): the database, or what a
+ * worker's batch loaded for all its debts at once.
  */
 import type { Knex } from '@dms/db';
-import { customersResource } from '../customers/resource.js';
-import type { CustomerRow } from '../customers/schemas.js';
 import { SYSTEM_ACTOR, moveLockedDebt } from '../debts/moves.js';
 import type { DebtRow } from '../debts/schemas.js';
 import { DEBT_MACHINE, forbidsContact, type DebtMove } from '../debts/states.js';
+import { moveLockedDebts, type EngineColumns } from '../debts/set-wise.js';
 import { setEngineState } from '../debts/store.js';
-import { findOwned } from '../kernel/scoped.js';
-import { organisationsResource } from '../organisations/resource.js';
-import type { OrganisationRow } from '../organisations/schemas.js';
-import { DEFAULT_CONTACTS_PER_7_DAYS, strategyOf, type CollectionStrategy } from '../organisations/strategy.js';
-import { pickDetail, usableDetails } from './details.js';
+import { DEFAULT_CONTACTS_PER_7_DAYS, type CollectionStrategy } from '../organisations/strategy.js';
+import { pickDetail } from './details.js';
+import { directReads, type EngineReads } from './reads.js';
 import { renderStep, type Links } from './render.js';
 import { nextAllowedByLimit, nextContactTime, timeZoneOf } from './rules.js';
 import type { CommunicationRow } from './schemas.js';
-import { contactsInSevenDays, insertOutbound } from './store.js';
+import { insertOutbound } from './store.js';
 
 /** Statuses whose debts the engine takes in (`analyseDebt`). */
 export const INTAKE_STATUSES = ['prepared', 'adjusted', 'resumed'] as const;
@@ -58,16 +57,10 @@ export interface SendTarget {
   body: string;
 }
 
-/** The debt's organisation and its strategy. */
-async function strategyFor(trx: Knex.Transaction, debt: DebtRow): Promise<{ organisation: OrganisationRow; strategy: CollectionStrategy }> {
-  const organisation = await findOwned<OrganisationRow>(trx, organisationsResource, debt.tenant_id, debt.organisation_id);
-  return { organisation, strategy: strategyOf(organisation.configurations) };
-}
-
-/** Moves the locked debt as the engine (`whodunnit: system`). */
-async function move(trx: Knex.Transaction, debt: DebtRow, to: DebtMove, context: string): Promise<DebtRow> {
-  const moved = await moveLockedDebt(trx, debt.tenant_id, debt, to, { whodunnit: SYSTEM_ACTOR, context });
-  return { ...debt, status: moved.status.value };
+/** Moves the locked debt as the engine (`whodunnit: system`), writing the engine's `state` with it. */
+async function move(trx: Knex.Transaction, debt: DebtRow, to: DebtMove, context: string, state: Record<string, unknown> = {}): Promise<DebtRow> {
+  const moved = await moveLockedDebt(trx, debt.tenant_id, debt, to, { whodunnit: SYSTEM_ACTOR, context }, state);
+  return { ...debt, ...state, status: moved.status.value };
 }
 
 /** When step `index` is due for a debt first contacted at `contactedAt` (before contact: at once). */
@@ -78,26 +71,64 @@ export function stepDueAt(strategy: CollectionStrategy, index: number, contacted
   return new Date(contactedAt.getTime() + step.day * DAY_MS);
 }
 
+/** How a locked debt is taken in: its moves in order, each with the engine's bookkeeping written with it, and what to log. */
+async function planIntake(
+  locked: DebtRow,
+  now: Date,
+  reads: EngineReads,
+): Promise<{ moves: Array<{ move: DebtMove; context: string; state: EngineColumns }>; outcome: EngineOutcome }> {
+  const { strategy } = await reads.strategyFor(locked);
+  const details = await reads.usableDetails(locked);
+  const taken = { move: 'analyse' as const, context: `collection engine: taken in from ${locked.status}`, state: {} };
+  if (!strategy.steps.some((s) => pickDetail(details, s.delivery_method))) {
+    return {
+      moves: [taken, { move: 'enrich', context: 'no usable contact detail for any step of the strategy', state: { engine_due_at: null } }],
+      outcome: { kind: 'moved', context: 'enriching: no usable contact detail' },
+    };
+  }
+  if (locked.contacted_at) {
+    const state = { engine_due_at: stepDueAt(strategy, locked.engine_step, locked.contacted_at, now) };
+    return {
+      moves: [taken, { move: 'contact', context: `contacted before, at ${locked.contacted_at.toISOString()}`, state }],
+      outcome: { kind: 'moved', context: 'contacted: back to the strategy' },
+    };
+  }
+  return { moves: [{ ...taken, state: { engine_due_at: now } }], outcome: { kind: 'moved', context: 'analysing: first step due' } };
+}
+
 /**
  * Takes a locked debt of `INTAKE_STATUSES` or `WAITING_FOR_DETAIL_STATUSES` in (see module doc).
+ * @param reads what the engine reads about the debt (`directReads`, or a batch's `batchReads`)
  * @returns what was done, for the worker's log
  */
-export async function analyseDebt(trx: Knex.Transaction, locked: DebtRow, now: Date): Promise<EngineOutcome> {
-  let debt = await move(trx, locked, 'analyse', `collection engine: taken in from ${locked.status}`);
-  const { strategy } = await strategyFor(trx, debt);
-  const details = await usableDetails(trx, debt.tenant_id, debt.customer_id);
-  if (!strategy.steps.some((s) => pickDetail(details, s.delivery_method))) {
-    await move(trx, debt, 'enrich', 'no usable contact detail for any step of the strategy');
-    await setEngineState(trx, debt.tenant_id, debt.id, { engine_due_at: null });
-    return { kind: 'moved', context: 'enriching: no usable contact detail' };
+export async function analyseDebt(trx: Knex.Transaction, locked: DebtRow, now: Date, reads: EngineReads = directReads(trx)): Promise<EngineOutcome> {
+  const plan = await planIntake(locked, now, reads);
+  let debt = locked;
+  for (const m of plan.moves) debt = await move(trx, debt, m.move, m.context, m.state);
+  return plan.outcome;
+}
+
+/**
+ * `analyseDebt` for many locked debts (a worker's batch), each at its engine clock `now`: their
+ * moves are made set-wise, one statement per stage (`moveLockedDebts`).
+ * @returns what was done with each, in the order given
+ */
+export async function analyseDebts(trx: Knex.Transaction, debts: ReadonlyArray<{ debt: DebtRow; now: Date }>, reads: EngineReads): Promise<EngineOutcome[]> {
+  const plans: Array<Awaited<ReturnType<typeof planIntake>>> = [];
+  for (const { debt, now } of debts) plans.push(await planIntake(debt, now, reads));
+  const current = debts.map((d) => d.debt);
+  for (let stage = 0; plans.some((p) => p.moves[stage]); stage++) {
+    const at = plans.flatMap((p, i) => (p.moves[stage] ? [i] : []));
+    const moved = await moveLockedDebts(
+      trx,
+      at.map((i) => {
+        const m = plans[i]!.moves[stage]!;
+        return { locked: current[i]!, move: m.move, note: { whodunnit: SYSTEM_ACTOR, context: m.context }, state: m.state };
+      }),
+    );
+    at.forEach((i, k) => (current[i] = moved[k]!));
   }
-  if (debt.contacted_at) {
-    debt = await move(trx, debt, 'contact', `contacted before, at ${debt.contacted_at.toISOString()}`);
-    await setEngineState(trx, debt.tenant_id, debt.id, { engine_due_at: stepDueAt(strategy, debt.engine_step, debt.contacted_at, now) });
-    return { kind: 'moved', context: 'contacted: back to the strategy' };
-  }
-  await setEngineState(trx, debt.tenant_id, debt.id, { engine_due_at: now });
-  return { kind: 'moved', context: 'analysing: first step due' };
+  return plans.map((p) => p.outcome);
 }
 
 /** Sets when the engine looks at the debt next and says why. */
@@ -121,32 +152,33 @@ async function finish(trx: Knex.Transaction, debt: DebtRow, strategy: Collection
 /**
  * Runs the due step of a locked debt of `STEP_STATUSES` (see module doc).
  * @param links the reply address and payment link of the debt's communications
+ * @param reads what the engine reads about the debt (`directReads`, or a batch's `batchReads`)
  * @returns what was done; `send` carries the queued communication for the worker to hand over
  */
-export async function runStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: Links): Promise<EngineOutcome> {
+export async function runStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: Links, reads: EngineReads = directReads(trx)): Promise<EngineOutcome> {
   if (forbidsContact(debt.status)) return waitUntil(trx, debt, null, `status '${debt.status}' forbids contact`);
-  const { organisation, strategy } = await strategyFor(trx, debt);
+  const { organisation, strategy } = await reads.strategyFor(debt);
   const index = debt.engine_step;
   const step = strategy.steps[index];
   if (!step) return finish(trx, debt, strategy, now);
   const dueAt = stepDueAt(strategy, index, debt.contacted_at, now);
   if (dueAt > now) return waitUntil(trx, debt, dueAt, `step ${index} due on day ${step.day}`);
-  const customer = await findOwned<CustomerRow>(trx, customersResource, debt.tenant_id, debt.customer_id);
+  const customer = await reads.customer(debt);
   const timeZone = timeZoneOf(customer.preferred_locale);
   const windowAt = nextContactTime(now, timeZone);
   if (windowAt > now) return waitUntil(trx, debt, windowAt, `outside 08:00-21:00 in ${timeZone}`);
   const limit = strategy.contacts_per_7_days ?? DEFAULT_CONTACTS_PER_7_DAYS;
-  const recent = await contactsInSevenDays(trx, debt.tenant_id, debt.customer_id, now);
+  const recent = await reads.contactsInSevenDays(debt, now);
   const limitAt = nextAllowedByLimit(now, recent.count, recent.oldest, limit);
   if (limitAt > now) return waitUntil(trx, debt, limitAt, `${recent.count} contacts in 7 days (limit ${limit})`);
-  const details = await usableDetails(trx, debt.tenant_id, debt.customer_id);
+  const details = await reads.usableDetails(debt);
   if (!strategy.steps.some((s) => pickDetail(details, s.delivery_method))) return noDetailLeft(trx, debt);
   const detail = pickDetail(details, step.delivery_method);
   if (!detail) {
     await setEngineState(trx, debt.tenant_id, debt.id, { engine_step: index + 1, engine_due_at: now });
     return { kind: 'waiting', context: `step ${index} skipped: no usable ${step.delivery_method} contact detail` };
   }
-  const outcome = await renderStep(trx, { debt, customer, organisation }, step.template, step.delivery_method, links, { now, timeZone });
+  const outcome = await renderStep(reads.template, { debt, customer, organisation }, step.template, step.delivery_method, links, { now, timeZone });
   const communication = await insertOutbound(
     trx,
     debt.tenant_id,
@@ -167,6 +199,7 @@ export async function runStep(trx: Knex.Transaction, debt: DebtRow, now: Date, l
   );
   await setEngineState(trx, debt.tenant_id, debt.id, { engine_step: index + 1, engine_due_at: outcome.ok ? null : now });
   if (!communication) return { kind: 'waiting', context: `step ${index} already has its communication` };
+  if (communication.handed_at) reads.noteContact(debt, communication.handed_at);
   if (!outcome.ok) return { kind: 'failed', context: outcome.reason };
   const name = customer.full_name ?? ([customer.first_name, customer.last_name].filter(Boolean).join(' ') || null);
   return {

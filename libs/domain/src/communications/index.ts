@@ -7,6 +7,7 @@ export * from './search.js';
 export * from './rules.js';
 export * from './details.js';
 export * from './render.js';
+export * from './reads.js';
 export * from './engine.js';
 export * from './outcomes.js';
 export * from './inbound.js';

@@ -66,11 +66,12 @@ function compile(t: StepTemplate): CompiledTemplate {
 
 /**
  * Renders step template `ref` by `method` for `debt`, at `now` in the customer's `timeZone`.
+ * @param find the template a step names (`stepTemplate`, or a batch's cache of it)
  * @returns the rendered text, or `{ok: false, reason}` (no such template, another channel's
  *   template, a render failure such as a render limit)
  */
 export async function renderStep(
-  db: Knex | Knex.Transaction,
+  find: (tenantId: string, ref: string) => Promise<StepTemplate | null>,
   parts: { debt: DebtRow; customer: CustomerRow; organisation: OrganisationRow },
   ref: string,
   method: DeliveryMethod,
@@ -78,7 +79,7 @@ export async function renderStep(
   at: { now: Date; timeZone: string },
 ): Promise<RenderOutcome> {
   const { debt, customer, organisation } = parts;
-  const template = await stepTemplate(db, debt.tenant_id, ref);
+  const template = await find(debt.tenant_id, ref);
   if (!template) return { ok: false, template: null, reason: `no communication template '${ref}'` };
   if (template.deliveryMethod !== method) return { ok: false, template, reason: `template '${ref}' is for ${template.deliveryMethod}, not ${method}` };
   try {

@@ -8,49 +8,28 @@
 export const CONTACT_FROM_HOUR = 8;
 /** Local hour from which no communication goes out. */
 export const CONTACT_UNTIL_HOUR = 21;
-/** The zone of a customer whose locale names no region we know (section 12). */
-export const DEFAULT_TIME_ZONE = 'Europe/London';
+/** The customer's time zone (one rule for the contact window and for dates the client sends: customers/zone.ts). */
+export { customerTimeZone as timeZoneOf } from '../customers/zone.js';
 
-/** IANA zone of each region a locale may name (its main zone). */
-const REGION_ZONES: Readonly<Record<string, string>> = {
-  GB: 'Europe/London',
-  IE: 'Europe/Dublin',
-  FR: 'Europe/Paris',
-  DE: 'Europe/Berlin',
-  ES: 'Europe/Madrid',
-  IT: 'Europe/Rome',
-  NL: 'Europe/Amsterdam',
-  BE: 'Europe/Brussels',
-  PT: 'Europe/Lisbon',
-  PL: 'Europe/Warsaw',
-  SE: 'Europe/Stockholm',
-  US: 'America/New_York',
-  CA: 'America/Toronto',
-  AU: 'Australia/Sydney',
-  NZ: 'Pacific/Auckland',
-  IN: 'Asia/Kolkata',
-  JP: 'Asia/Tokyo',
-};
-
-/** The customer's time zone: from the region of `preferred_locale` (`en-US` → America/New_York), else Europe/London. */
-export function timeZoneOf(preferredLocale: string | null | undefined): string {
-  const region = preferredLocale?.split('-')[1];
-  return (region && REGION_ZONES[region]) || DEFAULT_TIME_ZONE;
-}
+/** One formatter per time zone (making one costs more than formatting with it; there are a few hundred zones). */
+const formats = new Map<string, Intl.DateTimeFormat>();
 
 /** Local hour and minute of `at` in `timeZone`. */
 export function localTime(at: Date, timeZone: string): { hour: number; minute: number; date: string } {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  })
-    .formatToParts(at)
-    .reduce<Record<string, string>>((acc, p) => ({ ...acc, [p.type]: p.value }), {});
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    formats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(at).reduce<Record<string, string>>((acc, p) => ({ ...acc, [p.type]: p.value }), {});
   return { hour: Number(parts.hour), minute: Number(parts.minute), date: `${parts.year}-${parts.month}-${parts.day}` };
 }
 

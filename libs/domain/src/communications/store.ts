@@ -9,6 +9,7 @@ import type { Knex } from '@dms/db';
 import { newId } from '@dms/ids';
 import { recordEvent } from '../kernel/outbox.js';
 import { acrossTenants, findOwned, tenantRows } from '../kernel/scoped.js';
+import { bySignature, updateFromValues } from '../kernel/set-wise.js';
 import { iso } from '../kernel/schemas.js';
 import type { DeliveryMethod } from '../communication-templates/schemas.js';
 import { communicationsResource as communications } from './resource.js';
@@ -155,6 +156,38 @@ export async function moveCommunication(
     .returning('*')) as CommunicationRow[];
   await recordEvent(trx, communications, row.tenant_id, STATUS_EVENTS[next.to], toCommunication(moved!));
   return moved;
+}
+
+/** SQL types of the communication columns a set-wise move writes. */
+const MOVE_COLUMNS: Record<string, string> = { status: 'text', status_reason: 'text', provider: 'text', provider_reference: 'text', metadata: 'jsonb' };
+
+/**
+ * `moveCommunication` for many communications the caller has locked (a worker's batch): the
+ * moves the machine allows are written in one statement per set of columns, and their events
+ * recorded in the order given.
+ * @returns each row after its move, or undefined where the machine does not allow it (nothing written)
+ */
+export async function moveCommunications(
+  trx: Knex.Transaction,
+  items: ReadonlyArray<{ row: CommunicationRow; move: CommunicationMove; changes?: Record<string, unknown> }>,
+): Promise<Array<CommunicationRow | undefined>> {
+  const planned = items.map(({ row, move, changes }) => {
+    const next = COMMUNICATION_MACHINE.transition(row.status, move);
+    return next.ok ? { row, to: next.to, values: { id: row.id, tenant_id: row.tenant_id, ...changes, status: next.to } } : undefined;
+  });
+  const allowed = planned.filter((p) => p !== undefined);
+  const updated = new Map<string, CommunicationRow>();
+  for (const group of bySignature(allowed, (p) => Object.keys(p.values))) {
+    const rows = group.map((p) => p.values);
+    for (const [id, r] of await updateFromValues<CommunicationRow>(trx, communications.table, MOVE_COLUMNS, rows, 'updated_at = now()')) updated.set(id, r);
+  }
+  const out: Array<CommunicationRow | undefined> = [];
+  for (const p of planned) {
+    const moved = p && updated.get(p.row.id);
+    if (p && moved) await recordEvent(trx, communications, p.row.tenant_id, STATUS_EVENTS[p.to], toCommunication(moved));
+    out.push(moved);
+  }
+  return out;
 }
 
 /** Writes the operator's classification of a locked inbound communication (no status change). */

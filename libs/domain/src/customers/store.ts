@@ -63,7 +63,7 @@ async function recordCustomerEvents(
 }
 
 /** `full_name` as given, else "first last". */
-function deriveFullName(input: Pick<CustomerInput, 'full_name' | 'first_name' | 'last_name'>): string | null {
+export function deriveFullName(input: Pick<CustomerInput, 'full_name' | 'first_name' | 'last_name'>): string | null {
   if (input.full_name) return input.full_name;
   const parts = [input.first_name, input.last_name].filter(Boolean);
   return parts.length ? parts.join(' ') : null;

@@ -38,6 +38,17 @@ export interface StatusNote {
 /** Moves into a status that may end by itself at `end_at` (a pause, a legal protection). */
 const ENDS_BY_ITSELF: readonly DebtMove[] = ['pause', 'protect'];
 
+/** The status columns a move to `to` writes (the times are the statement's). */
+export function moveColumns(move: DebtMove, to: string, note: StatusNote) {
+  return {
+    status: to,
+    status_reason: note.reason ?? null,
+    status_whodunnit: note.whodunnit,
+    status_context: note.context ?? null,
+    pause_end_at: ENDS_BY_ITSELF.includes(move) ? (note.endAt ?? null) : null,
+  };
+}
+
 /**
  * Moves a debt row the caller has locked (`findOwned(…, {forUpdate: true})`) and records its event.
  * @param changes further columns written in the same update (e.g. `amount_paid` of a payment)
@@ -59,11 +70,7 @@ export async function moveLockedDebt(
     .where('debts.id', locked.id)
     .update({
       ...changes,
-      status: to,
-      status_reason: note.reason ?? null,
-      status_whodunnit: note.whodunnit,
-      status_context: note.context ?? null,
-      pause_end_at: ENDS_BY_ITSELF.includes(move) ? (note.endAt ?? null) : null,
+      ...moveColumns(move, to, note),
       status_updated_at: trx.fn.now(),
       updated_at: trx.fn.now(),
     })

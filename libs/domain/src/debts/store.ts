@@ -20,6 +20,7 @@ import { checkLineItems, insertLineItems } from '../line-items/store.js';
 import type { LineItemCreate } from '../line-items/schemas.js';
 import { debtsResource } from './resource.js';
 import type { Debt, DebtCreate, DebtRow, DebtUpdate, Summary } from './schemas.js';
+import { collectEngineState } from './set-wise.js';
 
 /**
  * Maps a row to the public object; `customer` and `organisation` are ids (expansion.ts embeds them).
@@ -202,9 +203,12 @@ export interface EngineState {
 
 /**
  * Writes the engine's bookkeeping of a debt the caller has locked: no event (nothing a client
- * sees changes; the communications and status moves it goes with record theirs).
+ * sees changes; the communications and status moves it goes with record theirs). In a
+ * transaction that defers it (`deferEngineState`, set-wise.ts) it is collected and written set-wise.
  */
-export async function setEngineState(trx: Knex.Transaction, tenantId: string, debtId: string, state: EngineState): Promise<void> {
+export async function setEngineState(trx: Knex.Transaction, tenantId: string, debtId: string, given: EngineState): Promise<void> {
+  const state = collectEngineState(trx, tenantId, debtId, given);
+  if (!state) return;
   const now = trx.raw('tenant_now(?)', [tenantId]);
   const columns: Record<string, unknown> = {};
   if (state.engine_step !== undefined) columns.engine_step = state.engine_step;

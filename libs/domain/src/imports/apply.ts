@@ -1,15 +1,16 @@
 /**
  * Applying an import's rows (docs/api.md section 16), for the worker. A worker claims a lane of a
  * `queued` or `processing` import (a lease, `FOR UPDATE SKIP LOCKED`: other workers take other
- * lanes), then applies the lane's rows in file order, each in a transaction of its own that locks
- * the lane, checks the lane's cursor (`next_row`) has not passed the row, applies it through the
- * domain library (a savepoint: a refused row leaves nothing but its errors) and moves the cursor
- * and the counts. So a row is applied once even if two workers race for it, and a killed worker's
- * lane resumes after its last committed row once its lease runs out. When no lane has rows left,
- * the import is `completed` (`import.completed`).
+ * lanes), then applies the lane's rows in file order in transactions that lock the lane, keep the
+ * rows its cursor (`next_row`) has not passed, apply them and move the cursor and the counts: a
+ * placement row in one of its own by default, or `rowsPerTransaction` of them together when the
+ * operator trades that for speed, set-wise either way (rows/placements.ts), each row of the
+ * other types in one of its own through the domain library (a savepoint: a refused row leaves
+ * nothing but its errors). So a row is applied once even if two workers race for it, and a killed
+ * worker's lane resumes after its last committed transaction once its lease runs out. When no
+ * lane has rows left, the import is `completed` (`import.completed`).
  */
 import type { Knex } from '@dms/db';
-import { ApiError } from '@dms/errors';
 import { newId } from '@dms/ids';
 import { acrossTenants, findOwned } from '../kernel/scoped.js';
 import { organisationsResource } from '../organisations/resource.js';
@@ -18,17 +19,16 @@ import type { ImportType } from './files.js';
 import { importErrorsResource, importsResource } from './resource.js';
 import type { ImportRow } from './schemas.js';
 import { moveImport } from './store.js';
-import { columnOf, RowError, type Cells, type RowContext } from './rows/context.js';
-import { applyPlacement, PLACEMENT_PARAMS } from './rows/placement.js';
+import { problemsOf, type Cells, type Problem, type RowContext } from './rows/context.js';
+import { applyPlacements, type FileRow, type ImportContext } from './rows/placements.js';
 import { applyTransaction, TRANSACTION_PARAMS } from './rows/transaction.js';
 import { applyArrangement, ARRANGEMENT_PARAMS } from './rows/arrangement.js';
 import { applyClosure, CLOSURE_PARAMS } from './rows/closure.js';
 
 /** How each file type applies a row, and where the domain's params point in it. */
 const APPLIERS: Readonly<
-  Record<ImportType, { apply: (trx: Knex.Transaction, ctx: RowContext, cells: Cells) => Promise<void>; params: Record<string, string> }>
+  Record<Exclude<ImportType, 'placement'>, { apply: (trx: Knex.Transaction, ctx: RowContext, cells: Cells) => Promise<void>; params: Record<string, string> }>
 > = {
-  placement: { apply: applyPlacement, params: PLACEMENT_PARAMS },
   transaction: { apply: applyTransaction, params: TRANSACTION_PARAMS },
   arrangement: { apply: applyArrangement, params: ARRANGEMENT_PARAMS },
   closure: { apply: applyClosure, params: CLOSURE_PARAMS },
@@ -40,6 +40,8 @@ export interface ApplyOptions {
   tenantIds: readonly string[];
   /** Rows read per batch of a claimed lane. */
   batchSize: number;
+  /** Placement rows per transaction (default 1: each row in a transaction of its own). */
+  rowsPerTransaction?: number;
   /** Seconds a claimed lane stays the worker's without progress. */
   leaseSeconds: number;
   /** Test only: wait this long inside each row's transaction before committing (to kill a worker midway). */
@@ -52,9 +54,6 @@ interface Claim {
   lane: number;
   next_row: number;
 }
-
-/** An error row to store. */
-type Problem = { column: string | null; code: string; message: string };
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -80,50 +79,58 @@ async function claimLane(db: Knex, options: ApplyOptions): Promise<{ claim: Clai
   });
 }
 
-/** The problems an error thrown by a row amounts to; rethrows what is not the row's fault. */
-function problemsOf(err: unknown, params: Record<string, string>): Problem[] {
-  if (err instanceof RowError) return [{ column: err.column, code: err.code, message: err.message }];
-  if (err instanceof ApiError && err.status < 500) {
-    if (err.errors?.length)
-      return err.errors.map((e) => ({
-        column: columnOf(new ApiError(err.code, e.message, { param: e.param }), params),
-        code: err.code,
-        message: `${e.param}: ${e.message}`,
-      }));
-    return [{ column: columnOf(err, params), code: err.code, message: err.message }];
-  }
-  throw err;
+/**
+ * Locks the lane's cursor in `trx` and keeps the rows it has not passed (none when another
+ * worker applied them first).
+ */
+async function unapplied<R extends FileRow>(trx: Knex.Transaction, importId: string, lane: number, rows: readonly R[]): Promise<R[]> {
+  const cursor = await trx('import_lanes').where({ import_id: importId, lane }).first('next_row').forUpdate();
+  return cursor ? rows.filter((r) => r.row_number > cursor.next_row) : [];
+}
+
+/** Stores the refused rows' errors and moves the lane's cursor past `rows` with the counts, in `trx`. */
+async function recordOutcome(trx: Knex.Transaction, ctx: ImportContext, lane: number, rows: readonly FileRow[], problems: Map<number, Problem[]>) {
+  // In file order, as one row at a time would have stored them.
+  const errors = [...problems]
+    .sort(([a], [b]) => a - b)
+    .flatMap(([row, list]) =>
+      list.map((p) => ({ id: newId(importErrorsResource.idPrefix), tenant_id: ctx.tenantId, import_id: ctx.importId, row_number: row, ...p })),
+    );
+  if (errors.length) await trx(importErrorsResource.table).insert(errors);
+  await trx('import_lanes')
+    .where({ import_id: ctx.importId, lane })
+    .update({
+      next_row: rows[rows.length - 1]!.row_number,
+      rows_processed: trx.raw('rows_processed + ?', [rows.length]),
+      rows_failed: trx.raw('rows_failed + ?', [problems.size]),
+      rows_succeeded: trx.raw('rows_succeeded + ?', [rows.length - problems.size]),
+    });
 }
 
 /**
- * Applies row `rowNumber` of a claimed lane in its own transaction (see the module comment).
- * @returns false when the lane's cursor had passed it (another worker applied it)
+ * Applies a claimed lane's rows in one transaction (see the module comment): placements set-wise
+ * (rows/placements.ts), the other types row by row, each row in a savepoint.
+ * @returns rows applied (0 when the lane's cursor had passed them: another worker applied them)
  */
-async function applyRow(db: Knex, ctx: RowContext, type: ImportType, lane: number, cells: Cells, holdMs: number): Promise<boolean> {
+async function applyRows(db: Knex, ctx: ImportContext, type: ImportType, lane: number, rows: readonly FileRow[], holdMs: number): Promise<number> {
   return db.transaction(async (trx) => {
-    const cursor = await trx('import_lanes').where({ import_id: ctx.importId, lane }).first('next_row').forUpdate();
-    if (!cursor || cursor.next_row >= ctx.rowNumber) return false;
-    const applier = APPLIERS[type];
-    let problems: Problem[] = [];
-    try {
-      await trx.transaction((savepoint) => applier.apply(savepoint, ctx, cells));
-    } catch (err) {
-      problems = problemsOf(err, applier.params);
+    const todo = await unapplied(trx, ctx.importId, lane, rows);
+    if (!todo.length) return 0;
+    let problems = new Map<number, Problem[]>();
+    if (type === 'placement') problems = await applyPlacements(trx, ctx, lane, todo);
+    else {
+      const applier = APPLIERS[type];
+      for (const r of todo) {
+        try {
+          await trx.transaction((savepoint) => applier.apply(savepoint, { ...ctx, rowNumber: r.row_number }, r.cells));
+        } catch (err) {
+          problems.set(r.row_number, problemsOf(err, applier.params));
+        }
+      }
     }
-    if (problems.length) {
-      await trx(importErrorsResource.table).insert(
-        problems.map((p) => ({ id: newId(importErrorsResource.idPrefix), tenant_id: ctx.tenantId, import_id: ctx.importId, row_number: ctx.rowNumber, ...p })),
-      );
-    }
-    await trx('import_lanes')
-      .where({ import_id: ctx.importId, lane })
-      .update({
-        next_row: ctx.rowNumber,
-        rows_processed: trx.raw('rows_processed + 1'),
-        [problems.length ? 'rows_failed' : 'rows_succeeded']: trx.raw(`${problems.length ? 'rows_failed' : 'rows_succeeded'} + 1`),
-      });
+    await recordOutcome(trx, ctx, lane, todo, problems);
     if (holdMs > 0) await sleep(holdMs);
-    return true;
+    return todo.length;
   });
 }
 
@@ -164,7 +171,7 @@ export async function applyImportBatch(db: Knex, options: ApplyOptions): Promise
   const claimed = await claimLane(db, options);
   if (!claimed) return 0;
   const { claim, row } = claimed;
-  const rows: Array<{ row_number: number; cells: Cells }> = await db('import_rows')
+  const rows: FileRow[] = await db('import_rows')
     .where({ import_id: claim.import_id, lane: claim.lane })
     .where('row_number', '>', claim.next_row)
     .orderBy('row_number')
@@ -177,10 +184,10 @@ export async function applyImportBatch(db: Knex, options: ApplyOptions): Promise
     currency: await currencyOf(db, row),
     whodunnit: row.created_by ?? 'system',
   };
+  // Placements: `rowsPerTransaction` rows per transaction, set-wise; the other types: one transaction per row.
+  const size = row.type === 'placement' ? Math.max(1, options.rowsPerTransaction ?? 1) : 1;
   let applied = 0;
-  for (const r of rows) {
-    if (await applyRow(db, { ...base, rowNumber: r.row_number }, row.type, claim.lane, r.cells, options.holdMs ?? 0)) applied += 1;
-  }
+  for (let i = 0; i < rows.length; i += size) applied += await applyRows(db, base, row.type, claim.lane, rows.slice(i, i + size), options.holdMs ?? 0);
   // Free the lane for the next claim at once (this worker or another).
   await db('import_lanes').where({ import_id: claim.import_id, lane: claim.lane }).update({ leased_until: null });
   return applied;

@@ -12,3 +12,4 @@ export * from './metadata.js';
 export * from './machine.js';
 export * from './validation.js';
 export * from './livemode.js';
+export * from './set-wise.js';

@@ -34,11 +34,70 @@ export async function recordEvent<R extends AnyResource>(
   // The object keeps its tenant's mode inside the stored event: the envelope's `livemode` is read
   // from it (renderEvent), so the API and every delivery show the same (docs/api.md section 15).
   const shown = withLivemode(object, await tenantLivemode(trx, tenantId));
-  const [row] = await trx('events')
-    .insert({ id, tenant_id: tenantId, type, api_version: LATEST_API_VERSION, data: JSON.stringify({ object: shown }), trace_parent: currentTraceparent() })
-    .returning(['created_at']);
+  const values = {
+    id,
+    tenant_id: tenantId,
+    type,
+    api_version: LATEST_API_VERSION,
+    data: JSON.stringify({ object: shown }),
+    trace_parent: currentTraceparent(),
+  };
+  const pending = deferred.get(trx);
+  if (pending) {
+    pending.push(values);
+    return renderEvent({ id, type, created_at: new Date(), data: { object: shown } }, LATEST_API_VERSION);
+  }
+  const [row] = await trx('events').insert(values).returning(['created_at']);
   await notifyDispatchers(trx, tenantId);
   return renderEvent({ id, type, created_at: row!.created_at as Date, data: { object: shown } }, LATEST_API_VERSION);
+}
+
+/** Rows of events recorded in a transaction that defers them, in the order recorded. */
+const deferred = new WeakMap<Knex.Transaction, Array<Record<string, unknown>>>();
+/** Events per INSERT statement when deferred events are written. */
+const EVENTS_PER_INSERT = 500;
+
+/**
+ * Makes `recordEvent` in `trx` collect its events instead of writing each at once, for work that
+ * records many (the collection engine's batches, docs/api.md section 13); `flushEvents` writes them,
+ * set-wise, and must run before the commit. The event `recordEvent` returns meanwhile carries the
+ * process's clock as `created_at` (the stored one is the transaction's time).
+ */
+export function deferEvents(trx: Knex.Transaction): void {
+  if (!deferred.has(trx)) deferred.set(trx, []);
+}
+
+/**
+ * Writes the events `trx` collected since `deferEvents` (in the order recorded, up to 500 rows per
+ * statement) and wakes the dispatchers once per tenant; `recordEvent` writes at once again afterwards.
+ */
+export async function flushEvents(trx: Knex.Transaction): Promise<void> {
+  const pending = deferred.get(trx);
+  deferred.delete(trx);
+  if (!pending?.length) return;
+  for (let i = 0; i < pending.length; i += EVENTS_PER_INSERT) await trx('events').insert(pending.slice(i, i + EVENTS_PER_INSERT));
+  for (const tenantId of new Set(pending.map((e) => e.tenant_id as string))) await notifyDispatchers(trx, tenantId);
+}
+
+/** One event of a set written by `recordEvents`. */
+export interface PendingEvent<R extends AnyResource = AnyResource> {
+  resource: R;
+  type: EventOf<R>;
+  object: unknown;
+}
+
+/**
+ * Writes `events` of `tenantId` in transaction `trx`, in the given order (their `seq` follows it):
+ * the set form of `recordEvent` for writers of many objects at once (file imports, docs/api.md
+ * section 16), through the same deferral as the engine's batches, so each is stored exactly as
+ * `recordEvent` stores it. In a transaction that already defers its events they join those (the
+ * caller flushes); otherwise they are flushed here.
+ */
+export async function recordEvents(trx: Knex.Transaction, tenantId: string, events: readonly PendingEvent[]): Promise<void> {
+  const owner = !deferred.has(trx);
+  if (owner) deferEvents(trx);
+  for (const e of events) await recordEvent(trx, e.resource, tenantId, e.type, e.object);
+  if (owner) await flushEvents(trx);
 }
 
 /**

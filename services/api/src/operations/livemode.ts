@@ -7,10 +7,12 @@
  * OpenAPI document lists it as a required boolean.
  */
 
-type Json = Record<string, unknown>;
+import { ENVELOPES, stampLivemode } from '@dms/domain/kernel';
 
-/** `object` constants that are envelopes, not objects of a tenant. */
-const ENVELOPES = new Set(['list', 'error']);
+/** The stamping of answers written without a serializer (an older version's, relations of relations); it lives with the events' in the domain. */
+export { stampLivemode };
+
+type Json = Record<string, unknown>;
 
 const DESCRIPTION = 'False for an object of test mode (a test client\u2019s), true for a live one.';
 
@@ -35,20 +37,5 @@ export function withLivemodeProperty(schema: unknown, mode: boolean | 'documente
     const required = (out.required as string[] | undefined) ?? [];
     if (!required.includes('livemode')) out.required = [...required, 'livemode'];
   }
-  return out;
-}
-
-/**
- * `value` (an answer or a list body, as the handler built it) with `livemode` = `mode` on every API
- * object in it, embedded and expanded ones included, for answers written without the response
- * schema's serializer: an older API version's (versioned.ts) and relations of relations. An object
- * that already shows `livemode` (an event, its object) keeps its own; `metadata` (the client's
- * own keys, which may include `object`) is copied as it is.
- */
-export function stampLivemode(value: unknown, mode: boolean): unknown {
-  if (Array.isArray(value)) return value.map((v) => stampLivemode(v, mode));
-  if (value === null || typeof value !== 'object') return value;
-  const out: Json = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'metadata' ? v : stampLivemode(v, mode)]));
-  if (typeof out.object === 'string' && !ENVELOPES.has(out.object) && !('livemode' in out)) out.livemode = mode;
   return out;
 }

@@ -25,6 +25,13 @@ export type ChangeOutcome =
       afterCommit?: () => Promise<void>;
     };
 
+/** The outcome of one batch: one outcome per claimed row (none: nothing due), and the work that follows its commit. */
+export interface BatchOutcome {
+  outcomes: ChangeOutcome[];
+  /** Work that must follow the commit (handing the batch's communications to their providers). */
+  afterCommit?: () => Promise<void>;
+}
+
 /** One kind of time-driven change. */
 export interface TimedChange {
   name: ChangeName;
@@ -34,9 +41,14 @@ export interface TimedChange {
    */
   applyOne(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]): Promise<ChangeOutcome>;
   /**
+   * Claims up to `limit` due rows in one statement and changes each in `trx` (the collection
+   * engine's); the worker uses it when present, and `applyOne` when a batch fails.
+   */
+  applyBatch?(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[], limit: number): Promise<BatchOutcome>;
+  /**
    * When the longest-waiting due row became due (null when none is due), for the lag gauges
-   * (lag.ts); reads the same rows as `applyOne` claims, without locking. A change without it
-   * (the collection engine's, whose due work is a strategy's next step) has no lag series.
+   * (lag.ts); reads the same rows as `applyOne` claims, without locking. A change without it has
+   * no lag series.
    */
   oldestDue?(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]): Promise<Date | null>;
   /** The gauge its lag is shown in: `engine` (`dms_engine_lag_seconds`, the default) or `payout` (`dms_payout_lag_seconds`). */

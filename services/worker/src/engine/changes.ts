@@ -1,38 +1,31 @@
 /**
  * The collection engine's changes (docs/api.md sections 12 and 13), run by the worker's loop like
- * its time-driven changes: each claims one debt with `FOR UPDATE SKIP LOCKED` (so two workers
- * never work one debt at once), decides through the domain (@dms/domain/communications) in one
- * transaction with its events (outbox), and hands a communication to its provider only after that
- * transaction committed. The engine's clock is the debt's tenant's (`tenant_now`) plus the
- * worker's offset.
+ * its time-driven changes. Due debts (due.ts) are claimed many per statement with `FOR UPDATE SKIP
+ * LOCKED` (so two workers never work one debt at once); each is decided through the domain
+ * (@dms/domain/communications) in the batch's one transaction, whose reads are loaded set-wise
+ * for the batch (`batchReads`) and whose events are written set-wise through the outbox before
+ * the commit (`deferEvents`, `flushEvents`). Communications are handed to their providers only
+ * after that transaction committed (send.ts). The engine's clock is the debt's tenant's
+ * (`tenant_now`) plus the worker's offset.
  * - `debt_taken_in`: `prepared`, `adjusted`, `resumed` debts, and `enriching` or `contact_failed`
  *   ones whose customer has a contact detail added or changed since;
  * - `strategy_step`: debts being worked whose next step is due;
- * - `send_reconciled`: communications handed over more than `ENGINE_RECONCILE_AFTER_SECONDS` ago
- *   whose outcome was never recorded: asked of the provider, else failed, never resent blindly.
+ * - `send_reconciled` (one at a time): communications handed over more than
+ *   `ENGINE_RECONCILE_AFTER_SECONDS` ago whose outcome was never recorded: asked of the provider,
+ *   else failed, never resent blindly.
  * A worker killed before a commit leaves nothing (the transaction rolls back) and another redoes
- * the change; one killed after a hand-over leaves a `queued` communication for reconciliation.
+ * the batch; one killed after a hand-over leaves `queued` communications for reconciliation.
  */
 import type { Channels } from '@dms/channels';
 import type { Knex } from '@dms/db';
-import { acrossTenants } from '@dms/domain/kernel';
-import { debtsResource, type DebtRow } from '@dms/domain/debts';
-import {
-  INTAKE_STATUSES,
-  STEP_STATUSES,
-  USABLE_DETAIL_STATUSES,
-  WAITING_FOR_DETAIL_STATUSES,
-  analyseDebt,
-  applySendFailure,
-  applySent,
-  runStep,
-  unsettledOf,
-  type Links,
-} from '@dms/domain/communications';
+import { deferEngineState, flushEngineState, type DebtRow } from '@dms/domain/debts';
+import { deferEvents, flushEvents } from '@dms/domain/kernel';
+import { analyseDebts, applySendFailure, applySent, batchReads, runStep, unsettledOf, type EngineOutcome, type Links } from '@dms/domain/communications';
 import type { Logger } from '@dms/logger';
 import type { Clock } from '../changes/clock.js';
-import type { ChangeOutcome, TimedChange } from '../changes/types.js';
-import { sendCommunication } from './send.js';
+import type { BatchOutcome, ChangeOutcome, TimedChange } from '../changes/types.js';
+import { dueIntake, dueReconcile, dueSteps, oldestDueOf, type DueQuery } from './due.js';
+import { handOverAll, type Handover } from './send.js';
 
 /** What the engine needs beyond the database. */
 export interface EngineDeps {
@@ -42,82 +35,107 @@ export interface EngineDeps {
   links: Links;
   /** Seconds after a hand-over before a still-`queued` communication is reconciled. */
   reconcileAfterSeconds: number;
+  /** Hand-overs in flight at once (the SMTP pool's connections, twice over: one message waits while another is written). */
+  sendConcurrency: number;
 }
+
+/** Most debts one claim statement locks (the worker's `WORKER_BATCH_SIZE` bounds a check). */
+export const ENGINE_CLAIM_LIMIT = 100;
 
 type Claimed = DebtRow & { engine_now: Date };
 
-/** Claims one debt of `narrow`, with the engine's clock for it. */
-async function claim(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[], narrow: (q: Knex.QueryBuilder) => void): Promise<Claimed | undefined> {
+/** Locks up to `limit` debts of `due`, oldest first by `order`, with the engine's clock for each. */
+async function claim(trx: Knex.Transaction, clock: Clock, due: DueQuery, order: string, limit: number): Promise<Claimed[]> {
   // The engine's clock for the debt: its tenant's `tenant_now` plus the worker's offset.
-  const q = acrossTenants(trx, debtsResource, tenantIds).select(
-    'debts.*',
-    trx.raw('tenant_now(debts.tenant_id) + make_interval(secs => ?) AS engine_now', [clock.offsetSeconds]),
-  );
-  narrow(q);
-  return (await q.limit(1).forUpdate('debts').skipLocked().first()) as Claimed | undefined;
+  return (await due.query
+    .select('debts.*', trx.raw('tenant_now(debts.tenant_id) + make_interval(secs => ?) AS engine_now', [clock.offsetSeconds]))
+    .orderBy(order)
+    .limit(limit)
+    .forUpdate('debts')
+    .skipLocked()) as Claimed[];
+}
+
+/** The earliest engine clock of a batch. */
+const earliestOf = (claimed: readonly Claimed[]): Date => new Date(Math.min(...claimed.map((d) => new Date(d.engine_now).getTime())));
+
+/** The made-change outcome of `debt`. */
+const made = (debt: Claimed, outcome: EngineOutcome): ChangeOutcome => ({ kind: 'made', object: debt.id, tenant: debt.tenant_id, context: outcome.context });
+
+/**
+ * Decides each claimed debt with `decide`, one after the other, with reads loaded for the whole
+ * batch; the engine's bookkeeping and the events are written set-wise before the caller commits.
+ */
+async function inBatch(
+  trx: Knex.Transaction,
+  claimed: Claimed[],
+  decide: (debt: Claimed, reads: Awaited<ReturnType<typeof batchReads>>) => Promise<EngineOutcome>,
+): Promise<Array<{ debt: Claimed; outcome: EngineOutcome }>> {
+  if (!claimed.length) return [];
+  deferEvents(trx);
+  deferEngineState(trx);
+  const reads = await batchReads(trx, claimed, earliestOf(claimed));
+  const decided: Array<{ debt: Claimed; outcome: EngineOutcome }> = [];
+  for (const debt of claimed) decided.push({ debt, outcome: await decide(debt, reads) });
+  await flushEngineState(trx);
+  await flushEvents(trx);
+  return decided;
+}
+
+/** The one-at-a-time form of a batch change: the worker falls back to it when a batch fails. */
+function oneAtATime(applyBatch: NonNullable<TimedChange['applyBatch']>): TimedChange['applyOne'] {
+  return async (trx, clock, tenantIds) => {
+    const { outcomes, afterCommit } = await applyBatch(trx, clock, tenantIds, 1);
+    const [first] = outcomes;
+    if (!first) return { kind: 'none' };
+    return first.kind === 'made' && afterCommit ? { ...first, afterCommit } : first;
+  };
 }
 
 /** The engine's change kinds, given its channels. */
 export function engineChanges(deps: EngineDeps): TimedChange[] {
+  const intakeBatch: TimedChange['applyBatch'] = async (trx, clock, tenantIds, limit): Promise<BatchOutcome> => {
+    const claimed = await claim(trx, clock, dueIntake(trx, tenantIds), 'debts.status_updated_at', limit);
+    if (!claimed.length) return { outcomes: [] };
+    const reads = await batchReads(trx, claimed, earliestOf(claimed));
+    deferEvents(trx);
+    const outcomes = await analyseDebts(
+      trx,
+      claimed.map((debt) => ({ debt, now: debt.engine_now })),
+      reads,
+    );
+    await flushEvents(trx);
+    return { outcomes: claimed.map((debt, i) => made(debt, outcomes[i]!)) };
+  };
   const intake: TimedChange = {
     name: 'debt_taken_in',
-    async applyOne(trx, clock, tenantIds): Promise<ChangeOutcome> {
-      const debt = await claim(trx, clock, tenantIds, (q) =>
-        q
-          .where((w) =>
-            w
-              .whereIn('debts.status', INTAKE_STATUSES)
-              .orWhere((waiting) =>
-                waiting
-                  .whereIn('debts.status', WAITING_FOR_DETAIL_STATUSES)
-                  .whereExists((d) =>
-                    d
-                      .select(trx.raw('1'))
-                      .from('customer_contact_details as d')
-                      .whereRaw('d.customer_id = debts.customer_id')
-                      .whereIn('d.status', USABLE_DETAIL_STATUSES)
-                      .whereRaw('d.updated_at > debts.status_updated_at'),
-                  ),
-              ),
-          )
-          .orderBy('debts.status_updated_at'),
-      );
-      if (!debt) return { kind: 'none' };
-      const outcome = await analyseDebt(trx, debt, debt.engine_now);
-      return { kind: 'made', object: debt.id, tenant: debt.tenant_id, context: outcome.context };
-    },
+    applyBatch: intakeBatch,
+    applyOne: oneAtATime(intakeBatch),
+    oldestDue: (trx, clock, tenantIds) => oldestDueOf(dueIntake(trx, tenantIds), clock),
   };
 
+  const stepBatch: TimedChange['applyBatch'] = async (trx, clock, tenantIds, limit): Promise<BatchOutcome> => {
+    const claimed = await claim(trx, clock, dueSteps(trx, clock, tenantIds), 'debts.engine_due_at', limit);
+    const decided = await inBatch(trx, claimed, (debt, reads) => runStep(trx, debt, debt.engine_now, deps.links, reads));
+    const sends: Handover[] = [];
+    for (const { debt, outcome } of decided) {
+      if (outcome.kind === 'send') sends.push({ communication: outcome.communication, to: outcome.to, now: debt.engine_now });
+    }
+    return {
+      outcomes: decided.map(({ debt, outcome }) => made(debt, outcome)),
+      ...(sends.length ? { afterCommit: () => handOverAll(deps, sends) } : {}),
+    };
+  };
   const step: TimedChange = {
     name: 'strategy_step',
-    async applyOne(trx, clock, tenantIds): Promise<ChangeOutcome> {
-      const debt = await claim(trx, clock, tenantIds, (q) =>
-        q
-          .whereIn('debts.status', STEP_STATUSES)
-          .whereNotNull('debts.engine_due_at')
-          .whereRaw('debts.engine_due_at <= tenant_now(debts.tenant_id) + make_interval(secs => ?)', [clock.offsetSeconds])
-          .orderBy('debts.engine_due_at'),
-      );
-      if (!debt) return { kind: 'none' };
-      const outcome = await runStep(trx, debt, debt.engine_now, deps.links);
-      const made = { kind: 'made', object: debt.id, tenant: debt.tenant_id, context: outcome.context } as const;
-      if (outcome.kind !== 'send') return made;
-      return { ...made, afterCommit: () => sendCommunication(deps, outcome.communication, outcome.to, debt.engine_now) };
-    },
+    applyBatch: stepBatch,
+    applyOne: oneAtATime(stepBatch),
+    oldestDue: (trx, clock, tenantIds) => oldestDueOf(dueSteps(trx, clock, tenantIds), clock),
   };
 
   const reconcile: TimedChange = {
     name: 'send_reconciled',
     async applyOne(trx, clock, tenantIds): Promise<ChangeOutcome> {
-      const debt = await claim(trx, clock, tenantIds, (q) =>
-        q
-          .join('communications as c', (j) => j.on('c.debt_id', 'debts.id').andOn('c.tenant_id', 'debts.tenant_id'))
-          .where('c.status', 'queued')
-          .whereRaw('c.handed_at < tenant_now(debts.tenant_id) + make_interval(secs => ?) - make_interval(secs => ?)', [
-            clock.offsetSeconds,
-            deps.reconcileAfterSeconds,
-          ]),
-      );
+      const [debt] = await claim(trx, clock, dueReconcile(trx, clock, tenantIds, deps.reconcileAfterSeconds), 'c.handed_at', 1);
       if (!debt) return { kind: 'none' };
       const before = new Date(debt.engine_now.getTime() - deps.reconcileAfterSeconds * 1000);
       const row = await unsettledOf(trx, debt.tenant_id, debt.id, before);
@@ -134,12 +152,12 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
         await applySendFailure(trx, debt, row, 'reconciled: the provider never received it (the worker stopped before the hand-over)', false);
         context = `reconciled ${row.id}: never reached the provider`;
       } else {
-        const reason = answer.outcome === 'ask_later' ? answer.reason : answer.reason;
-        await applySendFailure(trx, debt, row, `outcome unknown after the worker stopped: ${reason}; not sent again`, true);
+        await applySendFailure(trx, debt, row, `outcome unknown after the worker stopped: ${answer.reason}; not sent again`, true);
         context = `reconciled ${row.id}: outcome unknown, failed`;
       }
       return { kind: 'made', object: debt.id, tenant: debt.tenant_id, context };
     },
+    oldestDue: (trx, clock, tenantIds) => oldestDueOf(dueReconcile(trx, clock, tenantIds, deps.reconcileAfterSeconds), clock),
   };
 
   return [intake, step, reconcile];

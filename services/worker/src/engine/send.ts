@@ -1,13 +1,22 @@
 /**
- * Hands a queued communication to the provider of its channel (docs/api.md section 13) after the
- * engine's transaction committed, and records the outcome: accepted (`sent`), or failed with the
+ * Hands queued communications to the providers of their channels (docs/api.md section 13) after
+ * the engine's transaction committed, several at once on the providers' pooled connections, and
+ * records the outcomes in one transaction (`recordOutcomes`): accepted (`sent`), or failed with the
  * reason. A channel without a provider, or a provider that refused the message, fails it; an
  * outcome that is unknown (the message may have left) fails it too, and it is never sent again.
  */
 import { ChannelError, type Channels, type SendResult } from '@dms/channels';
 import type { Knex } from '@dms/db';
-import { recordSendFailure, recordSent, type CommunicationRow, type SendTarget } from '@dms/domain/communications';
+import { recordOutcomes, type CommunicationRow, type SendOutcome, type SendTarget } from '@dms/domain/communications';
 import type { Logger } from '@dms/logger';
+
+/** One queued communication to hand over. */
+export interface Handover {
+  communication: CommunicationRow;
+  to: SendTarget;
+  /** The engine's clock when the communication was made (the first contact's time). */
+  now: Date;
+}
 
 /** Hands one message over by its channel. */
 function handOver(channels: Channels, com: CommunicationRow, to: SendTarget): Promise<SendResult> {
@@ -31,21 +40,30 @@ function handOver(channels: Channels, com: CommunicationRow, to: SendTarget): Pr
   }
 }
 
-/**
- * Sends `com` to `to` and records what happened.
- * @param now the engine's clock when the communication was made (first contact time)
- */
-export async function sendCommunication(deps: { db: Knex; channels: Channels; log: Logger }, com: CommunicationRow, to: SendTarget, now: Date): Promise<void> {
-  const { db, channels, log } = deps;
-  let result: SendResult;
+/** Sends one communication; what happened, as `recordOutcomes` takes it. */
+async function attempt(channels: Channels, log: Logger, item: Handover): Promise<SendOutcome> {
   try {
-    result = await handOver(channels, com, to);
+    const result = await handOver(channels, item.communication, item.to);
+    return { kind: 'sent', accepted: { provider: result.provider, providerReference: result.providerReference, details: result.details }, now: item.now };
   } catch (err) {
     const failure = err instanceof ChannelError ? err : new ChannelError('unknown', 'error', (err as Error).message);
     const reason = `${failure.code}: ${failure.message}${failure.outcome === 'unknown' ? ' (the message may have left; not sent again)' : ''}`;
-    log.warn({ communication: com.id, outcome: failure.outcome, code: failure.code }, 'send failed');
-    await recordSendFailure(db, com, reason, failure.outcome === 'unknown');
-    return;
+    log.warn({ communication: item.communication.id, outcome: failure.outcome, code: failure.code }, 'send failed');
+    return { kind: 'failed', reason, countsAsContact: failure.outcome === 'unknown' };
   }
-  await recordSent(db, com, { provider: result.provider, providerReference: result.providerReference, details: result.details }, now);
+}
+
+/**
+ * Sends `items`, at most `sendConcurrency` at once, then records every outcome in one transaction.
+ * A worker killed before that commit leaves the communications `queued`: reconciliation settles them.
+ */
+export async function handOverAll(deps: { db: Knex; channels: Channels; log: Logger; sendConcurrency: number }, items: readonly Handover[]): Promise<void> {
+  const outcomes: Array<{ sent: CommunicationRow; outcome: SendOutcome }> = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < items.length; i = next++)
+      outcomes[i] = { sent: items[i]!.communication, outcome: await attempt(deps.channels, deps.log, items[i]!) };
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(deps.sendConcurrency, items.length)) }, lane));
+  await recordOutcomes(deps.db, outcomes);
 }

@@ -20,6 +20,7 @@ export async function collectionEngine(db: Knex, cfg: WorkerConfig, log: Logger)
     log,
     channels,
     reconcileAfterSeconds: cfg.ENGINE_RECONCILE_AFTER_SECONDS,
+    sendConcurrency: cfg.SMTP_MAX_CONNECTIONS * 2,
     links: { replyAddress: (debtId) => replyAddress(debtId, key), paymentLink: (debtId) => `${cfg.PAYMENT_LINK_BASE_URL}${debtId}` },
     close: () => channels.close(),
   };

@@ -1,62 +1,33 @@
 /**
  * File imports (docs/api.md section 16): a placement file of `BENCH_IMPORT_ROWS` rows (1,000,000
  * by default) uploaded to the real API and applied by `BENCH_IMPORT_WORKERS` real workers (each
- * row a customer with contact details, a debt with its line items, `prepared`, and their events,
- * in a transaction of its own), beside the ceiling of the same file loaded by `COPY` (psql
+ * row a customer with contact details, a debt with its line items, `prepared`, and their events;
+ * `BENCH_IMPORT_BATCH` rows of a lane per transaction, set-wise (`IMPORT_ROWS_PER_TRANSACTION`, 200 when unset;
+ * the worker's default is one row per transaction)), beside the ceiling of the same file loaded by `COPY` (psql
  * `\copy`) into an unlogged scratch table of text columns in the same run; the workers' resident
  * memory sampled while they work (flat: rows are read from the database a batch at a time); and
  * the API's `GET /debts` p50 while the import runs against its p50 before it.
  */
 import { execFile } from 'node:child_process';
-import { createWriteStream, openAsBlob } from 'node:fs';
+import { openAsBlob } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from '../../processes.js';
+import { PLACEMENT_HEADER, writeBenchFile } from '../../placement-rows.js';
 import { log, type BenchContext } from '../context.js';
 import { fmt, fmtMs, quantile, type Check, type ScenarioResult } from '../model.js';
 import { memoryOf } from '../proc.js';
 
 const run = promisify(execFile);
 
-/** The header of the generated file: the placement file's columns (docs/api.md section 16). */
-const HEADER = [
-  'account_number',
-  'balance_total',
-  'first_name',
-  'last_name',
-  'dob',
-  'email',
-  'mobile',
-  'address1',
-  'city',
-  'postcode',
-  'country',
-  'balance_principal',
-  'balance_fees',
-];
-const FIRST = ['Ada', 'Grace', 'Alan', 'Mary', 'Tim', 'Sophie', 'Arjun', 'Chloe', 'Kwame', 'Niamh'];
-const LAST = ['Lovelace', 'Hopper', 'Turing', 'Somerville', 'Berners-Lee', 'Wilson', 'Patel', 'Evans', 'Mensah', 'Byrne'];
-
 /** Writes the file (deterministic, streamed: never whole in memory); returns its path. */
 async function writeFile(rows: number): Promise<string> {
   const dir = join(REPO_ROOT, '.data', 'bench');
   await mkdir(dir, { recursive: true });
   const path = join(dir, `placement-${rows}.csv`);
-  const out = createWriteStream(path);
-  const write = (line: string) => (out.write(line) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r())));
-  await write(`${HEADER.join(',')}\n`);
-  for (let i = 1; i <= rows; i++) {
-    const principal = 2_000 + ((i * 7919) % 200_000);
-    const fees = i % 3 === 0 ? 1_200 : 0;
-    const money = (m: number) => `${Math.trunc(m / 100)}.${String(m % 100).padStart(2, '0')}`;
-    const first = FIRST[i % 10]!;
-    const last = LAST[Math.trunc(i / 10) % 10]!;
-    await write(
-      `BENCH-${i},${money(principal + fees)},${first},${last},19${50 + (i % 50)}-0${1 + (i % 9)}-1${i % 10},${first.toLowerCase()}.${i}@example.com,447400${String(i % 1_000_000).padStart(6, '0')},${i} High Street,Leeds,LS1 ${1 + (i % 9)}AB,United Kingdom,${money(principal)},${money(fees)}\n`,
-    );
-  }
-  await new Promise<void>((r) => out.end(() => r()));
+  await writeBenchFile(path, rows);
   return path;
 }
 
@@ -64,7 +35,7 @@ async function writeFile(rows: number): Promise<string> {
 async function copyCeiling(databaseUrl: string, path: string, rows: number): Promise<number | undefined> {
   const sql = (command: string) => run('psql', [databaseUrl, '-v', 'ON_ERROR_STOP=1', '-q', '-c', command]);
   try {
-    await sql(`DROP TABLE IF EXISTS bench_import_scratch; CREATE UNLOGGED TABLE bench_import_scratch (${HEADER.map((h) => `${h} text`).join(', ')})`);
+    await sql(`DROP TABLE IF EXISTS bench_import_scratch; CREATE UNLOGGED TABLE bench_import_scratch (${PLACEMENT_HEADER.map((h) => `${h} text`).join(', ')})`);
   } catch (err) {
     log(`imports: no COPY ceiling (${(err as Error).message.split('\n')[0]})`);
     return undefined;
@@ -101,9 +72,18 @@ export async function importsScenario(ctx: BenchContext): Promise<ScenarioResult
   const quietP50 = await listP50(stack.api.url, token, 50);
   const workers = await Promise.all(
     Array.from({ length: settings.importWorkers }, (_, i) =>
-      stack.startService('worker', `Worker ${i + 1} (imports)`, { WORKER_TENANT_IDS: tenant.tenantId, WORKER_POLL_SECONDS: '0.2' }),
+      stack.startService('worker', `Worker ${i + 1} (imports)`, {
+        WORKER_TENANT_IDS: tenant.tenantId,
+        WORKER_POLL_SECONDS: '0.2',
+        // Imports only: the collection engine would start working the placed debts beside them.
+        ENGINE_ENABLED: 'false',
+        ...(settings.importBatch ? { IMPORT_BATCH_SIZE: String(settings.importBatch) } : {}),
+        // The set-wise batch: the claimed rows of a lane per transaction (the worker's default is one row each).
+        IMPORT_ROWS_PER_TRANSACTION: String(settings.importBatch || 200),
+      }),
     ),
   );
+  const loadBefore = loadavg()[0]!;
   const started = process.hrtime.bigint();
   const form = new FormData();
   form.append('type', 'placement');
@@ -124,6 +104,7 @@ export async function importsScenario(ctx: BenchContext): Promise<ScenarioResult
     if (Number.isNaN(busyP50) && (current.rows_processed ?? 0) > 0) busyP50 = await listP50(stack.api.url, token, 50);
   }
   const totalSec = Number(process.hrtime.bigint() - started) / 1e9;
+  const loadAfter = loadavg()[0]!;
   const final = current as { status: string; rows_succeeded: number; rows_failed: number };
   const rate = rows / totalSec;
   const peaks = workers.map((w) => memoryOf(w.child.pid!).peakMiB);
@@ -166,8 +147,9 @@ export async function importsScenario(ctx: BenchContext): Promise<ScenarioResult
     checks,
     notes: [
       `${fmt(rows)} rows, status ${final.status} (${fmt(final.rows_succeeded)} applied, ${fmt(final.rows_failed)} refused); upload and storage of the rows ${fmt(uploadSec, 1)} s of the ${fmt(totalSec, 1)} s. ` +
-        `Each row is a transaction of its own making a customer, its email, mobile and address, a debt with its line items and its move to prepared, with their events: ` +
-        `a COPY of the same text into one unlogged table is the ceiling of moving the bytes, not of the work a row does. Worker peak RSS: ${peaks.map((p) => `${fmt(p)} MiB`).join(', ')}.`,
+        `Each row makes a customer, its email, mobile and address, a debt with its line items and its move to prepared, with their events (IMPORT_BATCH_SIZE and IMPORT_ROWS_PER_TRANSACTION ${fmt(settings.importBatch || 200)}: that many rows of a lane per transaction, set-wise; the worker's default is one row per transaction): ` +
+        `a COPY of the same text into one unlogged table is the ceiling of moving the bytes, not of the work a row does. Worker peak RSS: ${peaks.map((p) => `${fmt(p)} MiB`).join(', ')}. ` +
+        `1-minute load average ${fmt(loadBefore, 2)} when the upload began, ${fmt(loadAfter, 2)} when the import completed (2 cores shared by every process of the run).`,
     ],
   };
 }

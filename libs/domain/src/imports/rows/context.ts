@@ -89,3 +89,21 @@ export function columnOf(err: ApiError, columns: Readonly<Record<string, string>
     if (param === prefix || param.startsWith(`${prefix}.`) || param.startsWith(`${prefix}[`)) return column;
   return null;
 }
+
+/** A row error to store: the column at fault (or null), its code and message. */
+export type Problem = { column: string | null; code: string; message: string };
+
+/** The problems an error thrown by a row amounts to; rethrows what is not the row's fault. */
+export function problemsOf(err: unknown, params: Record<string, string>): Problem[] {
+  if (err instanceof RowError) return [{ column: err.column, code: err.code, message: err.message }];
+  if (err instanceof ApiError && err.status < 500) {
+    if (err.errors?.length)
+      return err.errors.map((e) => ({
+        column: columnOf(new ApiError(err.code, e.message, { param: e.param }), params),
+        code: err.code,
+        message: `${e.param}: ${e.message}`,
+      }));
+    return [{ column: columnOf(err, params), code: err.code, message: err.message }];
+  }
+  throw err;
+}

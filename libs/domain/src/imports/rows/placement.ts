@@ -1,21 +1,15 @@
 /**
- * A placement row (docs/api.md section 16): exactly what the API's calls would make for a new
- * account, through the same domain functions and body schemas, in the row's transaction: the
- * customer with its contact details and address (`POST /customers`), the debt with its line items
- * from the `balance_*` columns or one of `balance_total` (`POST /debts`), then `ready`
- * (`prepared`), with the same events. An account number seen earlier in the file, or that the
- * organisation already has, is a row error.
+ * A placement row (docs/api.md section 16) read and checked without the database: exactly what
+ * the API's calls would be given for a new account, through the same body schemas and value
+ * checks: the customer with its contact details and address (`POST /customers`), the debt with
+ * its line items from the `balance_*` columns or one of `balance_total` (`POST /debts`), then
+ * `ready` (`prepared`). placements.ts writes a batch of them, with the same rows and events.
  */
-import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
 import { validator } from '../../kernel/validation.js';
-import { tenantRows } from '../../kernel/scoped.js';
-import { createCustomer } from '../../customers/store.js';
 import { CustomerCreate } from '../../customers/schemas.js';
-import { createDebt } from '../../debts/store.js';
 import { DebtCreate } from '../../debts/schemas.js';
-import { actOnDebt } from '../../debts/moves.js';
-import { debtsResource } from '../../debts/resource.js';
+import { phoneRegion, storedValue, type StoredValue } from '../../contact-details/values.js';
 import { extraMetadata } from '../files.js';
 import { parseAmount, parseCount, parseDate } from '../values.js';
 import { countryCode } from './countries.js';
@@ -78,20 +72,6 @@ function contactDetails(cells: Cells): { details: Details; columns: string[] } {
   return { details, columns };
 }
 
-/**
- * Creates the customer; a contact detail the domain refuses names the column it came from.
- * @throws RowError (a refused contact detail), ApiError of the domain
- */
-async function placeCustomer(trx: Knex.Transaction, tenantId: string, input: CustomerCreate, columns: readonly string[]) {
-  try {
-    return await createCustomer(trx, tenantId, input);
-  } catch (err) {
-    const index = err instanceof ApiError ? /^contact_details\[(\d+)\]/.exec(err.param ?? '') : null;
-    if (err instanceof ApiError && index) throw new RowError(columns[Number(index[1])] ?? null, err.code, err.message);
-    throw err;
-  }
-}
-
 /** The line items: the `balance_*` parts when any is given (they must add up to `balance_total`), else `balance_total`. */
 function breakdown(cells: Cells): { principal?: number; interest?: number; fees?: number } {
   const total = read('balance_total', parseAmount(required(cells, 'balance_total')));
@@ -126,40 +106,23 @@ function debtMetadata(cells: Cells): Record<string, string> {
   return { ...metadata, ...extraMetadata(cells) };
 }
 
-/**
- * Refuses an account number seen earlier in this file, or one the organisation has; takes a lock
- * on the account number so two imports cannot both create it.
- * @throws RowError `duplicate_in_file`, `duplicate_account_number`
- */
-async function checkNewAccount(trx: Knex.Transaction, ctx: RowContext, organisationId: string, accountNumber: string): Promise<void> {
-  const earlier = await trx('import_rows')
-    .where({ import_id: ctx.importId })
-    .whereRaw(`cells->>'account_number' = ?`, [accountNumber])
-    .where('row_number', '<', ctx.rowNumber)
-    .min('row_number as row')
-    .first();
-  if (earlier?.row) {
-    throw new RowError('account_number', 'duplicate_in_file', `account_number '${accountNumber}' is already on row ${earlier.row} of this file.`);
-  }
-  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`account:${ctx.tenantId}:${organisationId}:${accountNumber}`]);
-  const existing = await tenantRows(trx, debtsResource, ctx.tenantId)
-    .where({ 'debts.organisation_id': organisationId, 'debts.account_number': accountNumber })
-    .first('debts.id');
-  if (existing) {
-    throw new RowError(
-      'account_number',
-      'duplicate_account_number',
-      `The organisation already has a debt with account_number '${accountNumber}' (${existing.id as string}).`,
-    );
-  }
+/** A placement row read and checked as the API's bodies would be: what `POST /customers` and `POST /debts` would be given. */
+export interface Placement {
+  accountNumber: string;
+  /** The customer's body (`contact_details` as given, their values checked by `contactValues`). */
+  customer: CustomerCreate;
+  /** The column each of `customer.contact_details` came from. */
+  columns: string[];
+  /** The debt's body; its `customer_id` is a placeholder until the customer exists. */
+  debt: DebtCreate;
 }
 
 /**
- * Applies a placement row in `trx` (see the module comment).
+ * Reads a placement row (see the module comment) without touching the database: every check the
+ * API's bodies make, in the order the calls make them, up to the account number's uniqueness.
  * @throws RowError for a cell, ApiError of the domain (mapped to a column by PLACEMENT_PARAMS)
  */
-export async function applyPlacement(trx: Knex.Transaction, ctx: RowContext, cells: Cells): Promise<void> {
-  const organisationId = ctx.organisationId!;
+export function readPlacement(ctx: Pick<RowContext, 'organisationId' | 'currency'>, cells: Cells): Placement {
   const accountNumber = required(cells, 'account_number');
   const company = optional(cells, 'company');
   const contacts = contactDetails(cells);
@@ -177,15 +140,29 @@ export async function applyPlacement(trx: Knex.Transaction, ctx: RowContext, cel
     .filter(Boolean);
   const debt = debtBody({
     customer_id: 'cus_000000000000000000000000',
-    organisation_id: organisationId,
+    organisation_id: ctx.organisationId!,
     account_number: accountNumber,
     currency: ctx.currency,
     breakdown: breakdown(cells),
     tags,
     metadata: debtMetadata(cells),
   });
-  await checkNewAccount(trx, ctx, organisationId, accountNumber);
-  const made = await placeCustomer(trx, ctx.tenantId, customer, contacts.columns);
-  const created = await createDebt(trx, ctx.tenantId, { ...debt, customer_id: made.id });
-  await actOnDebt(trx, ctx.tenantId, created.id, 'ready', {}, ctx.whodunnit);
+  return { accountNumber, customer, columns: contacts.columns, debt };
+}
+
+/**
+ * The stored columns of the placement's contact details, checked as `POST /customers` checks them
+ * (numbers to E.164 in the region of a customer without `preferred_locale`); a refused value names
+ * the column it came from.
+ * @throws RowError (a refused contact detail)
+ */
+export function contactValues(placement: Placement): StoredValue[] {
+  return (placement.customer.contact_details ?? []).map((detail, i) => {
+    try {
+      return storedValue(detail.type, detail.value, phoneRegion(placement.customer.preferred_locale), `contact_details[${i}].value`);
+    } catch (err) {
+      if (err instanceof ApiError) throw new RowError(placement.columns[i] ?? null, err.code, err.message);
+      throw err;
+    }
+  });
 }
