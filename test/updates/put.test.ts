@@ -92,6 +92,7 @@ describe('PUT on every PATCH path', () => {
         // docs/api.md section 15: the public API's aliases
         '/payment-plans/{id}/delay',
         '/payment-plans/{id}/reschedule',
+        '/organisations/{organisationId}/contact_details/{id}',
       ].sort(),
     );
     for (const [path, ops] of patches) {

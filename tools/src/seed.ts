@@ -20,7 +20,8 @@ import { SecretBox } from '@dms/secrets';
 import { createClient } from '@dms/auth/domain';
 import { validator } from '@dms/domain/kernel';
 import { createTenant } from '@dms/domain/tenants';
-import { OrganisationCreate, createOrganisation } from '@dms/domain/organisations';
+import { OrganisationCreate } from '@dms/domain/organisations';
+import { createOrganisationWithDetails } from '@dms/domain/organisation-contact-details';
 import { CustomerCreate, createCustomer } from '@dms/domain/customers';
 import { DebtCreate, createDebt, moveDebt, type Debt } from '@dms/domain/debts';
 import { PaymentCreate, createPayment } from '@dms/domain/payments';
@@ -103,7 +104,7 @@ async function main(): Promise<void> {
 
     // Inputs are drawn up front and validated with the API's own create schemas.
     const organisationInputs = Array.from({ length: sizes.organisations }, () => validate.organisation(fakeOrganisation(faker)));
-    const organisations = await mapPool(sizes.organisations, concurrency, (i) => createOrganisation(db, tenant.id, organisationInputs[i]!));
+    const organisations = await mapPool(sizes.organisations, concurrency, (i) => createOrganisationWithDetails(db, tenant.id, organisationInputs[i]!));
     say(`${organisations.length} organisations`);
 
     const customerInputs = Array.from({ length: sizes.customers }, () => validate.customer(fakeCustomer(faker)));

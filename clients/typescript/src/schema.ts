@@ -18,7 +18,9 @@ export type paths = {
         put?: never;
         /**
          * Create an organisation
-         * @description Scope: `organisations:write`.
+         * @description Each entry of `contact_details` becomes an organisation contact detail (events `organisation.created`, then `organisation_contact_detail.created`); a bad entry is 400 naming it (`contact_details[0].value`), nothing created.
+         *
+         *     Scope: `organisations:write`.
          */
         post: operations["createOrganisation"];
         delete?: never;
@@ -41,7 +43,7 @@ export type paths = {
         get: operations["retrieveOrganisation"];
         /**
          * Replace an organisation
-         * @description Send only the fields to change; unknown fields are rejected. Same as `PATCH` on this path: fields given are replaced, others kept.
+         * @description Send only the fields to change; `metadata` merges. `contact_details` is the whole new set of visible contact details: an entry equal to a visible detail (type and normalised value) keeps it, the details not given are deleted, the rest created (events `organisation.updated`, then the details’ `deleted`, `updated`, `created`). Same as `PATCH` on this path: fields given are replaced, others kept.
          *
          *     Scope: `organisations:write`.
          */
@@ -52,7 +54,7 @@ export type paths = {
         head?: never;
         /**
          * Update an organisation
-         * @description Send only the fields to change; unknown fields are rejected.
+         * @description Send only the fields to change; `metadata` merges. `contact_details` is the whole new set of visible contact details: an entry equal to a visible detail (type and normalised value) keeps it, the details not given are deleted, the rest created (events `organisation.updated`, then the details’ `deleted`, `updated`, `created`).
          *
          *     Scope: `organisations:write`.
          */
@@ -2252,10 +2254,6 @@ export type components = {
                  */
                 max_discount_percent?: number;
             };
-            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
-            metadata: {
-                [key: string]: string;
-            };
             /** @description The organisation's settings, one key per concern. */
             configurations: {
                 /** @description Payout schedule and platform fee (docs/api.md section 14). */
@@ -2307,6 +2305,43 @@ export type components = {
                      */
                     currency: "GBP" | "EUR" | "USD";
                 };
+            };
+            /** @description The visible contact details, oldest first (section 15). */
+            contact_details: {
+                /** @example ocd_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "organisation_contact_detail";
+                /** @description Id of the organisation. */
+                organisation: string;
+                /** @enum {string} */
+                type: "email" | "phone_number" | "mobile_number" | "fax_number" | "address";
+                /** @description An e-mail address, a telephone number in E.164, or a postal address `{line_1, line_2, city, county, postal_code, country}`. */
+                value: string | {
+                    line_1: string;
+                    line_2: string | null;
+                    city: string | null;
+                    county: string | null;
+                    postal_code: string | null;
+                    country: string | null;
+                };
+                primary: boolean;
+                /** @enum {string|null} */
+                usage: "permanent" | "temporary" | "work" | "supply_address" | "delivery_address" | "billing" | null;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            }[];
+            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
             };
             /** Format: date-time */
             created_at: string;
@@ -2407,6 +2442,24 @@ export type components = {
             metadata?: {
                 [key: string]: string;
             };
+            /** @description On create, each entry becomes an organisation contact detail; on update, the whole set of visible contact details (equal entries keep their object, the others are deleted). */
+            contact_details?: ({
+                /** @enum {string} */
+                type: "email" | "phone_number" | "mobile_number" | "fax_number" | "address";
+                /** @description An e-mail address; a telephone number (international `+44…`, or national, read in the region of the customer's `preferred_locale`, GB when none; stored in E.164); or for `address` an object `{line_1, line_2, city, county, postal_code, country}`. */
+                value: string | Record<string, never>;
+                /** @description The preferred detail of its type; setting it demotes the current primary of that type. */
+                primary?: boolean;
+                /**
+                 * @description What the detail is used for.
+                 * @enum {string|null}
+                 */
+                usage?: "permanent" | "temporary" | "work" | "supply_address" | "delivery_address" | "billing" | null;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata?: {
+                    [key: string]: string;
+                };
+            } & (unknown & unknown))[];
         };
         OrganisationUpdate: {
             /** @description Legal or trading name. */
@@ -2500,6 +2553,24 @@ export type components = {
                     currency: "GBP" | "EUR" | "USD";
                 };
             };
+            /** @description On create, each entry becomes an organisation contact detail; on update, the whole set of visible contact details (equal entries keep their object, the others are deleted). */
+            contact_details?: ({
+                /** @enum {string} */
+                type: "email" | "phone_number" | "mobile_number" | "fax_number" | "address";
+                /** @description An e-mail address; a telephone number (international `+44…`, or national, read in the region of the customer's `preferred_locale`, GB when none; stored in E.164); or for `address` an object `{line_1, line_2, city, county, postal_code, country}`. */
+                value: string | Record<string, never>;
+                /** @description The preferred detail of its type; setting it demotes the current primary of that type. */
+                primary?: boolean;
+                /**
+                 * @description What the detail is used for.
+                 * @enum {string|null}
+                 */
+                usage?: "permanent" | "temporary" | "work" | "supply_address" | "delivery_address" | "billing" | null;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata?: {
+                    [key: string]: string;
+                };
+            } & (unknown & unknown))[];
         };
         Customer: {
             /** @example cus_1a2B3c4D5e6F7g8H9i0JkLmN */
@@ -4756,7 +4827,7 @@ export type components = {
             /** @description Whether events are delivered (default true); a disabled endpoint receives nothing until enabled. */
             enabled?: boolean;
             /** @description Event types to deliver, or exactly `["*"]` for all. */
-            enabled_events: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
+            enabled_events: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
             /**
              * @description Event shape delivered: `v` + a supported date as YYYYMMDD (supported: v20250401, v20261101; default the newest).
              * @example v20261101
@@ -4790,7 +4861,7 @@ export type components = {
             /** @description Whether events are delivered; set true to re-enable an endpoint disabled after failing. */
             enabled?: boolean;
             /** @description Event types to deliver, or exactly `["*"]` for all. */
-            enabled_events?: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
+            enabled_events?: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
             /**
              * @description Event shape delivered: `v` + a supported date as YYYYMMDD (supported: v20250401, v20261101; default the newest).
              * @example v20261101
@@ -4921,7 +4992,7 @@ export type components = {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed" | "webhook.test";
+            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed" | "webhook.test";
             /** @description API version whose shape `data.object` has. */
             api_version: string;
             /** Format: date-time */

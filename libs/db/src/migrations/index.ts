@@ -37,6 +37,7 @@ import * as publicApiFields from './047_public_api_fields.js';
 import * as imports from './040_imports.js';
 import * as organisationContactDetails from './065_organisation_contact_details.js';
 import * as counterStatementInserts from './055_counter_statement_inserts.js';
+import * as organisationContactDetailsDeleted from './066_organisation_contact_details_deleted.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -79,4 +80,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['051_balance_ledger', balanceLedger],
   ['055_counter_statement_inserts', counterStatementInserts],
   ['065_organisation_contact_details', organisationContactDetails],
+  ['066_organisation_contact_details_deleted', organisationContactDetailsDeleted],
 ];

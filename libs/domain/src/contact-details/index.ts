@@ -3,3 +3,4 @@ export * from './resource.js';
 export * from './schemas.js';
 export * from './values.js';
 export * from './store.js';
+export * from './sets.js';

@@ -11,7 +11,7 @@
  */
 import type { Knex } from '@dms/db';
 import { findOwned } from '../kernel/scoped.js';
-import type { ContactDetail, ContactDetailCreate, ContactDetailRow, ContactDetailUpdate } from '../contact-details/schemas.js';
+import type { ContactDetail, ContactDetailCreate, ContactDetailUpdate } from '../contact-details/schemas.js';
 import {
   changeContactDetail,
   insertContactDetail,
@@ -23,20 +23,9 @@ import {
   type CustomerRef,
   type DetailEvent,
 } from '../contact-details/store.js';
+import { demotionsFirst, detailKey, detailParam as param, lastPrimaryWins, matchDetails } from '../contact-details/sets.js';
 import { phoneRegion, storedValue } from '../contact-details/values.js';
 import { customersResource } from './resource.js';
-
-const param = (i: number) => `contact_details[${i}]`;
-
-/** The entries with `primary` kept only on the last primary entry of each type. */
-export function lastPrimaryWins(list: readonly ContactDetailCreate[]): ContactDetailCreate[] {
-  const last = new Map<string, number>();
-  list.forEach((c, i) => c.primary && last.set(c.type, i));
-  return list.map((c, i) => ({ ...c, primary: last.get(c.type) === i }));
-}
-
-/** The comparable stored value of a detail (text, or the address as JSON). */
-const keyOf = (type: string, stored: { value: string | null; address: unknown }) => `${type}\u0000${stored.value ?? JSON.stringify(stored.address)}`;
 
 /**
  * Creates the details given at customer create, for the customer just inserted.
@@ -67,22 +56,15 @@ export async function replaceCustomerDetails(
 ): Promise<DetailEvent[]> {
   const wanted = lastPrimaryWins(list);
   const region = phoneRegion(customer.preferred_locale);
-  const keys = wanted.map((c, i) => keyOf(c.type, storedValue(c.type, c.value, region, `${param(i)}.value`)));
-  const unmatched = new Map<string, ContactDetailRow[]>();
-  for (const row of await liveDetails(trx, tenantId, customer.id)) {
-    const k = keyOf(row.type, row);
-    unmatched.set(k, [...(unmatched.get(k) ?? []), row]);
-  }
-  const kept = keys.map((k) => unmatched.get(k)?.shift());
+  const keys = wanted.map((c, i) => detailKey(c.type, storedValue(c.type, c.value, region, `${param(i)}.value`)));
+  const { kept, unmatched } = matchDetails(keys, await liveDetails(trx, tenantId, customer.id));
   const events: DetailEvent[] = [];
-  for (const rows of unmatched.values()) for (const row of rows) events.push(await softDeleteDetail(trx, tenantId, row.id));
-  // Demotions before promotions, so the one-primary-per-type index never sees two at once.
-  const order = wanted.map((_, i) => i).sort((a, b) => Number(wanted[a]!.primary) - Number(wanted[b]!.primary));
-  for (const i of order) {
+  for (const row of unmatched) events.push(await softDeleteDetail(trx, tenantId, row.id));
+  for (const i of demotionsFirst(wanted)) {
     const row = kept[i];
     if (!row) continue;
     const input = wanted[i]!;
-    const next = { primary: input.primary!, usage: input.usage ?? row.usage, source: input.source ?? row.source, status: input.status ?? row.status };
+    const next = { primary: input.primary, usage: input.usage ?? row.usage, source: input.source ?? row.source, status: input.status ?? row.status };
     const event = await keepContactDetail(trx, tenantId, row, next, input.metadata);
     if (event) events.push(event);
   }

@@ -5,7 +5,18 @@
  * organisation's carry no `source` or `status`.
  */
 import { Address, CONTACT_DETAIL_TYPES, CONTACT_DETAIL_USAGES, anyValue, valueByType } from '../contact-details/schemas.js';
-import { Nullable, StringEnum, Type, metadataPatchSchema, metadataSchema, objectId, rowColumns, timestampProperties, type Static } from '../kernel/schemas.js';
+import {
+  DateColumn,
+  Nullable,
+  StringEnum,
+  Type,
+  metadataPatchSchema,
+  metadataSchema,
+  objectId,
+  rowColumns,
+  timestampProperties,
+  type Static,
+} from '../kernel/schemas.js';
 
 const writable = {
   primary: Type.Boolean({ description: 'The preferred detail of its type; setting it demotes the current primary of that type.' }),
@@ -51,7 +62,7 @@ export const OrganisationContactDetail = Type.Object({
   ...timestampProperties,
 });
 
-/** A row of `organisation_contact_details` (migration 065): `value` for strings, `address` for addresses. */
+/** A row of `organisation_contact_details` (migrations 065, 066): `value` for strings, `address` for addresses; `deleted_at` once left out of the set. */
 export const OrganisationContactDetailRow = Type.Object({
   ...rowColumns,
   seq: Type.Number(),
@@ -62,6 +73,7 @@ export const OrganisationContactDetailRow = Type.Object({
   primary: Type.Boolean(),
   usage: Nullable(StringEnum(CONTACT_DETAIL_USAGES)),
   metadata: metadataSchema,
+  deleted_at: Type.Optional(Nullable(DateColumn)),
 });
 
 export type OrganisationContactDetailCreate = Static<typeof OrganisationContactDetailCreate>;

@@ -1,6 +1,9 @@
 /**
  * Organisations (docs/api.md section 5): the creditor brands a tenant collects for. Written
- * through the shared skeleton (kernel/owned.ts); only the mapping and the columns are declared here.
+ * through the shared skeleton (kernel/owned.ts); the mapping and the columns are declared here.
+ * The writes here return the row without recording `organisation.*`: the public object embeds its
+ * contact details, a folder after this one (docs/api.md section 15), so the composed writes there
+ * (organisation-contact-details/organisation-writes.ts) write the details and record the events.
  */
 import type { Knex } from '@dms/db';
 import { createOwned, givenFields, updateOwned, type OwnedResource } from '../kernel/owned.js';
@@ -27,19 +30,19 @@ export function toOrganisation(row: OrganisationRow): Organisation {
   };
 }
 
-const organisations: OwnedResource<OrganisationRow, Organisation, typeof organisationsResource> = {
+// The skeleton writes the row; the event is recorded by the composed writes once the details are written too.
+const organisations: OwnedResource<OrganisationRow, OrganisationRow, typeof organisationsResource> = {
   resource: organisationsResource,
-  toObject: toOrganisation,
-  events: { created: 'organisation.created', updated: 'organisation.updated' },
+  toObject: (row) => row,
 };
 
 /**
- * Creates an organisation and its `organisation.created` event in one transaction.
+ * Inserts an organisation (no event: the caller records `organisation.created`).
  * @throws ApiError 400 `validation_failed` for a collection strategy naming an unknown template (organisations/strategy.ts)
  */
-export function createOrganisation(db: Knex, tenantId: string, input: OrganisationCreate): Promise<Organisation> {
+export function insertOrganisation(trx: Knex.Transaction, tenantId: string, input: OrganisationCreate): Promise<OrganisationRow> {
   return createOwned(
-    db,
+    trx,
     tenantId,
     organisations,
     {
@@ -52,25 +55,32 @@ export function createOrganisation(db: Knex, tenantId: string, input: Organisati
       configurations: JSON.stringify(input.configurations ?? {}),
       metadata: input.metadata,
     },
-    (trx) => checkStrategy(trx, tenantId, input.configurations?.collection_strategy),
+    (t) => checkStrategy(t, tenantId, input.configurations?.collection_strategy),
   );
 }
 
 /**
- * Updates an organisation (`PATCH`): given fields replace (`payment_options_configuration` as a
- * whole), each given key of `configurations`
- * replaces that key, `metadata` merges; writes
- * `organisation.updated` in the same transaction.
- * @throws ApiError 404 `resource_missing` for another tenant's or an unknown id
+ * Updates an organisation under its lock (`PATCH`/`PUT`): given fields replace
+ * (`payment_options_configuration` as a whole), each given key of `configurations` replaces that
+ * key, `metadata` merges. No event: the caller records `organisation.updated`.
+ * @param also runs on the locked current row before the write (the composed write replaces the details there)
+ * @throws ApiError 404 `resource_missing` for another tenant's or an unknown id, 400 `validation_failed`
  */
-export function updateOrganisation(db: Knex, tenantId: string, id: string, input: OrganisationUpdate): Promise<Organisation> {
+export function changeOrganisation(
+  trx: Knex.Transaction,
+  tenantId: string,
+  id: string,
+  input: OrganisationUpdate,
+  also?: (current: OrganisationRow, trx: Knex.Transaction) => Promise<void>,
+): Promise<OrganisationRow> {
   return updateOwned(
-    db,
+    trx,
     tenantId,
     organisations,
     id,
-    async (current, trx) => {
-      await checkStrategy(trx, tenantId, input.configurations?.collection_strategy);
+    async (current, t) => {
+      await checkStrategy(t, tenantId, input.configurations?.collection_strategy);
+      await also?.(current, t);
       return {
         ...givenFields(input, ['name', 'customer_facing_name', 'internal_name', 'industry', 'logo']),
         ...(input.payment_options_configuration === undefined ? {} : { payment_options_configuration: JSON.stringify(input.payment_options_configuration) }),

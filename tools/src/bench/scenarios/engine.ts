@@ -22,7 +22,7 @@ import { communicationsResource, localTime } from '@dms/domain/communications';
 import { tenantRows } from '@dms/domain/kernel';
 import { createCustomer } from '@dms/domain/customers';
 import { createDebt, moveDebt } from '@dms/domain/debts';
-import { createOrganisation } from '@dms/domain/organisations';
+import { createOrganisationWithDetails } from '@dms/domain/organisation-contact-details';
 import { testTenantOf } from '@dms/domain/tenants';
 import { log, type BenchContext } from '../context.js';
 import { fmt, type ScenarioResult } from '../model.js';
@@ -55,7 +55,7 @@ export async function engineScenario(ctx: BenchContext): Promise<ScenarioResult>
     const live = await ctx.stack.newTenant('Engine Bench');
     // Only a test-mode tenant's clock may move (docs/api.md section 15): the engine works the bench tenant's test-mode pair.
     const tenantId = (await testTenantOf(db, live.tenantId)).id;
-    const org = await createOrganisation(db, tenantId, { name: 'Bench Energy' });
+    const org = await createOrganisationWithDetails(db, tenantId, { name: 'Bench Energy' });
     // The tenant's own clock at noon in London (the contact window of section 12): production refuses a worker offset.
     await db('tenants').where({ id: tenantId }).update({ clock_offset_seconds: noonOffset() });
     log(`engine: preparing ${n} debts`);

@@ -11,7 +11,7 @@
  * The check puts the run beside the aggregate; the issue's target is at most 3×.
  */
 import { loadavg } from 'node:os';
-import { createOrganisation } from '@dms/domain/organisations';
+import { createOrganisationWithDetails } from '@dms/domain/organisation-contact-details';
 import { feeBindings, feeSql, runPayoutsNow } from '@dms/domain/payouts';
 import { PAYOUT_DEFAULTS } from '@dms/domain/organisations';
 import { log, type BenchContext } from '../context.js';
@@ -28,7 +28,7 @@ export async function payoutsScenario(ctx: BenchContext): Promise<ScenarioResult
   const { db } = ctx.stack;
   const n = ctx.settings.payoutPayments;
   const tenant = await ctx.stack.newTenant('bench payouts');
-  const org = await createOrganisation(db, tenant.tenantId, { name: 'Payout bench creditor' });
+  const org = await createOrganisationWithDetails(db, tenant.tenantId, { name: 'Payout bench creditor' });
   const loadStart = process.hrtime.bigint();
   await db.transaction(async (trx) => {
     // The load is set-based but large: no pool time limit for it (the run keeps the pool's), and,

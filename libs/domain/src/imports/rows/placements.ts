@@ -19,7 +19,7 @@ import { recordEvents, type PendingEvent } from '../../kernel/outbox.js';
 import { tenantRows } from '../../kernel/scoped.js';
 import { customersResource } from '../../customers/resource.js';
 import { deriveFullName, toCustomer } from '../../customers/store.js';
-import { lastPrimaryWins } from '../../customers/contacts.js';
+import { lastPrimaryWins } from '../../contact-details/sets.js';
 import type { CustomerRow } from '../../customers/schemas.js';
 import { contactDetailsResource } from '../../contact-details/resource.js';
 import { toContactDetail } from '../../contact-details/store.js';

@@ -12,7 +12,8 @@ import { customersResource, toCustomer, withContactDetails, type CustomerRow } f
 import { debtsResource, toDebt, type DebtRow } from '@dms/domain/debts';
 import { invoicesResource, toInvoice, withLineItemIds, type InvoiceRowWithItems } from '@dms/domain/invoices';
 import { lineItemsResource, toLineItem, type LineItemRow } from '@dms/domain/line-items';
-import { organisationsResource, toOrganisation, type OrganisationRow } from '@dms/domain/organisations';
+import { toOrganisationWithDetails, withOrganisationContactDetails, type OrganisationRowWithDetails } from '@dms/domain/organisation-contact-details';
+import { organisationsResource } from '@dms/domain/organisations';
 import { paymentPlansResource, toPaymentPlan, type PaymentPlanRow } from '@dms/domain/payment-plans';
 import { paymentsResource, toPayment, type PaymentRow } from '@dms/domain/payments';
 import { declareExpansions, expandObjects, referencedRow, referencingRows, type ExpansionRegistry, type Relation } from '../../operations/expansion.js';
@@ -25,7 +26,9 @@ export const DEBT_EXPANSIONS = declareExpansions('debt', {
     missing: (id) => deletedObject('customer', id),
     expands: 'customer',
   }),
-  organisation: referencedRow<Debt, OrganisationRow>(organisationsResource, (d) => d.organisation as string, toOrganisation),
+  organisation: referencedRow<Debt, OrganisationRowWithDetails>(organisationsResource, (d) => d.organisation as string, toOrganisationWithDetails, {
+    select: (db, q) => withOrganisationContactDetails(db)(q),
+  }),
   payments: referencingRows<Debt, PaymentRow>(paymentsResource, 'debt_id', toPayment, { expands: 'payment' }),
   line_items: referencingRows<Debt, LineItemRow>(lineItemsResource, 'debt_id', toLineItem),
   invoices: referencingRows<Debt, InvoiceRowWithItems>(invoicesResource, 'debt_id', (r) => toInvoice(r, r.line_item_ids), {

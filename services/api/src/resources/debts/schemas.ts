@@ -10,7 +10,7 @@ import { Debt as DebtObject } from '@dms/domain/debts';
 import type { Customer } from '@dms/domain/customers';
 import { Invoice } from '@dms/domain/invoices';
 import { LineItem } from '@dms/domain/line-items';
-import type { Organisation } from '@dms/domain/organisations';
+import type { OrganisationWithContactDetails as Organisation } from '@dms/domain/organisation-contact-details';
 import { PaymentPlan } from '@dms/domain/payment-plans';
 import { Payment } from '@dms/domain/payments';
 

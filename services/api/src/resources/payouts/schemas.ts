@@ -4,7 +4,7 @@
  * `organisation_id`, and an item's `payment` as its id or, with `expand[]=payment`, the payment.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import type { Organisation } from '@dms/domain/organisations';
+import type { OrganisationWithContactDetails as Organisation } from '@dms/domain/organisation-contact-details';
 import { BalanceItem as BalanceItemObject, Payout as PayoutObject } from '@dms/domain/payouts';
 import { Payment } from '../payments/schemas.js';
 
