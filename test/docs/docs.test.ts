@@ -63,7 +63,12 @@ describe('/docs', () => {
       .getByRole('heading', { name: /Debt Management Service API/ })
       .first()
       .waitFor({ timeout: 20_000 });
+    // Every tag is listed; tags start collapsed (init.js), so the test opens those it checks.
     await page.locator('.opblock-tag', { hasText: 'Debts' }).first().waitFor();
+    await expect(page.locator('.opblock-tag').count()).resolves.toBeGreaterThanOrEqual(20);
+    for (const tag of ['Debts', 'Debt lifecycle', 'Payments']) await page.locator(`.opblock-tag[data-tag="${tag}"]`).click();
+    await page.locator('#operations-Payments-createPayment').waitFor();
+    await page.locator('#operations-Debts-createDebt').waitFor();
 
     const operations = await page
       .locator('.opblock-summary')

@@ -8,4 +8,8 @@ window.ui = SwaggerUIBundle({
   // and tokens do not belong in a web page).
   supportedSubmitMethods: [],
   defaultModelsExpandDepth: 0,
+  // Tags start collapsed, with a filter box: rendering every one of the ~130 operations on load
+  // left Swagger UI 5 showing the first tag and nothing after it (a reader opens a tag to see its operations).
+  docExpansion: 'none',
+  filter: true,
 });
