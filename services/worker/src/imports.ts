@@ -41,7 +41,13 @@ export class ImportRunner {
    */
   async drainOnce(): Promise<number> {
     const { db, cfg } = this.deps;
-    const options = { tenantIds: cfg.tenantIds, batchSize: cfg.IMPORT_BATCH_SIZE, rowsPerTransaction: cfg.IMPORT_ROWS_PER_TRANSACTION, leaseSeconds: cfg.IMPORT_LEASE_SECONDS, holdMs: cfg.IMPORT_TEST_HOLD_MS };
+    const options = {
+      tenantIds: cfg.tenantIds,
+      batchSize: cfg.IMPORT_BATCH_SIZE,
+      rowsPerTransaction: cfg.IMPORT_ROWS_PER_TRANSACTION,
+      leaseSeconds: cfg.IMPORT_LEASE_SECONDS,
+      holdMs: cfg.IMPORT_TEST_HOLD_MS,
+    };
     let total = 0;
     while (this.running) {
       const applied = await applyImportBatch(db, options);
