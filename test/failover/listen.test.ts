@@ -59,6 +59,20 @@ async function createDebt(): Promise<string> {
   return res.body.id as string;
 }
 
+/**
+ * Waits until this tenant has no delivery left to finish and the dispatcher had time to go back to
+ * sleep: a delivery's slot frees (and wakes the loop for one more queue check) only after its
+ * result is written, which on a loaded machine can land after the next test's debt is committed.
+ */
+async function dispatcherIdle(): Promise<void> {
+  await eventually(
+    async () => (await testDb()('webhook_deliveries').where({ tenant_id: t.tenant.tenantId, status: 'pending' }).count({ n: '*' }))[0]!.n === 0,
+    'every delivery recorded',
+    10_000,
+  );
+  await new Promise((r) => setTimeout(r, 1_000));
+}
+
 const delivered = (debtId: string) => receiver.received.some((r) => r.event.type === 'debt.created' && r.event.data?.object?.id === debtId && r.verified);
 
 test('a notification wakes the dispatcher: the delivery comes well before the 60 s poll', async () => {
@@ -67,6 +81,7 @@ test('a notification wakes the dispatcher: the delivery comes well before the 60
 });
 
 test('an event committed while the listener is cut off is delivered as soon as it listens again', async () => {
+  await dispatcherIdle();
   const lost = lostLines();
   proxy.cut();
   let id: string;
@@ -79,9 +94,12 @@ test('an event committed while the listener is cut off is delivered as soon as i
     proxy.restore();
   }
   await eventually(() => delivered(id!), 'delivered after listening again', PROMPT_MS);
+  await eventually(async () => (await listeners()) === 1, 'the dispatcher listens again', 10_000);
 });
 
 test('after pg_terminate_backend of its LISTEN session the dispatcher listens again and is woken by the next notification', async () => {
+  await eventually(async () => (await listeners()) === 1, 'the dispatcher listens', 10_000);
+  await dispatcherIdle();
   const lost = lostLines();
   await testDb().raw("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'dms-dispatcher-listen' AND client_port = ANY(?)", [
     proxy.serverSidePorts(),

@@ -9,10 +9,10 @@
 import type { Knex } from '@dms/db';
 import { mergeMetadata } from '../kernel/metadata.js';
 import { SYSTEM_ACTOR, lockDebt, moveLockedDebt, type StatusNote } from '../debts/moves.js';
-import { setEngineState } from '../debts/store.js';
+import { deferEngineState, flushEngineState, setEngineState, type EngineColumns } from '../debts/engine-state.js';
 import type { DebtRow } from '../debts/schemas.js';
 import { debtsResource } from '../debts/resource.js';
-import { deferEngineState, flushEngineState, moveLockedDebts, type EngineColumns, type LockedMove } from '../debts/set-wise.js';
+import { moveLockedDebts, type LockedMove } from '../debts/set-wise.js';
 import type { CollectionStrategy } from '../organisations/strategy.js';
 import { deferEvents, flushEvents } from '../kernel/outbox.js';
 import { acrossTenants } from '../kernel/scoped.js';

@@ -8,6 +8,7 @@ export * from './states.js';
 export * from './schemas.js';
 export * from './store.js';
 export * from './moves.js';
+export * from './engine-state.js';
 export * from './set-wise.js';
 export * from './ledger.js';
 export * from './plans.js';

@@ -1,9 +1,8 @@
 /**
  * Set-wise writes of debts the caller has locked, for the collection engine's batches (docs/api.md
  * section 13): `moveLockedDebts` makes many status moves in one `UPDATE … FROM (VALUES …)` and
- * records each move's `debt.<status>` event (outbox) in the order given; `deferEngineState` makes
- * `setEngineState` in a transaction collect the engine's bookkeeping, which `flushEngineState`
- * writes in one statement per set of columns before the commit.
+ * records each move's `debt.<status>` event (outbox) in the order given, with the engine's
+ * bookkeeping (engine-state.ts) of each debt written in the same statement.
  */
 import type { Knex } from '@dms/db';
 import { recordEvent } from '../kernel/outbox.js';
@@ -13,10 +12,8 @@ import { debtsResource } from './resource.js';
 import type { DebtRow } from './schemas.js';
 import { moveColumns, type StatusNote } from './moves.js';
 import { PLAN_AWARE, requireTransition, type DebtMove } from './states.js';
-import { toDebt, type EngineState } from './store.js';
-
-/** Engine bookkeeping a set-wise write may carry: times and a step, never `'now'`. */
-export type EngineColumns = { engine_step?: number; engine_due_at?: Date | null; contacted_at?: Date };
+import { ENGINE_TYPES, type EngineColumns } from './engine-state.js';
+import { toDebt } from './store.js';
 
 /** SQL types of the debt columns written through `VALUES`. */
 const TYPES: Record<string, string> = {
@@ -25,9 +22,7 @@ const TYPES: Record<string, string> = {
   status_whodunnit: 'text',
   status_context: 'text',
   pause_end_at: 'timestamptz',
-  engine_step: 'integer',
-  engine_due_at: 'timestamptz',
-  contacted_at: 'timestamptz',
+  ...ENGINE_TYPES,
 };
 
 /** One move of a locked debt, with the engine's bookkeeping written with it. */
@@ -70,42 +65,4 @@ export async function moveLockedDebts(trx: Knex.Transaction, moves: readonly Loc
     rows.push(row);
   }
   return rows;
-}
-
-/** Engine bookkeeping collected per transaction, by debt id. */
-const pending = new WeakMap<Knex.Transaction, Map<string, { tenantId: string; state: EngineColumns }>>();
-
-/**
- * Makes `setEngineState` in `trx` collect what it writes (a debt's later call overrides its
- * earlier one column by column) until `flushEngineState`, which must run before the commit. A
- * status move of a debt with collected state must not write engine columns itself.
- */
-export function deferEngineState(trx: Knex.Transaction): void {
-  if (!pending.has(trx)) pending.set(trx, new Map());
-}
-
-/**
- * Collects `state` for `debtId` when `trx` defers (and the state holds no `'now'`).
- * @returns null when collected; else what the caller must write at once (with what was collected
- *   for the debt, which is then dropped, so that nothing older is written after it)
- */
-export function collectEngineState(trx: Knex.Transaction, tenantId: string, debtId: string, state: EngineState): EngineState | null {
-  const collected = pending.get(trx);
-  if (!collected) return state;
-  const merged: EngineState = { ...collected.get(debtId)?.state, ...state };
-  if (merged.engine_due_at === 'now' || merged.contacted_at === 'now') {
-    collected.delete(debtId);
-    return merged;
-  }
-  collected.set(debtId, { tenantId, state: merged as EngineColumns });
-  return null;
-}
-
-/** Writes the state `trx` collected since `deferEngineState`; `setEngineState` writes at once again afterwards. */
-export async function flushEngineState(trx: Knex.Transaction): Promise<void> {
-  const collected = pending.get(trx);
-  pending.delete(trx);
-  if (!collected?.size) return;
-  const rows = [...collected].map(([id, { tenantId, state }]) => ({ id, tenant_id: tenantId, ...state }));
-  for (const group of bySignature(rows, (r) => Object.keys(r))) await updateFromValues<DebtRow>(trx, 'debts', TYPES, group);
 }

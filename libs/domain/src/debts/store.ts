@@ -20,7 +20,6 @@ import { checkLineItems, insertLineItems } from '../line-items/store.js';
 import type { LineItemCreate } from '../line-items/schemas.js';
 import { debtsResource } from './resource.js';
 import type { Debt, DebtCreate, DebtRow, DebtUpdate, Summary } from './schemas.js';
-import { collectEngineState } from './set-wise.js';
 
 /**
  * Maps a row to the public object; `customer` and `organisation` are ids (expansion.ts embeds them).
@@ -191,28 +190,4 @@ export async function updateLockedDebt(trx: Knex.Transaction, tenantId: string, 
   const debt = toDebt(row as DebtRow);
   await recordEvent(trx, debtsResource, tenantId, 'debt.updated', debt);
   return debt;
-}
-
-/** The collection engine's bookkeeping on a debt (docs/api.md section 13); not part of the public object. */
-export interface EngineState {
-  engine_step?: number;
-  /** A time, `'now'` (the tenant's now), or null (nothing due). */
-  engine_due_at?: Date | 'now' | null;
-  contacted_at?: Date | 'now';
-}
-
-/**
- * Writes the engine's bookkeeping of a debt the caller has locked: no event (nothing a client
- * sees changes; the communications and status moves it goes with record theirs). In a
- * transaction that defers it (`deferEngineState`, set-wise.ts) it is collected and written set-wise.
- */
-export async function setEngineState(trx: Knex.Transaction, tenantId: string, debtId: string, given: EngineState): Promise<void> {
-  const state = collectEngineState(trx, tenantId, debtId, given);
-  if (!state) return;
-  const now = trx.raw('tenant_now(?)', [tenantId]);
-  const columns: Record<string, unknown> = {};
-  if (state.engine_step !== undefined) columns.engine_step = state.engine_step;
-  if (state.engine_due_at !== undefined) columns.engine_due_at = state.engine_due_at === 'now' ? now : state.engine_due_at;
-  if (state.contacted_at !== undefined) columns.contacted_at = state.contacted_at === 'now' ? now : state.contacted_at;
-  if (Object.keys(columns).length) await tenantRows(trx, debtsResource, tenantId).where('debts.id', debtId).update(columns);
 }
