@@ -20,7 +20,17 @@ import type { Channels } from '@dms/channels';
 import type { Knex } from '@dms/db';
 import { deferEngineState, flushEngineState, type DebtRow } from '@dms/domain/debts';
 import { deferEvents, flushEvents } from '@dms/domain/kernel';
-import { analyseDebts, applySendFailure, applySent, batchReads, runStep, unsettledOf, type EngineOutcome, type Links } from '@dms/domain/communications';
+import {
+  analyseDebts,
+  applySendFailure,
+  applySent,
+  batchReads,
+  lockContactsOf,
+  runStep,
+  unsettledOf,
+  type EngineOutcome,
+  type Links,
+} from '@dms/domain/communications';
 import type { Logger } from '@dms/logger';
 import type { Clock } from '../changes/clock.js';
 import type { BatchOutcome, ChangeOutcome, TimedChange } from '../changes/types.js';
@@ -73,6 +83,8 @@ async function inBatch(
   if (!claimed.length) return [];
   deferEvents(trx);
   deferEngineState(trx);
+  // The 7-day limit counts what other workers handed over: their batches' customers wait for their commits.
+  await lockContactsOf(trx, claimed);
   const reads = await batchReads(trx, claimed, earliestOf(claimed));
   const decided: Array<{ debt: Claimed; outcome: EngineOutcome }> = [];
   for (const debt of claimed) decided.push({ debt, outcome: await decide(debt, reads) });
