@@ -5,7 +5,15 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import knexFactory from 'knex';
-import { isDatabaseBusy, isDatabaseUnavailable, isSyncWaitCancelled, neverReachedDatabase, retryWhileUnavailable, SyncCommitUncertainError } from '@dms/db';
+import {
+  isDatabaseBusy,
+  isDatabaseUnavailable,
+  isSyncWaitCancelled,
+  isTransactionConflict,
+  neverReachedDatabase,
+  retryWhileUnavailable,
+  SyncCommitUncertainError,
+} from '@dms/db';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
@@ -34,15 +42,25 @@ describe('isDatabaseUnavailable / isDatabaseBusy', () => {
     ['statement_timeout', withCode('57014')],
     ['lock_timeout', withCode('55P03')],
     ['no free pooled connection', new knexFactory.KnexTimeoutError('Knex: Timeout acquiring a connection.')],
+    ['a deadlock victim, still after its retries', withCode('40P01')],
+    ['a serialization failure, still after its retries', withCode('40001')],
   ])('%s: busy, not unavailable', (_what, err) => {
     expect(isDatabaseBusy(err)).toBe(true);
     expect(isDatabaseUnavailable(err)).toBe(false);
   });
 
   test.each([
+    ['a deadlock victim', withCode('40P01'), true],
+    ['a serialization failure', withCode('40001'), true],
+    ['a unique violation', withCode('23505'), false],
+    ['lock_timeout', withCode('55P03'), false],
+  ])('isTransactionConflict: %s', (_what, err, conflict) => {
+    expect(isTransactionConflict(err)).toBe(conflict);
+  });
+
+  test.each([
     ['a unique violation', withCode('23505')],
     ['a check violation', withCode('23514')],
-    ['a serialization failure', withCode('40001')],
     ['a syntax error', withCode('42601')],
     ['a bug', new TypeError('cannot read properties of undefined')],
     ['nothing', undefined],

@@ -62,16 +62,29 @@ export function isDatabaseUnavailable(err: unknown): boolean {
 }
 
 /**
+ * True when `err` ended a transaction that collided with another and was rolled back whole:
+ * chosen as a deadlock's victim (40P01) or a serialization failure (40001). Running the whole
+ * transaction again is the remedy PostgreSQL prescribes (its docs, "Deadlocks"); `createDb`'s
+ * pools do it for top-level transactions (conflicts.ts).
+ */
+export function isTransactionConflict(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const code = codeOf(err);
+  return code === '40P01' || code === '40001';
+}
+
+/**
  * True when `err` means the database could not serve in time or at all right now: no free pooled
  * connection (`KnexTimeoutError`), `statement_timeout` or a cancel (57014), `lock_timeout`
- * (55P03), or no primary (`isDatabaseUnavailable`). Callers answer these as "unavailable, retry
- * shortly" (503 with `Retry-After`, docs/api.md section 3) rather than as a fault.
+ * (55P03), a transaction conflict still failing after its retries (`isTransactionConflict`), or
+ * no primary (`isDatabaseUnavailable`). Callers answer these as "unavailable, retry shortly" (503
+ * with `Retry-After`, docs/api.md section 3) rather than as a fault.
  */
 export function isDatabaseBusy(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   if (err instanceof knexFactory.KnexTimeoutError) return true;
   const code = codeOf(err);
-  return code === '57014' || code === '55P03' || isDatabaseUnavailable(err);
+  return code === '57014' || code === '55P03' || isTransactionConflict(err) || isDatabaseUnavailable(err);
 }
 
 /**

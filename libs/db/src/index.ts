@@ -5,6 +5,7 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { databaseRouteSpec, loadConfig, poolTimeoutSpec } from '@dms/config';
+import { retryTransactionConflicts } from './conflicts.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { pgClientClass, type Pooler } from './pg-client.js';
 
@@ -14,7 +15,8 @@ export { ensureDatabase } from './databases.js';
 export { startLocalPostgres, resolveDatabase, EmbeddedPostgresError, type LocalPostgres } from './embedded.js';
 export * from './partitions/index.js';
 export { listenWithReconnect, type Listener, type ListenOptions, type ListenLog } from './listen.js';
-export { isDatabaseBusy, isDatabaseUnavailable, neverReachedDatabase, isSyncWaitCancelled, SyncCommitUncertainError } from './errors.js';
+export { retryTransactionConflicts, TRANSACTION_ATTEMPTS } from './conflicts.js';
+export { isDatabaseBusy, isDatabaseUnavailable, isTransactionConflict, neverReachedDatabase, isSyncWaitCancelled, SyncCommitUncertainError } from './errors.js';
 export { retryWhileUnavailable, type RetryOptions } from './retry.js';
 export { SessionTimeZoneError, type Pooler } from './pg-client.js';
 
@@ -95,7 +97,8 @@ export function namedStatementsAllowed(env: NodeJS.ProcessEnv = process.env): bo
  * free connection is bounded: a blocked table or an exhausted pool fails fast with PostgreSQL error
  * 57014 / 55P03 or `KnexTimeoutError` instead of hanging the caller (the API answers 503). A commit
  * whose wait for a synchronous standby was cancelled rejects with SyncCommitUncertainError rather
- * than succeeding (pg-client.ts).
+ * than succeeding (pg-client.ts). A top-level transaction rolled back as a deadlock's victim or for
+ * a serialization failure runs again, up to three runs (conflicts.ts).
  * @param url PostgreSQL connection string
  * @param poolMax maximum connections this process opens
  * @param timeouts time limits; by default those of the environment (`poolTimeoutsFromEnv`)
@@ -111,7 +114,7 @@ export function createDb(url: string, poolMax = 10, timeouts: PoolTimeouts = poo
           options: '-c TimeZone=UTC',
         }
       : {};
-  return knexFactory({
+  const db = knexFactory({
     client: pgClientClass(pooler) as typeof knexFactory.Client,
     // A connect to a server that does not answer (a primary cut off the network) fails after 10 s
     // instead of waiting for TCP to give up, minutes later.
@@ -123,6 +126,7 @@ export function createDb(url: string, poolMax = 10, timeouts: PoolTimeouts = poo
     } as Knex.PgConnectionConfig,
     pool: { min: 0, max: poolMax, acquireTimeoutMillis: timeouts.acquireTimeoutMs },
   });
+  return retryTransactionConflicts(db);
 }
 
 type Migration = { up(k: Knex): Promise<void>; down(k: Knex): Promise<void> };
