@@ -10,8 +10,8 @@
 /** A row as node-postgres returns it (int8 parsed to numbers, timestamptz to Date). */
 type Row = Record<string, unknown>;
 
-/** `GET /debts` item (docs/api.md section 5): ids for `customer` and `organisation` (no `expand[]`). */
-export function debtObject(r: Row): object {
+/** `GET /debts` item (docs/api.md section 5): ids for `customer` and `organisation` (no `expand[]`); `livemode` is its tenant's (section 15). */
+export function debtObject(r: Row, livemode: boolean): object {
   return {
     id: r.id,
     object: 'debt',
@@ -19,6 +19,8 @@ export function debtObject(r: Row): object {
     organisation: r.organisation_id,
     account_number: r.account_number,
     kind: r.kind,
+    originator: r.originator,
+    configurations: r.configurations,
     currency: r.currency,
     start_at: r.start_at,
     tags: r.tags,
@@ -46,11 +48,12 @@ export function debtObject(r: Row): object {
     },
     created_at: r.created_at,
     updated_at: r.updated_at,
+    livemode,
   };
 }
 
-/** `GET /payments` item (docs/api.md section 5): ids for `debt` and `payment_plan` (no `expand[]`). */
-export function paymentObject(r: Row): object {
+/** `GET /payments` item (docs/api.md section 5): ids for `debt` and `payment_plan` (no `expand[]`); `livemode` is its tenant's (section 15). */
+export function paymentObject(r: Row, livemode: boolean): object {
   return {
     id: r.id,
     object: 'payment',
@@ -66,6 +69,7 @@ export function paymentObject(r: Row): object {
     metadata: r.metadata,
     created_at: r.created_at,
     updated_at: r.updated_at,
+    livemode,
   };
 }
 

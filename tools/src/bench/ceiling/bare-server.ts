@@ -80,7 +80,7 @@ function links(url: URL, ids: string[], limit: number, hasOlder: boolean, hasNew
   return out.join(', ');
 }
 
-type Lister = { table: 'debts' | 'payments'; counter: string; object: (r: Record<string, unknown>) => object };
+type Lister = { table: 'debts' | 'payments'; counter: string; object: (r: Record<string, unknown>, livemode: boolean) => object };
 const LISTS: Record<string, Lister> = {
   '/debts': { table: 'debts', counter: 'debts', object: debtObject },
   '/payments': { table: 'payments', counter: 'payments_all', object: paymentObject },
@@ -92,6 +92,18 @@ function send(res: ServerResponse, status: number, body: string, headers: Record
 }
 
 /** Serves one request (one worker). */
+/** Each tenant's `livemode` (docs/api.md section 15), read once per process as the API does. */
+const livemodes = new Map<string, boolean>();
+async function livemodeOf(pool: pg.Pool, tenantId: string): Promise<boolean> {
+  let livemode = livemodes.get(tenantId);
+  if (livemode === undefined) {
+    const { rows } = await pool.query<{ livemode: boolean }>('SELECT livemode FROM tenants WHERE id = $1', [tenantId]);
+    livemode = rows[0]?.livemode ?? true;
+    livemodes.set(tenantId, livemode);
+  }
+  return livemode;
+}
+
 async function serve(pool: pg.Pool, keys: Map<string, KeyObject>, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://bare');
   const lister = LISTS[url.pathname];
@@ -129,7 +141,8 @@ async function serve(pool: pg.Pool, keys: Map<string, KeyObject>, req: IncomingM
   const totals: Record<string, string> = searching
     ? { 'x-total-count': String(Math.min(counted, SEARCH_TOTAL_CAP)), 'x-total-count-relation': counted > SEARCH_TOTAL_CAP ? 'gte' : 'eq' }
     : { 'x-total-count': String(counted) };
-  send(res, 200, listBody(data.map(object)), {
+  const livemode = await livemodeOf(pool, tenantId);
+  send(res, 200, listBody(data.map((r) => object(r, livemode))), {
     ...totals,
     'x-page-items': String(data.length),
     link: links(
