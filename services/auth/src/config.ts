@@ -13,7 +13,7 @@ export const authSpec = {
   KEY_RELOAD_SECONDS: num({ default: 30, desc: 'Fallback poll interval for signing-key changes (LISTEN/NOTIFY is the fast path)' }),
   CLIENT_CACHE_TTL_SECONDS: num({
     default: 30,
-    desc: 'Lifetime of a cached client lookup, seconds; every client change also drops it on all instances at once (LISTEN/NOTIFY). 0 reads the database on every token request',
+    desc: 'Lifetime of a cached client lookup, seconds; every client change also drops it on all instances as its notification arrives (LISTEN/NOTIFY). 0 reads the database on every token request',
   }),
   CLIENT_CACHE_MAX: num({ default: 10000, desc: 'Most clients an issuer process keeps cached (least recently used go first)' }),
   TOKEN_FAILURE_LIMIT: num({

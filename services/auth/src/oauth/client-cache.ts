@@ -2,8 +2,9 @@
  * In-process cache of client lookups for the token endpoint (docs/api.md section 2), so a token
  * request usually costs no database round trip and no secret decryption.
  *
- * Revocation and secret rotation must still take effect at once on every issuer instance, so the
- * cache is only trusted while this process is sure to hear of every change:
+ * Revocation and secret rotation must still take effect on every issuer instance as soon as their
+ * notification arrives (milliseconds after the commit; a request already being answered may still
+ * see the old entry), so the cache is only trusted while this process is sure to hear of every change:
  * - every client write NOTIFYs `OAUTH_CLIENTS_CHANNEL` in its transaction; `invalidate(clientId)`
  *   drops the entry when the notification arrives (see change-watcher.ts);
  * - until the LISTEN is in place, and from the moment its connection is lost until it is in place
