@@ -183,9 +183,9 @@ describe('client lifecycle', () => {
     await revokeClient(testDb(), t.clientId);
     // The issuer cached the client on the first request; the revocation's NOTIFY drops it there
     // within its round trip (docs/api.md section 2), which a loaded machine can stretch past the
-    // next request: wait for that, never for the cache's lifetime (CLIENT_CACHE_TTL_SECONDS).
+    // next request: wait for that (at most 5 s), never for the cache's lifetime (CLIENT_CACHE_TTL_SECONDS).
     let res: Awaited<ReturnType<typeof tokenRequest>> | undefined;
-    await eventually(async () => (res = await tokenRequest(grant(), basicOf(t))).status !== 200, 'the revocation reaches the issuer', 2_000);
+    await eventually(async () => (res = await tokenRequest(grant(), basicOf(t))).status !== 200, 'the revocation reaches the issuer', 5_000);
     expect(res?.status).toBe(401);
     expect(res?.body.error).toBe('invalid_client');
   });

@@ -29,6 +29,8 @@ import { fmt, type ScenarioResult } from '../model.js';
 import { mapPool } from '../../seed/pool.js';
 
 const SMTP_CONNECTIONS = 5;
+/** Debts prepared between two ANALYZEs of the tables they fill. */
+const ANALYZE_EVERY = 10_000;
 
 /** Seconds to add to now for noon in London (the contact window of section 12). */
 function noonOffset(): number {
@@ -58,8 +60,8 @@ export async function engineScenario(ctx: BenchContext): Promise<ScenarioResult>
     const org = await createOrganisationWithDetails(db, tenantId, { name: 'Bench Energy' });
     // The tenant's own clock at noon in London (the contact window of section 12): production refuses a worker offset.
     await db('tenants').where({ id: tenantId }).update({ clock_offset_seconds: noonOffset() });
-    log(`engine: preparing ${n} debts`);
-    await mapPool(n, 8, async (i) => {
+    /** Debt `i`: its customer with one email, the debt, moved to `prepared` (`ready`). */
+    const prepareDebt = async (i: number): Promise<void> => {
       const customer = await createCustomer(db, tenantId, {
         kind: 'individual',
         first_name: 'Bench',
@@ -73,7 +75,17 @@ export async function engineScenario(ctx: BenchContext): Promise<ScenarioResult>
         breakdown: { principal: 10_000 + i },
       });
       await moveDebt(db, tenantId, debt.id, 'ready', { whodunnit: 'bench' });
-    });
+    };
+    log(`engine: preparing ${n} debts`);
+    // This machine's PostgreSQL may run without autovacuum (it is off on the shared bench server):
+    // the tables are analyzed every ANALYZE_EVERY debts and vacuumed at the end, as autovacuum would
+    // do during and after such a load, so no plan is made on the statistics of an empty table (a
+    // customer read by id through the tenant's list index took 35 ms at 59,000 customers).
+    for (let from = 0; from < n; from += ANALYZE_EVERY) {
+      await mapPool(Math.min(ANALYZE_EVERY, n - from), 8, (k) => prepareDebt(from + k));
+      await db.raw('ANALYZE customers, customer_contact_details, debts');
+    }
+    await db.raw('VACUUM (ANALYZE) customers, customer_contact_details, debts, list_counters');
 
     // The ceiling: nodemailer alone, same server, same pool size, similar message.
     const transport = nodemailer.createTransport({ url: mail.smtpUrl, pool: true, maxConnections: SMTP_CONNECTIONS });
@@ -92,6 +104,8 @@ export async function engineScenario(ctx: BenchContext): Promise<ScenarioResult>
       WORKER_POLL_SECONDS: '0.2',
       WORKER_BATCH_SIZE: '1000',
     });
+    // At least 20 debts a second, and never less than 30 minutes.
+    const limitSec = Math.max(1800, n / 20);
     const t1 = performance.now();
     let sent = 0;
     let peakRss = 0;
@@ -99,11 +113,14 @@ export async function engineScenario(ctx: BenchContext): Promise<ScenarioResult>
     while (sent < n) {
       await new Promise((r) => setTimeout(r, 200));
       const [row] = await tenantRows(db, communicationsResource, tenantId).where('communications.status', 'sent').count({ c: '*' });
+      const before = sent;
       sent = Number(row!.c);
+      // Autovacuum's part while the engine fills communications and moves debts (see the preparation).
+      if (Math.floor(sent / ANALYZE_EVERY) > Math.floor(before / ANALYZE_EVERY)) await db.raw('ANALYZE communications, debts');
       const r = await rss(worker.child.pid);
       rssSamples.push(r);
       peakRss = Math.max(peakRss, r);
-      if ((performance.now() - t1) / 1000 > 1800) throw new Error(`engine: only ${sent} of ${n} sent after 30 min`);
+      if ((performance.now() - t1) / 1000 > limitSec) throw new Error(`engine: only ${sent} of ${n} sent after ${limitSec} s`);
     }
     const engineSec = (performance.now() - t1) / 1000;
     await ctx.stack.stopExtra();
