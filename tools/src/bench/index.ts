@@ -14,6 +14,7 @@
  *
  * Settings: see settings.ts (BENCH_DEBTS, BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, …).
  */
+import { constants } from 'node:os';
 import { BenchContext, log } from './context.js';
 import { describeMachine } from './machine.js';
 import { memoryScenario } from './scenarios/memory.js';
@@ -77,6 +78,12 @@ log(
 );
 
 const stack = await Stack.start(settings);
+// A run stopped by a signal (`kill`, Ctrl-C) stops its services first: left running, they would
+// write into the next run's recreated database (a signing key sealed with their own SECRETS_KEY,
+// which the next issuer cannot open).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void stack.stop().finally(() => process.exit(128 + constants.signals[signal])));
+}
 const ctx = new BenchContext(settings, stack);
 const results: ScenarioResult[] = [];
 let failed = false;
