@@ -19,6 +19,7 @@ import type { DebtRow } from '../debts/schemas.js';
 import { DEBT_MACHINE } from '../debts/states.js';
 import { lockActivePlan } from '../payment-plans/store.js';
 import type { PaymentPlanRow } from '../payment-plans/schemas.js';
+import { shareAccount } from '../payouts/accounts.js';
 import { recordBalanceItem } from '../payouts/ledger.js';
 import { paymentsResource } from './resource.js';
 import { OUTCOME_MOVES, requirePaymentTransition } from './states.js';
@@ -95,6 +96,16 @@ async function planFor(trx: Knex.Transaction, tenantId: string, debtId: string, 
   return plan;
 }
 
+/**
+ * Takes the payout account's writer lock (payouts/accounts.ts `shareAccount`) for money about to
+ * move on the locked `debt`, before the transaction writes any event: a payout run holds the
+ * account first and bumps the list counters (balance items, payouts, events) after it, so a writer
+ * that bumped the events counter before waiting for the account could deadlock with the run.
+ */
+async function holdPayoutAccount(trx: Knex.Transaction, debt: DebtRow): Promise<void> {
+  await shareAccount(trx, debt.tenant_id, debt.organisation_id, debt.currency);
+}
+
 /** Writes the balance item of money that moved on `payment` of the locked `debt` (`amount` > 0). */
 function moneyMoved(trx: Knex.Transaction, debt: DebtRow, payment: { id: string }, type: 'payment' | 'refund', amount: number): Promise<void> {
   return recordBalanceItem(trx, {
@@ -133,6 +144,7 @@ export async function createPayment(db: Knex, tenantId: string, debtId: string, 
     await assertFits(trx, tenantId, debt, input.amount);
     const plan = await planFor(trx, tenantId, debt.id, input.payment_plan_id);
     const status = input.status ?? 'succeeded';
+    if (status === 'succeeded') await holdPayoutAccount(trx, debt);
     // The payment's event is recorded first: it is the cause of the plan and debt events that may follow.
     const payment = await createOwned(trx, tenantId, payments, {
       debt_id: debt.id,
@@ -209,6 +221,7 @@ export async function updatePayment(db: Knex, tenantId: string, debtId: string, 
       if (outcome === 'succeeded') {
         requireCollecting(debt);
         await assertFits(trx, tenantId, debt, amount, payment.id);
+        await holdPayoutAccount(trx, debt);
       }
     }
     const metadata = input.metadata === undefined ? {} : { metadata: JSON.stringify(mergeMetadata(payment.metadata, input.metadata)) };
@@ -255,6 +268,7 @@ export async function refundPayment(db: Knex, tenantId: string, debtId: string, 
     const amount = input.amount ?? left;
     const status = requirePaymentTransition(payment.status, 'refund', amount === left);
     if (amount > left) throw new ApiError('business_rule_violation', `amount exceeds what is left to refund (${left}).`, { param: 'amount' });
+    await holdPayoutAccount(trx, debt);
     const [row] = await tenantRows(trx, paymentsResource, tenantId)
       .where('payments.id', payment.id)
       .update({ status, amount_refunded: payment.amount_refunded + amount, updated_at: trx.fn.now() })
