@@ -6,12 +6,15 @@
  * unit, the fees are those the settings in force when each payment succeeded give (an independent
  * model: the balance item is made with the payment), no
  * payment is in two payouts and no refund is counted twice. A second test fires refunds and a
- * payout run in parallel: nothing is lost or doubled.
+ * payout run in parallel: nothing is lost or doubled. A third holds a run's account lock and shows
+ * that a payment and a refund wait for it before it writes events, items or list counters, the order that keeps
+ * the two from deadlocking (docs/api.md section 14).
  */
 import { afterAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { platformFee } from '../../libs/domain/src/payouts/fees.js';
-import { closeHarness, seedParties } from '../support/harness.js';
+import { closeHarness, seedParties, testDb } from '../support/harness.js';
+import { eventually } from '../support/webhook-receiver.js';
 import { paidDebt, payoutTenant, runNow } from './support.js';
 import { doubleCounted, ledger } from './ledger.js';
 
@@ -160,5 +163,42 @@ describe('the payout invariant', () => {
     expect(side).toMatchObject({ collected: 60_000, refunded: 3 * 12 * 400, fees: 12 * 50 });
     expect(side!.paidOut + side!.pending + side!.carried).toBe(60_000 - 14_400 - 600);
     expect(await doubleCounted(t.tenant.tenantId)).toEqual({ twice: [], refunds: [] });
+  });
+
+  test('a payment or refund behind a payout run waits for the account before it writes anything a run writes (no deadlock)', async () => {
+    const t = await payoutTenant();
+    const { debtId, payments } = await paidDebt(t.api, t.parties, [5000]);
+    // Another debt of the organisation: the payment must not queue behind the refund's debt lock.
+    const other = await paidDebt(t.api, t.parties, []);
+    // A run in progress, as a worker holds it: the account's row locked FOR UPDATE in an open transaction.
+    const run = await testDb().transaction();
+    try {
+      await run('payout_accounts').where({ tenant_id: t.tenant.tenantId, organisation_id: t.parties.organisationId }).forUpdate();
+      const runPid = (await run.raw('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+      const writes = [
+        t.api.post(`/debts/${debtId}/payments/${payments[0]}/refund`, { amount: 400 }).then((r) => r.status),
+        t.api.post(`/debts/${other.debtId}/payments`, { amount: 700, currency: 'GBP' }).then((r) => r.status),
+      ];
+      let waiting: number[] = [];
+      await eventually(
+        async () => {
+          const { rows } = await testDb().raw('SELECT pid FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))', [runPid]);
+          waiting = rows.map((r: { pid: number }) => r.pid);
+          return waiting.length === 2;
+        },
+        'the refund and the payment wait for the account',
+        20_000,
+      );
+      // The run writes list counters (items, payout, event) after the account: a writer holding one would deadlock with it.
+      const held = await testDb().raw(
+        "SELECT count(*)::int AS n FROM pg_locks WHERE pid = ANY(?) AND relation IN ('list_counters'::regclass, 'events'::regclass, 'balance_items'::regclass)",
+        [waiting],
+      );
+      expect(held.rows[0].n).toBe(0);
+      await run.commit();
+      expect(await Promise.all(writes)).toEqual([200, 201]);
+    } finally {
+      if (!run.isCompleted()) await run.rollback();
+    }
   });
 });
