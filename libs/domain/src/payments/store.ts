@@ -19,6 +19,7 @@ import type { DebtRow } from '../debts/schemas.js';
 import { DEBT_MACHINE } from '../debts/states.js';
 import { lockActivePlan } from '../payment-plans/store.js';
 import type { PaymentPlanRow } from '../payment-plans/schemas.js';
+import type { OrganisationRow } from '../organisations/schemas.js';
 import { shareAccount } from '../payouts/accounts.js';
 import { recordBalanceItem } from '../payouts/ledger.js';
 import { paymentsResource } from './resource.js';
@@ -96,19 +97,23 @@ async function planFor(trx: Knex.Transaction, tenantId: string, debtId: string, 
   return plan;
 }
 
+/** The organisation's configurations as the payout account's writer lock returns them (its fee terms). */
+type FeeTerms = OrganisationRow['configurations'];
+
 /**
  * Takes the payout account's writer lock (payouts/accounts.ts `shareAccount`) for money about to
  * move on the locked `debt`, before the transaction writes any event: a payout run holds the
  * account first and bumps the list counters (balance items, payouts, events) after it, so a writer
  * that bumped the events counter before waiting for the account could deadlock with the run.
+ * @returns the fee terms in force, for `moneyMoved`
  */
-async function holdPayoutAccount(trx: Knex.Transaction, debt: DebtRow): Promise<void> {
-  await shareAccount(trx, debt.tenant_id, debt.organisation_id, debt.currency);
+function holdPayoutAccount(trx: Knex.Transaction, debt: DebtRow): Promise<FeeTerms> {
+  return shareAccount(trx, debt.tenant_id, debt.organisation_id, debt.currency);
 }
 
-/** Writes the balance item of money that moved on `payment` of the locked `debt` (`amount` > 0). */
-function moneyMoved(trx: Knex.Transaction, debt: DebtRow, payment: { id: string }, type: 'payment' | 'refund', amount: number): Promise<void> {
-  return recordBalanceItem(trx, {
+/** Writes the balance item of money that moved on `payment` of the locked `debt` (`amount` > 0), under `holdPayoutAccount`'s lock. */
+function moneyMoved(trx: Knex.Transaction, debt: DebtRow, payment: { id: string }, type: 'payment' | 'refund', amount: number, terms: FeeTerms): Promise<void> {
+  const move = {
     type,
     tenantId: debt.tenant_id,
     organisationId: debt.organisation_id,
@@ -116,7 +121,8 @@ function moneyMoved(trx: Knex.Transaction, debt: DebtRow, payment: { id: string 
     paymentId: payment.id,
     debtId: debt.id,
     amount,
-  });
+  };
+  return recordBalanceItem(trx, move, terms);
 }
 
 /** Locks the debt, then its payment `id` (which must be the debt's). */
@@ -144,7 +150,7 @@ export async function createPayment(db: Knex, tenantId: string, debtId: string, 
     await assertFits(trx, tenantId, debt, input.amount);
     const plan = await planFor(trx, tenantId, debt.id, input.payment_plan_id);
     const status = input.status ?? 'succeeded';
-    if (status === 'succeeded') await holdPayoutAccount(trx, debt);
+    const terms = status === 'succeeded' ? await holdPayoutAccount(trx, debt) : undefined;
     // The payment's event is recorded first: it is the cause of the plan and debt events that may follow.
     const payment = await createOwned(trx, tenantId, payments, {
       debt_id: debt.id,
@@ -157,9 +163,9 @@ export async function createPayment(db: Knex, tenantId: string, debtId: string, 
       transaction_ref: input.transaction_ref ?? null,
       metadata: input.metadata,
     });
-    if (status === 'succeeded') {
+    if (terms) {
       await countMoney(trx, tenantId, debt, input.amount, note, plan);
-      await moneyMoved(trx, debt, payment, 'payment', input.amount);
+      await moneyMoved(trx, debt, payment, 'payment', input.amount, terms);
     }
     return payment;
   });
@@ -216,12 +222,13 @@ export async function updatePayment(db: Knex, tenantId: string, debtId: string, 
         )[0]!,
       );
     const outcome = input.status;
+    let terms: FeeTerms | undefined;
     if (outcome !== undefined) {
       requirePaymentTransition(payment.status, OUTCOME_MOVES[outcome]);
       if (outcome === 'succeeded') {
         requireCollecting(debt);
         await assertFits(trx, tenantId, debt, amount, payment.id);
-        await holdPayoutAccount(trx, debt);
+        terms = await holdPayoutAccount(trx, debt);
       }
     }
     const metadata = input.metadata === undefined ? {} : { metadata: JSON.stringify(mergeMetadata(payment.metadata, input.metadata)) };
@@ -234,11 +241,11 @@ export async function updatePayment(db: Knex, tenantId: string, debtId: string, 
     if (outcome === undefined) return updated ?? write(metadata);
     updated = await write({ status: outcome, ...(updated ? {} : metadata) });
     await recordEvent(trx, paymentsResource, tenantId, `payment.${outcome}`, updated);
-    if (outcome === 'succeeded') {
+    if (terms) {
       const plan = await lockActivePlan(trx, tenantId, debt.id);
       const forPlan = payment.payment_plan_id === null || payment.payment_plan_id === plan?.id ? plan : undefined;
       await countMoney(trx, tenantId, debt, amount, note, forPlan);
-      await moneyMoved(trx, debt, payment, 'payment', amount);
+      await moneyMoved(trx, debt, payment, 'payment', amount, terms);
     }
     return updated;
   });
@@ -268,7 +275,7 @@ export async function refundPayment(db: Knex, tenantId: string, debtId: string, 
     const amount = input.amount ?? left;
     const status = requirePaymentTransition(payment.status, 'refund', amount === left);
     if (amount > left) throw new ApiError('business_rule_violation', `amount exceeds what is left to refund (${left}).`, { param: 'amount' });
-    await holdPayoutAccount(trx, debt);
+    const terms = await holdPayoutAccount(trx, debt);
     const [row] = await tenantRows(trx, paymentsResource, tenantId)
       .where('payments.id', payment.id)
       .update({ status, amount_refunded: payment.amount_refunded + amount, updated_at: trx.fn.now() })
@@ -276,7 +283,7 @@ export async function refundPayment(db: Knex, tenantId: string, debtId: string, 
     const refunded = toPayment(row as PaymentRow);
     await recordEvent(trx, paymentsResource, tenantId, 'payment.refunded', refunded);
     await countMoney(trx, tenantId, debt, -amount, note);
-    await moneyMoved(trx, debt, payment, 'refund', amount);
+    await moneyMoved(trx, debt, payment, 'refund', amount, terms);
     return refunded;
   });
 }

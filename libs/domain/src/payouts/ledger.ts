@@ -5,12 +5,13 @@
  * refund its negative `refund` item, in the caller's transaction, the one of the payment change
  * and its event. The item names no payout: the next run of its payout account takes every item
  * after the account's last payout (run.ts). The writer shares the account's row lock before the
- * item's `seq` is drawn (accounts.ts `shareAccount`), which is what lets a run take a range.
+ * item's `seq` is drawn (accounts.ts `shareAccount`, taken by the caller before its first event),
+ * which is what lets a run take a range.
  */
 import type { Knex } from '@dms/db';
 import { newId } from '@dms/ids';
 import { payoutSettings } from '../organisations/payout-settings.js';
-import { shareAccount } from './accounts.js';
+import type { OrganisationRow } from '../organisations/schemas.js';
 import { platformFee } from './fees.js';
 import { balanceItemsResource as items } from './resource.js';
 
@@ -28,12 +29,13 @@ export interface MoneyMovement {
 }
 
 /**
- * Writes the balance item of `move` in `trx` (which holds the debt's and payment's locks): a
+ * Writes the balance item of `move` in `trx` (which holds the debt's and payment's locks, and the
+ * account's writer lock: `shareAccount`, taken before the transaction wrote any event): a
  * `payment` item of `amount` with its fee and `net = amount - fee`, or a `refund` item of
  * `-amount` without fee (refunds do not return fees).
+ * @param configurations the organisation's, as `shareAccount` returned them (its fee terms in force)
  */
-export async function recordBalanceItem(trx: Knex.Transaction, move: MoneyMovement): Promise<void> {
-  const configurations = await shareAccount(trx, move.tenantId, move.organisationId, move.currency);
+export async function recordBalanceItem(trx: Knex.Transaction, move: MoneyMovement, configurations: OrganisationRow['configurations']): Promise<void> {
   const fee = move.type === 'payment' ? platformFee(move.amount, payoutSettings(configurations)) : 0;
   const amount = move.type === 'payment' ? move.amount : -move.amount;
   await trx(items.table).insert({
