@@ -145,8 +145,8 @@ export async function createClient(
 }
 
 /**
- * Replaces a client's secret; the old secret stops working as soon as the issuers hear of it (their caches drop the
- * client on the commit's NOTIFY, within milliseconds).
+ * Replaces a client's secret; the old secret stops working as soon as the issuers hear of it
+ * (their caches drop the client on the commit's NOTIFY, within milliseconds).
  * @throws ClientAdminError when the client does not exist or is revoked
  */
 export async function rotateClientSecret(db: Knex, box: SecretBox, issuer: IssuerInfo, clientId: string): Promise<IssuedClient> {
