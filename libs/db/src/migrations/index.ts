@@ -38,6 +38,7 @@ import * as imports from './040_imports.js';
 import * as organisationContactDetails from './065_organisation_contact_details.js';
 import * as counterStatementInserts from './055_counter_statement_inserts.js';
 import * as organisationContactDetailsDeleted from './066_organisation_contact_details_deleted.js';
+import * as engineClaimIndexes from './067_engine_claim_indexes.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -81,4 +82,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['055_counter_statement_inserts', counterStatementInserts],
   ['065_organisation_contact_details', organisationContactDetails],
   ['066_organisation_contact_details_deleted', organisationContactDetailsDeleted],
+  ['067_engine_claim_indexes', engineClaimIndexes],
 ];

@@ -34,7 +34,7 @@ import {
 import type { Logger } from '@dms/logger';
 import type { Clock } from '../changes/clock.js';
 import type { BatchOutcome, ChangeOutcome, TimedChange } from '../changes/types.js';
-import { dueIntake, dueReconcile, dueSteps, oldestDueOf, type DueQuery } from './due.js';
+import { claimQuery, dueIntake, dueReconcile, dueSteps, dueWaiting, oldestDueOf, type DueQuery } from './due.js';
 import { handOverAll, type Handover } from './send.js';
 
 /** What the engine needs beyond the database. */
@@ -54,16 +54,18 @@ export const ENGINE_CLAIM_LIMIT = 100;
 
 type Claimed = DebtRow & { engine_now: Date };
 
-/** Locks up to `limit` debts of `due`, oldest first by `order`, with the engine's clock for each. */
-async function claim(trx: Knex.Transaction, clock: Clock, due: DueQuery, order: string, limit: number): Promise<Claimed[]> {
-  // The engine's clock for the debt: its tenant's `tenant_now` plus the worker's offset.
-  return (await due.query
-    .select('debts.*', trx.raw('tenant_now(debts.tenant_id) + make_interval(secs => ?) AS engine_now', [clock.offsetSeconds]))
-    .orderBy(order)
-    .limit(limit)
-    .forUpdate('debts')
-    .skipLocked()) as Claimed[];
+/** Locks up to `limit` debts of `dues`, the first query's before the next one's, each oldest first by its order, with the engine's clock for each. */
+async function claim(trx: Knex.Transaction, clock: Clock, dues: readonly DueQuery[], limit: number): Promise<Claimed[]> {
+  const claimed: Claimed[] = [];
+  for (const due of dues) {
+    if (claimed.length >= limit) break;
+    claimed.push(...((await claimQuery(trx, clock, due, limit - claimed.length)) as Claimed[]));
+  }
+  return claimed;
 }
+
+/** What the intake claims: the intake statuses first, then the debts a new contact detail wakes. */
+const intakeDues = (trx: Knex.Transaction, tenantIds: readonly string[]): DueQuery[] => [dueIntake(trx, tenantIds), dueWaiting(trx, tenantIds)];
 
 /** The earliest engine clock of a batch. */
 const earliestOf = (claimed: readonly Claimed[]): Date => new Date(Math.min(...claimed.map((d) => new Date(d.engine_now).getTime())));
@@ -106,7 +108,7 @@ function oneAtATime(applyBatch: NonNullable<TimedChange['applyBatch']>): TimedCh
 /** The engine's change kinds, given its channels. */
 export function engineChanges(deps: EngineDeps): TimedChange[] {
   const intakeBatch: TimedChange['applyBatch'] = async (trx, clock, tenantIds, limit): Promise<BatchOutcome> => {
-    const claimed = await claim(trx, clock, dueIntake(trx, tenantIds), 'debts.status_updated_at', limit);
+    const claimed = await claim(trx, clock, intakeDues(trx, tenantIds), limit);
     if (!claimed.length) return { outcomes: [] };
     const reads = await batchReads(trx, claimed, earliestOf(claimed));
     deferEvents(trx);
@@ -122,11 +124,11 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
     name: 'debt_taken_in',
     applyBatch: intakeBatch,
     applyOne: oneAtATime(intakeBatch),
-    oldestDue: (trx, clock, tenantIds) => oldestDueOf(dueIntake(trx, tenantIds), clock),
+    oldestDue: (trx, clock, tenantIds) => oldestDueOf(intakeDues(trx, tenantIds), clock),
   };
 
   const stepBatch: TimedChange['applyBatch'] = async (trx, clock, tenantIds, limit): Promise<BatchOutcome> => {
-    const claimed = await claim(trx, clock, dueSteps(trx, clock, tenantIds), 'debts.engine_due_at', limit);
+    const claimed = await claim(trx, clock, [dueSteps(trx, clock, tenantIds)], limit);
     const decided = await inBatch(trx, claimed, (debt, reads) => runStep(trx, debt, debt.engine_now, deps.links, reads));
     const sends: Handover[] = [];
     for (const { debt, outcome } of decided) {
@@ -141,13 +143,13 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
     name: 'strategy_step',
     applyBatch: stepBatch,
     applyOne: oneAtATime(stepBatch),
-    oldestDue: (trx, clock, tenantIds) => oldestDueOf(dueSteps(trx, clock, tenantIds), clock),
+    oldestDue: (trx, clock, tenantIds) => oldestDueOf([dueSteps(trx, clock, tenantIds)], clock),
   };
 
   const reconcile: TimedChange = {
     name: 'send_reconciled',
     async applyOne(trx, clock, tenantIds): Promise<ChangeOutcome> {
-      const [debt] = await claim(trx, clock, dueReconcile(trx, clock, tenantIds, deps.reconcileAfterSeconds), 'c.handed_at', 1);
+      const [debt] = await claim(trx, clock, [dueReconcile(trx, clock, tenantIds, deps.reconcileAfterSeconds)], 1);
       if (!debt) return { kind: 'none' };
       const before = new Date(debt.engine_now.getTime() - deps.reconcileAfterSeconds * 1000);
       const row = await unsettledOf(trx, debt.tenant_id, debt.id, before);
@@ -169,7 +171,7 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
       }
       return { kind: 'made', object: debt.id, tenant: debt.tenant_id, context };
     },
-    oldestDue: (trx, clock, tenantIds) => oldestDueOf(dueReconcile(trx, clock, tenantIds, deps.reconcileAfterSeconds), clock),
+    oldestDue: (trx, clock, tenantIds) => oldestDueOf([dueReconcile(trx, clock, tenantIds, deps.reconcileAfterSeconds)], clock),
   };
 
   return [intake, step, reconcile];
