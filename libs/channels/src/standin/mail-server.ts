@@ -44,6 +44,8 @@ export interface LocalMailServer {
   webUrl: string;
   /** Every message kept, newest first. */
   messages(): StoredMail[];
+  /** How many messages are kept (without listing them). */
+  count(): number;
   stop(): Promise<void>;
 }
 
@@ -198,6 +200,7 @@ export async function startLocalMailServer(options: LocalMailServerOptions): Pro
     smtpUrl,
     webUrl: `http://127.0.0.1:${httpPort}`,
     messages: () => store.list(),
+    count: () => store.size,
     async stop() {
       sender.close();
       await Promise.all([closeServer(web), new Promise<void>((resolve) => smtp.close(() => resolve()))]);

@@ -9,7 +9,8 @@
  *   inserted through the domain functions (createCustomer, createDebt, moveDebt `ready`).
  * - Engine: a worker serving only the bench tenant, whose clock (`tenants.clock_offset_seconds`)
  *   is set to noon in Europe/London (the contact window), `WORKER_POLL_SECONDS` 0.2; measured from its start until every debt has a
- *   `sent` communication (polled every 200 ms), so its start-up time counts against it.
+ *   `sent` communication, so its start-up time counts against it. The mail server's count is
+ *   polled every 200 ms; the database is asked only once the server has every message.
  * - Ceiling: `nodemailer.createTransport({pool: true, maxConnections})` sending as many messages.
  * - Memory: the worker's peak RSS is sampled during the run (flat when the engine keeps nothing per debt).
  */
@@ -110,17 +111,27 @@ export async function engineScenario(ctx: BenchContext): Promise<ScenarioResult>
     let sent = 0;
     let peakRss = 0;
     const rssSamples: number[] = [];
+    // What the ceiling left on the server: the engine's messages come after these.
+    const before = mail.count();
+    let nextAnalyze = ANALYZE_EVERY;
     while (sent < n) {
       await new Promise((r) => setTimeout(r, 200));
-      const [row] = await tenantRows(db, communicationsResource, tenantId).where('communications.status', 'sent').count({ c: '*' });
-      const before = sent;
-      sent = Number(row!.c);
+      const received = mail.count() - before;
       // Autovacuum's part while the engine fills communications and moves debts (see the preparation).
-      if (Math.floor(sent / ANALYZE_EVERY) > Math.floor(before / ANALYZE_EVERY)) await db.raw('ANALYZE communications, debts');
+      if (received >= nextAnalyze) {
+        await db.raw('ANALYZE communications, debts');
+        nextAnalyze = (Math.floor(received / ANALYZE_EVERY) + 1) * ANALYZE_EVERY;
+      }
+      // The database is asked only once the server has every message: counting `sent` rows while
+      // the engine works would take the machine's CPU from it (a growing scan every 200 ms).
+      if (received >= n) {
+        const [row] = await tenantRows(db, communicationsResource, tenantId).where('communications.status', 'sent').count({ c: '*' });
+        sent = Number(row!.c);
+      }
       const r = await rss(worker.child.pid);
       rssSamples.push(r);
       peakRss = Math.max(peakRss, r);
-      if ((performance.now() - t1) / 1000 > limitSec) throw new Error(`engine: only ${sent} of ${n} sent after ${limitSec} s`);
+      if ((performance.now() - t1) / 1000 > limitSec) throw new Error(`engine: only ${received} of ${n} received (${sent} recorded sent) after ${limitSec} s`);
     }
     const engineSec = (performance.now() - t1) / 1000;
     await ctx.stack.stopExtra();
