@@ -6,7 +6,7 @@
  *   `contact_failed` one that has a new contact detail) moves to `analysing`, then to `enriching`
  *   when the customer has no usable detail for any step of the strategy, back to `contacted` when
  *   it was contacted before, else its next step is due now.
- * - `runStep`: the due step of a debt being worked, under the contact rules of section 12 (no
+ * - `runStep` (`runSteps` for a batch, its communications inserted in one statement): the due step of a debt being worked, under the contact rules of section 12 (no
  *   contact in a status that forbids it, only 08:00-21:00 in the customer's zone, at most the
  *   strategy's contacts per 7 days, never to an undeliverable or deleted detail): a step that may
  *   not run now waits for the next allowed time. A step that runs makes one communication (the
@@ -28,7 +28,7 @@ import { directReads, type EngineReads } from './reads.js';
 import { renderStep, type Links } from './render.js';
 import { nextAllowedByLimit, nextContactTime, timeZoneOf } from './rules.js';
 import type { CommunicationRow } from './schemas.js';
-import { insertOutbound } from './store.js';
+import { insertOutbounds, type OutboundInput } from './store.js';
 
 /** Statuses whose debts the engine takes in (`analyseDebt`). */
 export const INTAKE_STATUSES = ['prepared', 'adjusted', 'resumed'] as const;
@@ -149,63 +149,59 @@ async function finish(trx: Knex.Transaction, debt: DebtRow, strategy: Collection
   return waitUntil(trx, debt, null, 'process_exhausted');
 }
 
-/**
- * Runs the due step of a locked debt of `STEP_STATUSES` (see module doc).
- * @param links the reply address and payment link of the debt's communications
- * @param reads what the engine reads about the debt (`directReads`, or a batch's `batchReads`)
- * @returns what was done; `send` carries the queued communication for the worker to hand over
- */
-export async function runStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: Links, reads: EngineReads = directReads(trx)): Promise<EngineOutcome> {
-  if (forbidsContact(debt.status)) return waitUntil(trx, debt, null, `status '${debt.status}' forbids contact`);
+/** What `planStep` decided for a debt: its outcome, or a communication to insert with the batch's others. */
+type StepPlan =
+  | { kind: 'done'; outcome: EngineOutcome }
+  | { kind: 'make'; index: number; input: OutboundInput; /** where it goes; null when it could not be rendered */ to: SendTarget | null };
+
+/** Decides the due step of a locked debt (see `runSteps`); a communication it makes is left to the caller to insert. */
+async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: Links, reads: EngineReads): Promise<StepPlan> {
+  const done = async (outcome: Promise<EngineOutcome> | EngineOutcome): Promise<StepPlan> => ({ kind: 'done', outcome: await outcome });
+  if (forbidsContact(debt.status)) return done(waitUntil(trx, debt, null, `status '${debt.status}' forbids contact`));
   const { organisation, strategy } = await reads.strategyFor(debt);
   const index = debt.engine_step;
   const step = strategy.steps[index];
-  if (!step) return finish(trx, debt, strategy, now);
+  if (!step) return done(finish(trx, debt, strategy, now));
   const dueAt = stepDueAt(strategy, index, debt.contacted_at, now);
-  if (dueAt > now) return waitUntil(trx, debt, dueAt, `step ${index} due on day ${step.day}`);
+  if (dueAt > now) return done(waitUntil(trx, debt, dueAt, `step ${index} due on day ${step.day}`));
   const customer = await reads.customer(debt);
   const timeZone = timeZoneOf(customer.preferred_locale);
   const windowAt = nextContactTime(now, timeZone);
-  if (windowAt > now) return waitUntil(trx, debt, windowAt, `outside 08:00-21:00 in ${timeZone}`);
+  if (windowAt > now) return done(waitUntil(trx, debt, windowAt, `outside 08:00-21:00 in ${timeZone}`));
   const limit = strategy.contacts_per_7_days ?? DEFAULT_CONTACTS_PER_7_DAYS;
   const recent = await reads.contactsInSevenDays(debt, now);
   const limitAt = nextAllowedByLimit(now, recent.count, recent.oldest, limit);
-  if (limitAt > now) return waitUntil(trx, debt, limitAt, `${recent.count} contacts in 7 days (limit ${limit})`);
+  if (limitAt > now) return done(waitUntil(trx, debt, limitAt, `${recent.count} contacts in 7 days (limit ${limit})`));
   const details = await reads.usableDetails(debt);
-  if (!strategy.steps.some((s) => pickDetail(details, s.delivery_method))) return noDetailLeft(trx, debt);
+  if (!strategy.steps.some((s) => pickDetail(details, s.delivery_method))) return done(noDetailLeft(trx, debt));
   const detail = pickDetail(details, step.delivery_method);
   if (!detail) {
     await setEngineState(trx, debt.tenant_id, debt.id, { engine_step: index + 1, engine_due_at: now });
-    return { kind: 'waiting', context: `step ${index} skipped: no usable ${step.delivery_method} contact detail` };
+    return done({ kind: 'waiting', context: `step ${index} skipped: no usable ${step.delivery_method} contact detail` });
   }
   const outcome = await renderStep(reads.template, { debt, customer, organisation }, step.template, step.delivery_method, links, { now, timeZone });
-  const communication = await insertOutbound(
-    trx,
-    debt.tenant_id,
-    {
-      debtId: debt.id,
-      customerId: debt.customer_id,
-      deliveryMethod: step.delivery_method,
-      step: index,
-      templateId: outcome.template?.id ?? null,
-      templateVersion: outcome.template?.version ?? null,
-      templateName: step.template,
-      contactDetailId: detail.id,
-      subject: outcome.ok ? outcome.rendered.subject : null,
-      body: outcome.ok ? outcome.rendered.body : null,
-      ...(outcome.ok ? {} : { failure: outcome.reason }),
-    },
-    now,
-  );
   await setEngineState(trx, debt.tenant_id, debt.id, { engine_step: index + 1, engine_due_at: outcome.ok ? null : now });
-  if (!communication) return { kind: 'waiting', context: `step ${index} already has its communication` };
-  if (communication.handed_at) reads.noteContact(debt, communication.handed_at);
-  if (!outcome.ok) return { kind: 'failed', context: outcome.reason };
+  const input: OutboundInput = {
+    debtId: debt.id,
+    customerId: debt.customer_id,
+    deliveryMethod: step.delivery_method,
+    step: index,
+    templateId: outcome.template?.id ?? null,
+    templateVersion: outcome.template?.version ?? null,
+    templateName: step.template,
+    contactDetailId: detail.id,
+    subject: outcome.ok ? outcome.rendered.subject : null,
+    body: outcome.ok ? outcome.rendered.body : null,
+    ...(outcome.ok ? {} : { failure: outcome.reason }),
+  };
+  if (!outcome.ok) return { kind: 'make', index, input, to: null };
+  // Handed over at `now`: the batch's later debts of the customer count it toward the 7-day limit.
+  reads.noteContact(debt, now);
   const name = customer.full_name ?? ([customer.first_name, customer.last_name].filter(Boolean).join(' ') || null);
   return {
-    kind: 'send',
-    context: `step ${index}: ${step.delivery_method} ${communication.id}`,
-    communication,
+    kind: 'make',
+    index,
+    input,
     to: {
       value: detail.value,
       address: detail.address,
@@ -215,6 +211,42 @@ export async function runStep(trx: Knex.Transaction, debt: DebtRow, now: Date, l
       body: outcome.rendered.body,
     },
   };
+}
+
+/**
+ * Runs the due steps of locked debts of `STEP_STATUSES` (see module doc), each at its engine clock
+ * `now`, one after the other; the communications they make are inserted in one statement
+ * (`insertOutbounds`) after all are decided.
+ * @param links the reply address and payment link of the debts' communications
+ * @param reads what the engine reads about the debts (`directReads`, or a batch's `batchReads`)
+ * @returns what was done with each, in the order given; `send` carries the queued communication for the worker to hand over
+ */
+export async function runSteps(
+  trx: Knex.Transaction,
+  debts: ReadonlyArray<{ debt: DebtRow; now: Date }>,
+  links: Links,
+  reads: EngineReads = directReads(trx),
+): Promise<EngineOutcome[]> {
+  const plans: StepPlan[] = [];
+  for (const { debt, now } of debts) plans.push(await planStep(trx, debt, now, links, reads));
+  const makes = plans.flatMap((plan, i) => (plan.kind === 'make' ? [{ plan, i }] : []));
+  const rows = await insertOutbounds(
+    trx,
+    makes.map(({ plan, i }) => ({ tenantId: debts[i]!.debt.tenant_id, input: plan.input, now: debts[i]!.now })),
+  );
+  const made = new Map(makes.map(({ i }, k) => [i, rows[k]]));
+  return plans.map((plan, i): EngineOutcome => {
+    if (plan.kind === 'done') return plan.outcome;
+    const communication = made.get(i);
+    if (!communication) return { kind: 'waiting', context: `step ${plan.index} already has its communication` };
+    if (!plan.to) return { kind: 'failed', context: plan.input.failure! };
+    return { kind: 'send', context: `step ${plan.index}: ${plan.input.deliveryMethod} ${communication.id}`, communication, to: plan.to };
+  });
+}
+
+/** `runSteps` for one locked debt. */
+export async function runStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: Links, reads: EngineReads = directReads(trx)): Promise<EngineOutcome> {
+  return (await runSteps(trx, [{ debt, now }], links, reads))[0]!;
 }
 
 /**

@@ -58,38 +58,68 @@ export interface OutboundInput {
   failure?: string;
 }
 
+/** The row an outbound communication is inserted as. */
+function outboundRow(tenantId: string, input: OutboundInput, now: Date): Record<string, unknown> {
+  return {
+    id: newId(communications.idPrefix),
+    tenant_id: tenantId,
+    debt_id: input.debtId,
+    customer_id: input.customerId,
+    template_id: input.templateId,
+    template_version: input.templateVersion,
+    contact_detail_id: input.contactDetailId,
+    direction: 'outbound',
+    delivery_method: input.deliveryMethod,
+    status: input.failure ? 'failed' : 'queued',
+    status_reason: input.failure ?? null,
+    step: input.step,
+    subject: input.subject,
+    body: input.body,
+    metadata: JSON.stringify({ template_name: input.templateName }),
+    handed_at: input.failure ? null : now,
+  };
+}
+
 /**
- * Inserts an outbound communication: `queued` with `handed_at` `now` (the engine hands it to its
- * provider right after commit), or `failed` with its reason. Records `communication.created`
- * (and `communication.failed`).
+ * Inserts outbound communications in one statement (a worker's batch of steps): each `queued`
+ * with `handed_at` its `now` (the engine hands it to its provider right after commit), or
+ * `failed` with its reason. Records `communication.created` (and `communication.failed`) for
+ * each, in the order given.
+ * @returns each row in the order given, or undefined where the step already has its communication
+ *   (the unique index `communications_one_per_step`: nothing is written for it)
+ */
+export async function insertOutbounds(
+  trx: Knex.Transaction,
+  items: ReadonlyArray<{ tenantId: string; input: OutboundInput; now: Date }>,
+): Promise<Array<CommunicationRow | undefined>> {
+  if (!items.length) return [];
+  const values = items.map(({ tenantId, input, now }) => outboundRow(tenantId, input, now));
+  const inserted = new Map(
+    (
+      (await trx(communications.table)
+        .insert(values)
+        .onConflict(trx.raw(`(debt_id, step) WHERE direction = 'outbound' AND step IS NOT NULL`))
+        .ignore()
+        .returning('*')) as CommunicationRow[]
+    ).map((r) => [r.id, r]),
+  );
+  const rows: Array<CommunicationRow | undefined> = [];
+  for (const [i, v] of values.entries()) {
+    const row = inserted.get(v.id as string);
+    rows.push(row);
+    if (!row) continue;
+    await recordEvent(trx, communications, row.tenant_id, 'communication.created', toCommunication({ ...row, status: 'queued', status_reason: null }));
+    if (items[i]!.input.failure) await recordEvent(trx, communications, row.tenant_id, 'communication.failed', toCommunication(row));
+  }
+  return rows;
+}
+
+/**
+ * `insertOutbounds` for one communication.
  * @returns the row, or undefined when the step already has its communication (another worker's)
  */
 export async function insertOutbound(trx: Knex.Transaction, tenantId: string, input: OutboundInput, now: Date): Promise<CommunicationRow | undefined> {
-  const [row] = (await trx(communications.table)
-    .insert({
-      id: newId(communications.idPrefix),
-      tenant_id: tenantId,
-      debt_id: input.debtId,
-      customer_id: input.customerId,
-      template_id: input.templateId,
-      template_version: input.templateVersion,
-      contact_detail_id: input.contactDetailId,
-      direction: 'outbound',
-      delivery_method: input.deliveryMethod,
-      status: input.failure ? 'failed' : 'queued',
-      status_reason: input.failure ?? null,
-      step: input.step,
-      subject: input.subject,
-      body: input.body,
-      metadata: JSON.stringify({ template_name: input.templateName }),
-      handed_at: input.failure ? null : now,
-    })
-    .onConflict(trx.raw(`(debt_id, step) WHERE direction = 'outbound' AND step IS NOT NULL`))
-    .ignore()
-    .returning('*')) as CommunicationRow[];
-  if (!row) return undefined;
-  await recordEvent(trx, communications, tenantId, 'communication.created', toCommunication({ ...row, status: 'queued', status_reason: null }));
-  if (input.failure) await recordEvent(trx, communications, tenantId, 'communication.failed', toCommunication(row));
+  const [row] = await insertOutbounds(trx, [{ tenantId, input, now }]);
   return row;
 }
 

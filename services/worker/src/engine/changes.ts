@@ -26,7 +26,7 @@ import {
   applySent,
   batchReads,
   lockContactsOf,
-  runStep,
+  runSteps,
   unsettledOf,
   type EngineOutcome,
   type Links,
@@ -74,13 +74,13 @@ const earliestOf = (claimed: readonly Claimed[]): Date => new Date(Math.min(...c
 const made = (debt: Claimed, outcome: EngineOutcome): ChangeOutcome => ({ kind: 'made', object: debt.id, tenant: debt.tenant_id, context: outcome.context });
 
 /**
- * Decides each claimed debt with `decide`, one after the other, with reads loaded for the whole
- * batch; the engine's bookkeeping and the events are written set-wise before the caller commits.
+ * Decides the claimed debts with `decide`, with reads loaded for the whole batch; the engine's
+ * bookkeeping and the events are written set-wise before the caller commits.
  */
 async function inBatch(
   trx: Knex.Transaction,
   claimed: Claimed[],
-  decide: (debt: Claimed, reads: Awaited<ReturnType<typeof batchReads>>) => Promise<EngineOutcome>,
+  decide: (claimed: Claimed[], reads: Awaited<ReturnType<typeof batchReads>>) => Promise<EngineOutcome[]>,
 ): Promise<Array<{ debt: Claimed; outcome: EngineOutcome }>> {
   if (!claimed.length) return [];
   deferEvents(trx);
@@ -88,11 +88,10 @@ async function inBatch(
   // The 7-day limit counts what other workers handed over: their batches' customers wait for their commits.
   await lockContactsOf(trx, claimed);
   const reads = await batchReads(trx, claimed, earliestOf(claimed));
-  const decided: Array<{ debt: Claimed; outcome: EngineOutcome }> = [];
-  for (const debt of claimed) decided.push({ debt, outcome: await decide(debt, reads) });
+  const outcomes = await decide(claimed, reads);
   await flushEngineState(trx);
   await flushEvents(trx);
-  return decided;
+  return claimed.map((debt, i) => ({ debt, outcome: outcomes[i]! }));
 }
 
 /** The one-at-a-time form of a batch change: the worker falls back to it when a batch fails. */
@@ -129,7 +128,14 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
 
   const stepBatch: TimedChange['applyBatch'] = async (trx, clock, tenantIds, limit): Promise<BatchOutcome> => {
     const claimed = await claim(trx, clock, [dueSteps(trx, clock, tenantIds)], limit);
-    const decided = await inBatch(trx, claimed, (debt, reads) => runStep(trx, debt, debt.engine_now, deps.links, reads));
+    const decided = await inBatch(trx, claimed, (debts, reads) =>
+      runSteps(
+        trx,
+        debts.map((debt) => ({ debt, now: debt.engine_now })),
+        deps.links,
+        reads,
+      ),
+    );
     const sends: Handover[] = [];
     for (const { debt, outcome } of decided) {
       if (outcome.kind === 'send') sends.push({ communication: outcome.communication, to: outcome.to, now: debt.engine_now });
