@@ -185,7 +185,7 @@ export async function engineScenario(ctx: BenchContext): Promise<ScenarioResult>
         },
       ],
       notes: [
-        `The engine works in batches of up to 100 debts per transaction (claimed in one statement, reads loaded set-wise, moves, bookkeeping and events written set-wise), in four lanes per worker: one transaction takes a batch in (\`analysing\`), one runs its first steps (render, store the \`queued\` communications), the hand-overs to SMTP follow that commit concurrently on the pooled transport while the lane decides its next batch, and one transaction records the batch's \`sent\` and \`contacted\`. Several workers share the work through SKIP LOCKED.`,
+        `The engine works in batches of up to 100 debts per transaction (claimed in one statement that walks the claim's index and stops at the limit, reads loaded set-wise, moves, communications, bookkeeping and events written set-wise), in four lanes per worker: one transaction takes a batch in (\`analysing\`), one runs its first steps (render, store the \`queued\` communications), the hand-overs to SMTP follow that commit concurrently on the pooled transport while the lane decides its next batch, and one transaction records the batch's \`sent\` and \`contacted\`. Several workers share the work through SKIP LOCKED.`,
       ],
     };
   } finally {
