@@ -6,12 +6,13 @@
  *   `contact_failed` one that has a new contact detail) moves to `analysing`, then to `enriching`
  *   when the customer has no usable detail for any step of the strategy, back to `contacted` when
  *   it was contacted before, else its next step is due now.
- * - `runStep` (`runSteps` for a batch, its communications inserted in one statement): the due step of a debt being worked, under the contact rules of section 12 (no
- *   contact in a status that forbids it, only 08:00-21:00 in the customer's zone, at most the
- *   strategy's contacts per 7 days, never to an undeliverable or deleted detail): a step that may
- *   not run now waits for the next allowed time. A step that runs makes one communication (the
- *   unique index makes it once per debt and step), `queued` for the worker to hand over after
- *   commit, or `failed` with the reason when it cannot be rendered. When no detail is left, the
+ * - `runStep` (`runSteps` for a batch, its communications inserted in one statement): the due
+ *   step of a debt being worked, under the contact rules of section 12 (no contact in a status
+ *   that forbids it, only 08:00-21:00 in the customer's zone, at most the strategy's contacts per
+ *   7 days, never to an undeliverable or deleted detail): a step that may not run now waits for
+ *   the next allowed time. A step that runs makes one communication (the unique index makes it
+ *   once per debt and step), `queued` for the worker to hand over after commit, or `failed` with
+ *   the reason when it cannot be rendered. When no detail is left, the
  *   debt moves to `enriching` or `contact_failed`; after the last step, to `process_exhausted`.
  * What they read about the debt comes from `EngineReads` (reads.ts): the database, or what a
  * worker's batch loaded for all its debts at once.
