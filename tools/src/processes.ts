@@ -26,8 +26,11 @@ export interface RunningService {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** A port that was free a moment ago on 127.0.0.1. */
-export function freePort(): Promise<number> {
+/** Ports `freePort` handed out in this process. */
+const handedOut = new Set<number>();
+
+/** A port the system gave for a trial listen on 127.0.0.1 (free a moment ago). */
+function systemPort(): Promise<number> {
   return new Promise((res, rej) => {
     const srv = createServer();
     srv.once('error', rej);
@@ -36,6 +39,21 @@ export function freePort(): Promise<number> {
       srv.close(() => res(port));
     });
   });
+}
+
+/**
+ * A port that was free a moment ago on 127.0.0.1, never one this process handed out before: the
+ * system may give the same port to two trial listens in a row, and two services asked for in a
+ * row (an issuer, then an API) would then share it, the second failing to listen while the first
+ * answered its readiness check.
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await systemPort();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
 }
 
 /**
