@@ -6,14 +6,14 @@
  *   `contact_failed` one that has a new contact detail) moves to `analysing`, then to `enriching`
  *   when the customer has no usable detail for any step of the strategy, back to `contacted` when
  *   it was contacted before, else its next step is due now.
- * - `runStep` (`runSteps` for a batch, its communications inserted in one statement): the due
- *   step of a debt being worked, under the contact rules of section 12 (no contact in a status
- *   that forbids it, only 08:00-21:00 in the customer's zone, at most the strategy's contacts per
- *   7 days, never to an undeliverable or deleted detail): a step that may not run now waits for
- *   the next allowed time. A step that runs makes one communication (the unique index makes it
- *   once per debt and step), `queued` for the worker to hand over after commit, or `failed` with
- *   the reason when it cannot be rendered. When no detail is left, the
- *   debt moves to `enriching` or `contact_failed`; after the last step, to `process_exhausted`.
+ * - `runSteps` (a batch's communications inserted in one statement): the due step of each debt
+ *   being worked, under the contact rules of section 12 (no contact in a status that forbids it,
+ *   only 08:00-21:00 in the customer's zone, at most the strategy's contacts per 7 days, never to
+ *   an undeliverable or deleted detail): a step that may not run now waits for the next allowed
+ *   time. A step that runs makes one communication (the unique index makes it once per debt and
+ *   step), `queued` for the worker to hand over after commit, or `failed` with the reason when it
+ *   cannot be rendered. When no detail is left, the debt moves to `enriching` or
+ *   `contact_failed`; after the last step, to `process_exhausted`.
  * What they read about the debt comes from `EngineReads` (reads.ts): the database, or what a
  * worker's batch loaded for all its debts at once.
  */
@@ -35,7 +35,7 @@ import { insertOutbounds, type OutboundInput } from './store.js';
 export const INTAKE_STATUSES = ['prepared', 'adjusted', 'resumed'] as const;
 /** Statuses that wait for a new contact detail before the engine takes them in again. */
 export const WAITING_FOR_DETAIL_STATUSES = ['enriching', 'contact_failed'] as const;
-/** Statuses whose strategy steps the engine runs (`runStep`). */
+/** Statuses whose strategy steps the engine runs (`runSteps`). */
 export const STEP_STATUSES = ['analysing', 'contacted', 'contact_established'] as const;
 
 /** Days after the last step before a debt with no answer is `process_exhausted`. */
@@ -243,11 +243,6 @@ export async function runSteps(
     if (!plan.to) return { kind: 'failed', context: plan.input.failure! };
     return { kind: 'send', context: `step ${plan.index}: ${plan.input.deliveryMethod} ${communication.id}`, communication, to: plan.to };
   });
-}
-
-/** `runSteps` for one locked debt. */
-export async function runStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: Links, reads: EngineReads = directReads(trx)): Promise<EngineOutcome> {
-  return (await runSteps(trx, [{ debt, now }], links, reads))[0]!;
 }
 
 /**
