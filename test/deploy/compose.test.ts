@@ -112,6 +112,28 @@ describe('deploy/Dockerfile', () => {
     expect(stage('migrate')).toMatch(/^CMD \["node", "dist\/migrate\.js"\]$/m);
   });
 
+  test('the build stage compiles only TypeScript projects whose sources it copies, references included', () => {
+    const build = stage('build');
+    const copied = [...build.matchAll(/^COPY (?!--)(\S+) \.\/(\S+)$/gm)].map((m) => m[2]!.replace(/\/$/, ''));
+    const projects = /npx tsc -b((?: [\w./-]+)*)/.exec(build)?.[1]?.trim().split(' ').filter(Boolean);
+    expect(projects).toBeDefined();
+    // `tsc -b` alone builds the root tsconfig.json, which references every project of the repository.
+    const pending = projects!.length ? [...projects!] : ['.'];
+    const seen = new Set<string>();
+    const missing: string[] = [];
+    while (pending.length) {
+      const project = pending.pop()!;
+      if (seen.has(project)) continue;
+      seen.add(project);
+      if (project !== '.' && !copied.some((dir) => project === dir || project.startsWith(`${dir}/`))) missing.push(project);
+      const config = JSON.parse(readFileSync(join(REPO_ROOT, project, 'tsconfig.json'), 'utf8')) as { references?: { path: string }[] };
+      for (const ref of config.references ?? []) pending.push(join(project, ref.path));
+    }
+    expect(missing).toEqual([]);
+    for (const service of APP_SERVICES) expect(seen).toContain(`services/${service}`);
+    expect(seen).toContain('tools');
+  });
+
   test('no secret or connection string is baked into an image', () => {
     expect(dockerfile).not.toMatch(/^(ENV|ARG)\b.*\b(SECRETS_KEY|PASSWORD|DATABASE_URL|REDIS_URL|TOKEN)\b/m);
     const ignored = readFileSync(join(REPO_ROOT, '.dockerignore'), 'utf8').split('\n');
