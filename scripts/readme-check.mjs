@@ -40,6 +40,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'dms-readme-'));
 chmodSync(dataDir, 0o755);
 // The README's shell and its `npm start` share a fresh embedded database; `.data/` is where the
 // README saves files, and `npm start` would have created it.
+/** @type {NodeJS.ProcessEnv} */
 const env = { ...process.env, DATA_DIR: dataDir };
 delete env.DATABASE_URL;
 mkdirSync(join(ROOT, '.data'), { recursive: true });
@@ -47,6 +48,7 @@ const created = ['.data/seed.json', '.data/receiver.mjs'].filter((f) => !existsS
 
 let system;
 let systemLog = '';
+/** @type {() => Promise<void>} */
 const stopSystem = () =>
   new Promise((res) => {
     if (!system || system.exitCode !== null) return res();
@@ -108,7 +110,7 @@ try {
   for (const [n, block] of blocks.entries()) {
     const where = `README.md:${block.line}`;
     if (block.kind === 'skip') console.log(`--- ${where}: skipped (${block.reason})`);
-    if (block.kind === 'file') {
+    if (block.kind === 'file' && block.path) {
       writeFileSync(join(ROOT, block.path), `${block.code}\n`);
       console.log(`--- ${where}: saved as ${block.path}`);
     }
@@ -129,12 +131,12 @@ try {
     failures.push('the webhook receiver never printed "received organisation.created"');
   }
 } catch (err) {
-  failures.push(err.message);
+  failures.push(err instanceof Error ? err.message : String(err));
 } finally {
   shell.stdin.end();
-  await new Promise((r) => (shell.exitCode !== null ? r() : shell.once('exit', r)));
+  await new Promise((r) => (shell.exitCode !== null ? r(undefined) : shell.once('exit', r)));
   try {
-    process.kill(-shell.pid, 'SIGTERM');
+    process.kill(-Number(shell.pid), 'SIGTERM');
   } catch {
     // ESRCH: nothing of the shell's group is left.
   }

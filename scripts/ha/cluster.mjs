@@ -18,7 +18,11 @@ export const LEASE = { ttl: 16, loop_wait: 2, retry_timeout: 5 };
 /** Runs `args` inside a node's namespace as the `postgres` user (PostgreSQL and PgBouncer refuse root). */
 const asPostgres = (ns, args) => ['netns', 'exec', ns, 'setpriv', '--reuid=postgres', '--regid=postgres', '--init-groups', '--', ...args];
 
-/** `fetch` with a time limit; resolves undefined when the peer does not answer in time. */
+/**
+ * `fetch` with a time limit; resolves undefined when the peer does not answer in time.
+ * @param {string} url
+ * @returns {Promise<{ status: number, body: any } | undefined>} `body` is `{}` when it is not JSON
+ */
 async function get(url, ms = 800) {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(ms) });

@@ -16,23 +16,36 @@ const GIVE_UP_MS = 180_000;
 export const PAUSE_SECONDS = 30;
 
 /**
+ * @typedef {object} Receiver
+ * @property {string} url where the endpoint delivers
+ * @property {(secret: string) => void} setSecret the endpoint's signing secret (`whsec_...`)
+ * @property {Map<string, { type: string, objectId: string | undefined, count: number, at: number }>} deliveries by event id
+ * @property {() => number} unverified deliveries whose signature did not verify
+ * @property {() => Promise<void>} close
+ */
+
+/**
  * A webhook receiver on 127.0.0.1: records every delivery by its `webhook-id` (the event id).
- * @returns { url, setSecret(s), deliveries: Map<id, {type, objectId, count, at}>, unverified(), close() }
+ * @returns {Promise<Receiver>}
  */
 export async function startReceiver() {
+  /** @type {Webhook | undefined} */
   let verifier;
   let unverified = 0;
+  /** @type {Receiver['deliveries']} */
   const deliveries = new Map();
   const server = createServer((req, res) => {
+    /** @type {Buffer[]} */
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       try {
+        if (!verifier) throw new Error('no secret yet');
         verifier.verify(body, {
-          'webhook-id': req.headers['webhook-id'],
-          'webhook-timestamp': req.headers['webhook-timestamp'],
-          'webhook-signature': req.headers['webhook-signature'],
+          'webhook-id': String(req.headers['webhook-id']),
+          'webhook-timestamp': String(req.headers['webhook-timestamp']),
+          'webhook-signature': String(req.headers['webhook-signature']),
         });
       } catch {
         unverified++;
@@ -45,19 +58,30 @@ export async function startReceiver() {
       res.writeHead(204).end();
     });
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${server.address().port}/hook`;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  const url = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/hook`;
   return {
     url,
     setSecret: (secret) => void (verifier = new Webhook(secret)),
     deliveries,
     unverified: () => unverified,
-    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve(undefined)))),
   };
 }
 
 /**
+ * @typedef {object} Stats what the clients saw; times are `Date.now()` milliseconds
+ * @property {number} requests requests sent, retries included
+ * @property {number[]} acks time of each acknowledged write
+ * @property {number[]} retries time of each 503 retried after its Retry-After
+ * @property {number[]} connectionRetries time of each lost connection retried
+ * @property {{ at: number, request: string, answer: string }[]} unexpected client-visible errors
+ * @property {number} tokens tokens issued
+ */
+
+/**
  * What the clients saw. `acks` and `retries` carry the time of each (for the per-phase figures).
+ * @returns {Stats}
  */
 export function newStats() {
   return { requests: 0, acks: [], retries: [], connectionRetries: [], unexpected: [], tokens: 0 };
@@ -65,7 +89,11 @@ export function newStats() {
 
 /**
  * Sends one request, retrying as a well-behaved client does.
- * @returns the parsed JSON body of the 2xx answer
+ * @param {Stats} stats
+ * @param {string} url
+ * @param {RequestInit} init
+ * @param {string} label the request as error lines name it (`POST /debts`)
+ * @returns {Promise<any>} the parsed JSON body of the 2xx answer
  * @throws after recording a client-visible error (any other status) or giving up
  */
 async function send(stats, url, init, label) {
@@ -77,7 +105,7 @@ async function send(stats, url, init, label) {
       res = await fetch(url, { ...init, signal: AbortSignal.timeout(90_000) });
     } catch (err) {
       stats.connectionRetries.push(Date.now());
-      if (Date.now() - started > GIVE_UP_MS) throw record(stats, label, `gave up: ${err.message}`);
+      if (Date.now() - started > GIVE_UP_MS) throw record(stats, label, `gave up: ${err instanceof Error ? err.message : String(err)}`);
       await sleep(1000);
       continue;
     }
@@ -94,6 +122,13 @@ async function send(stats, url, init, label) {
   }
 }
 
+/**
+ * Records a client-visible error.
+ * @param {Stats} stats
+ * @param {string} label
+ * @param {string} what
+ * @returns {Error} to throw
+ */
 function record(stats, label, what) {
   stats.unexpected.push({ at: Date.now(), request: label, answer: what });
   return new Error(`${label}: ${what}`);
@@ -101,9 +136,12 @@ function record(stats, label, what) {
 
 /**
  * The API and issuer client of the run.
- * @param o.apiUrl, o.authUrl, o.audience, o.clientId, o.clientSecret; o.token the bearer token for the API
+ * @param {Stats} stats
+ * @param {{ apiUrl: string, authUrl: string, audience: string, clientId: string, clientSecret: string, token?: string }} o
+ *   `token`: the bearer token for the API (set once the issuer gave one)
  */
 export function createClient(stats, o) {
+  /** @type {(method: string, path: string, body?: unknown, key?: string) => Promise<any>} */
   const api = (method, path, body, key) =>
     send(
       stats,
@@ -133,13 +171,28 @@ export function createClient(stats, o) {
 }
 
 /**
+ * @typedef {object} Unit one unit of work: its idempotency prefix, ids, and when each step was acknowledged
+ * @property {string} op
+ * @property {Partial<Record<'debt' | 'ready' | 'pay' | 'pause', number>>} acked
+ * @property {string} [debtId]
+ * @property {string} [paymentId]
+ * @property {string} [pauseEnd]
+ * @property {boolean} [failed]
+ */
+
+/**
  * Starts `workers` loops of units of work and a token request every 2 s.
- * @param o.parties { organisationId, customerId }; o.runId labels keys and metadata; o.unitMs pace per loop
- * @returns { units, stop() } — `units` holds each unit's ids and acknowledgement times
+ * @param {ReturnType<typeof createClient>} client
+ * @param {Stats} stats
+ * @param {{ parties: { organisationId: string, customerId: string }, runId: string, workers?: number, unitMs?: number }} o
+ *   `runId` labels keys and metadata; `unitMs` is the pace per loop
+ * @returns {{ units: Unit[], stop: () => Promise<void> }} `units` holds each unit's ids and acknowledgement times
  */
 export function startLoad(client, stats, { parties, runId, workers = 3, unitMs = 1500 }) {
+  /** @type {Unit[]} */
   const units = [];
   let stopping = false;
+  /** @type {(unit: Unit, step: keyof Unit['acked'], method: string, path: string, body: unknown) => Promise<any>} */
   const write = async (unit, step, method, path, body) => {
     const out = await client.api(method, path, body, `${unit.op}-${step}`);
     unit.acked[step] = Date.now();
@@ -149,6 +202,7 @@ export function startLoad(client, stats, { parties, runId, workers = 3, unitMs =
   const loop = async (w) => {
     for (let n = 0; !stopping; n++) {
       const began = Date.now();
+      /** @type {Unit} */
       const unit = { op: `${runId}-${w}-${n}`, acked: {} };
       units.push(unit);
       try {

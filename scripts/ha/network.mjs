@@ -6,6 +6,8 @@
  */
 import { sh } from './proc.mjs';
 
+/** @typedef {{ name: string, ns: string, ip: string, hostLink: string }} Node a database node's namespace and address */
+
 /** A free /24 in 10.200.0.0/13, the first with no address or route of this host in it. */
 async function freeSubnet() {
   const used = await sh('ip', ['-4', '-o', 'route', 'show', 'table', 'all']);
@@ -20,12 +22,14 @@ async function freeSubnet() {
 /**
  * Creates the bridge and `count` namespaces, node i (1-based) at `<prefix>.1i` on `eth0`.
  * @param runId short hexadecimal id of this run (at most 4 characters: interface names are 15 at most)
- * @returns { nodes: [{ name, ns, ip, hostLink }], hostIp, cut(node), connect(node), remove() }
+ * @returns {Promise<{ nodes: Node[], hostIp: string, cut: (node: Node) => Promise<string>, connect: (node: Node) => Promise<string>, remove: () => Promise<void> }>}
  */
 export async function createNetwork(runId, count = 3) {
   const prefix = await freeSubnet();
   const bridge = `dh${runId}br`;
+  /** @type {Node[]} */
   const nodes = [];
+  /** @type {(() => Promise<unknown>)[]} */
   const undo = [];
   const remove = async () => {
     const steps = undo.splice(0).reverse();

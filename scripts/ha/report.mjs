@@ -5,8 +5,12 @@
  */
 import { sleep } from './proc.mjs';
 
-/** Polls which node is primary. @returns { samples: [{ t, name }], stop() } */
+/**
+ * Polls which node is primary.
+ * @returns {{ samples: { t: number, name: string | undefined }[], stop: () => Promise<void> }}
+ */
 export function watchPrimary(cluster, everyMs = 200) {
+  /** @type {{ t: number, name: string | undefined }[]} */
   const samples = [];
   let running = true;
   const loop = (async () => {

@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createDb } from '@dms/db';
 import { SecretBox } from '@dms/secrets';
-import { createClient as createOAuthClient, createTenant, rotateSigningKey } from '@dms/auth/domain';
+import { createClient as createOAuthClient, rotateSigningKey } from '@dms/auth/domain';
+import { createTenant } from '@dms/domain/tenants';
 import { freePort, startService } from '@dms/tools/processes';
 import { createNetwork } from './network.mjs';
 import { startCluster } from './cluster.mjs';
@@ -131,13 +132,16 @@ async function runOnce(n) {
       DISPATCH_LEASE_SECONDS: '20',
       WORKER_POLL_SECONDS: '1',
     };
+    /** @type {Record<string, Awaited<ReturnType<typeof startService>>>} */
     const services = {};
-    for (const [name, port] of [
+    /** @type {[import('@dms/tools/processes').ServiceName, number | undefined][]} */
+    const serviceList = [
       ['auth', authPort],
       ['api', apiPort],
       ['dispatcher', undefined],
       ['worker', undefined],
-    ]) {
+    ];
+    for (const [name, port] of serviceList) {
       services[name] = await startService(name, env, port);
       cleanup.push(() => services[name].stop());
     }
@@ -245,9 +249,10 @@ async function runOnce(n) {
     }
     const notifyLatency = [...receiver.deliveries.values()]
       .filter((d) => d.type === 'debt.created')
-      .map((d) => ({ d, u: load.units.find((u) => u.debtId === d.objectId) }))
-      .filter(({ u }) => u?.acked.debt >= settle.start && u.acked.debt <= settle.end)
-      .map(({ d, u }) => d.at - u.acked.debt)
+      .flatMap((d) => {
+        const created = load.units.find((u) => u.debtId === d.objectId)?.acked.debt;
+        return created !== undefined && created >= settle.start && created <= settle.end ? [d.at - created] : [];
+      })
       .sort((a, b) => a - b);
 
     const result = {
@@ -268,7 +273,8 @@ async function runOnce(n) {
     passed = printRun(result, say);
     return passed;
   } catch (err) {
-    say(`run ${n} FAILED: ${err.stack ?? err.message}`);
+    const e = err instanceof Error ? err : new Error(String(err));
+    say(`run ${n} FAILED: ${e.stack ?? e.message}`);
     for (const f of ['patroni-n1.log', 'patroni-n2.log', 'patroni-n3.log']) say(`--- ${f} (last lines)\n${tail(join(work, 'logs', f), 15)}`);
     return false;
   } finally {

@@ -43,6 +43,8 @@ const files = ['-f', 'docker-compose.yml', ...(standin ? ['-f', 'deploy/compose.
  * Runs `podman-compose -p <project> -f … <args>` in the repository root. Its own output echoes the
  * podman command lines, environment values included, so it is never printed: failures name the
  * command and its exit code only.
+ * @param {string[]} args
+ * @returns {Promise<void>}
  */
 function compose(args) {
   return new Promise((resolve, reject) => {
@@ -112,7 +114,7 @@ try {
   await main();
   out('passed');
 } catch (err) {
-  process.stderr.write(`images:verify: compose: FAILED: ${err.message}\n`);
+  process.stderr.write(`images:verify: compose: FAILED: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exitCode = 1;
 } finally {
   await compose(['down', '-v', '-t', '5']).catch((e) => process.stderr.write(`images:verify: compose: ${e.message}\n`));

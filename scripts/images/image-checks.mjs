@@ -59,8 +59,8 @@ export async function productionClosure(root, workspace) {
 /**
  * Checks one image. Facts go into `report` (size, layers, user); each broken rule is one string in
  * the returned list.
- * @param {{ target: string, image: string, workspace: string, closure: Set<string>, secrets: string[] }} spec
- *   workspace: the `-w` workspace of the target's deps stage; secrets: values no layer may contain
+ * @param {{ target: string, image: string, closure: Set<string>, secrets: string[] }} spec
+ *   closure: `productionClosure` of the target's deps stage workspace; secrets: values no layer may contain
  * Packages outside the workspace's production closure fail the check when they hold JavaScript; a
  * declaration-only one (npm ci -w keeps e.g. @types/node when the workspace's dev dependencies need
  * it and another workspace's production ones do too) is reported in `notes` instead.
@@ -70,14 +70,14 @@ export async function checkImage({ target, image, closure, secrets }) {
   const failures = [];
   const notes = [];
   const info = await inspectImage(image);
-  const service = Boolean(info.healthcheck?.length);
+  const healthcheck = info.healthcheck ?? [];
+  const service = healthcheck.length > 0;
 
   if (!info.user || info.user === 'root' || info.user === '0') failures.push(`${target}: runs as root (USER "${info.user}")`);
   const uid = (await runOnce(image, {}, ['id', '-u'])).stdout.trim();
   if (uid === '0' || uid === '') failures.push(`${target}: uid in the container is "${uid}"`);
   if (target !== 'migrate' && !service) failures.push(`${target}: no HEALTHCHECK`);
-  if (service && info.healthcheck.join(' ') !== 'CMD node /app/healthcheck.mjs')
-    failures.push(`${target}: unexpected HEALTHCHECK ${info.healthcheck.join(' ')}`);
+  if (service && healthcheck.join(' ') !== 'CMD node /app/healthcheck.mjs') failures.push(`${target}: unexpected HEALTHCHECK ${healthcheck.join(' ')}`);
 
   const listed = await runOnce(image, {}, ['node', '-e', LIST_PACKAGES]);
   const packages = listed.code === 0 ? JSON.parse(listed.stdout) : [];

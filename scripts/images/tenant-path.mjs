@@ -11,9 +11,15 @@ import { once } from 'node:events';
 import { Webhook } from 'standardwebhooks';
 import { healthcheck, logs, podman, waitExit } from './podman.mjs';
 
+/** @type {(ms: number) => Promise<void>} */
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Throws `message` unless `cond`. */
+/**
+ * Throws `message` unless `cond`.
+ * @param {unknown} cond
+ * @param {string} message
+ * @returns {asserts cond}
+ */
 function must(cond, message) {
   if (!cond) throw new Error(message);
 }
@@ -32,8 +38,16 @@ async function waitFor(url, ms, what) {
   }
 }
 
-/** JSON request; throws unless the status is `expect`. */
+/**
+ * JSON request; throws unless the status is `expect`.
+ * @param {string} method
+ * @param {string} url
+ * @param {{ token?: string, body?: unknown, form?: Record<string, string>, basic?: [string, string], expect?: number }} [opts]
+ *   `basic`: client id and secret for HTTP Basic (RFC 6749 section 2.3.1)
+ * @returns {Promise<{ json: any, headers: Headers }>}
+ */
 async function call(method, url, { token, body, form, basic, expect = 200 } = {}) {
+  /** @type {Record<string, string>} */
   const headers = {};
   if (token) headers.authorization = `Bearer ${token}`;
   if (basic) headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(basic[0])}:${encodeURIComponent(basic[1])}`).toString('base64')}`;
@@ -45,18 +59,23 @@ async function call(method, url, { token, body, form, basic, expect = 200 } = {}
   return { json: text ? JSON.parse(text) : null, headers: res.headers };
 }
 
-/** A webhook receiver listening on `bind` that verifies each delivery's Standard Webhooks signature. */
+/**
+ * A webhook receiver listening on `bind` that verifies each delivery's Standard Webhooks signature.
+ * @param {string} bind
+ */
 async function startReceiver(bind) {
+  /** @type {{ body: any, verified: boolean }[]} */
   const received = [];
   let secret = '';
   const server = createServer((req, res) => {
+    /** @type {Buffer[]} */
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       let verified = true;
       try {
-        new Webhook(secret).verify(body, req.headers);
+        new Webhook(secret).verify(body, /** @type {Record<string, string>} */ (req.headers));
       } catch {
         verified = false;
       }
@@ -66,7 +85,8 @@ async function startReceiver(bind) {
   });
   server.listen(0, bind);
   await once(server, 'listening');
-  return { port: server.address().port, received, setSecret: (s) => (secret = s), close: () => server.close() };
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+  return { port, received, setSecret: (/** @type {string} */ s) => (secret = s), close: () => server.close() };
 }
 
 /**

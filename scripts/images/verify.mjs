@@ -44,7 +44,8 @@ async function database() {
     await ensureDatabase(adminUrl.href, name);
   } catch (err) {
     if (process.env.DATABASE_URL) throw err;
-    out(`no PostgreSQL at ${adminUrl.host} (${err.code ?? err.message}); starting the embedded server`);
+    const e = /** @type {Error & { code?: string }} */ (err);
+    out(`no PostgreSQL at ${adminUrl.host} (${e.code ?? e.message}); starting the embedded server`);
     const local = await startLocalPostgres({ dataDir: join(ROOT, '.data', 'pg-images'), port: await freePort(), database: name });
     return { url: local.url, where: 'embedded PostgreSQL', drop: local.stop };
   }
@@ -63,8 +64,9 @@ const mb = (bytes) => `${(bytes / 1e6).toFixed(0)} MB`;
 
 async function main() {
   const ws = workspaces();
-  const secrets = [process.env.SECRETS_KEY, process.env.CANARY].filter(Boolean);
-  if (secrets.length < 2) throw new Error('SECRETS_KEY and CANARY must be set (run through npm run images:verify)');
+  const { SECRETS_KEY, CANARY } = process.env;
+  if (!SECRETS_KEY || !CANARY) throw new Error('SECRETS_KEY and CANARY must be set (run through npm run images:verify)');
+  const secrets = [SECRETS_KEY, CANARY];
   out(`base image: ${base}; targets: ${targets.join(', ')}`);
 
   const reports = {};
@@ -92,7 +94,7 @@ async function main() {
     NODE_ENV: 'production',
     LOG_LEVEL: 'info',
     DATABASE_URL: db.url,
-    SECRETS_KEY: process.env.SECRETS_KEY,
+    SECRETS_KEY,
     AUTH_ISSUER: `http://127.0.0.1:${ports.auth}`,
     API_AUDIENCE: `http://127.0.0.1:${ports.api}`,
     PUBLIC_BASE_URL: `http://127.0.0.1:${ports.api}`,

@@ -20,6 +20,7 @@ const root = join(here, '..', '..');
 const check = process.argv.includes('--check');
 
 // The same document whatever the shell sets: a deployment's https URLs, the default search cap.
+/** @type {NodeJS.ProcessEnv} */
 const env = { ...process.env, PUBLIC_BASE_URL: 'https://api.example.com', AUTH_ISSUER: 'https://auth.example.com' };
 delete env.SEARCH_TOTAL_CAP;
 const document = execFileSync(process.execPath, [join(root, 'services/api/dist/print-openapi.js')], { env, encoding: 'utf8', maxBuffer: 64 << 20 });
