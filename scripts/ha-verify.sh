@@ -22,8 +22,16 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
   say "installing ${missing[*]} (apt-get)..."
   DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  # The packages' own services stay down (policy-rc.d or no init system): this run starts its own.
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # The packages' own services stay down: this run starts its own (and PostgreSQL's or HAProxy's
+  # default service would take ports). policy-rc.d exit 101 for the install, as
+  # scripts/ensure-debian-package.sh does; an existing one is left as it is.
+  (
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+      printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+      trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  )
 fi
 [ -d node_modules/standardwebhooks ] || { say "npm ci..."; npm ci --no-audit --no-fund >/dev/null; }
 npx tsc -b
