@@ -14,7 +14,8 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import YAML from 'yaml';
@@ -29,6 +30,7 @@ const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const project = `dmsverify${randomBytes(3).toString('hex')}`;
 const ports = { auth: await freePort(), api: await freePort(), dispatcher: await freePort(), worker: await freePort() };
+/** @type {Record<string, string | undefined>} */
 const env = {
   POSTGRES_PASSWORD: randomBytes(18).toString('hex'),
   SECRETS_KEY: process.env.SECRETS_KEY,
@@ -38,6 +40,25 @@ const env = {
   DMS_WORKER_PORT: String(ports.worker),
 };
 const files = ['-f', 'docker-compose.yml', ...(standin ? ['-f', 'deploy/compose.standin.yml'] : [])];
+// podman-compose 1.0.3 leaves `${NAME:-}` (an empty default) as it is, where Compose substitutes
+// the variable or an empty string: an override file of the run gives those settings the value
+// Compose would (the variable from this environment, else empty).
+const emptyDefault = /\$\{([A-Za-z_][A-Za-z0-9_]*):-\}/g;
+/** @type {Record<string, Record<string, string>>} */
+const substituted = {};
+for (const [service, spec] of Object.entries(YAML.parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }).services)) {
+  for (const [key, value] of Object.entries(/** @type {{ environment?: Record<string, unknown> }} */ (spec).environment ?? {})) {
+    if (typeof value !== 'string' || !value.match(emptyDefault)) continue;
+    // `$$` is Compose's escaped `$`, in case a variable's value holds one.
+    (substituted[service] ??= {})[key] = value.replace(emptyDefault, (_, name) => process.env[name] ?? '').replaceAll('$', '$$$$');
+  }
+}
+const overrideDir = mkdtempSync(join(tmpdir(), 'dms-compose-'));
+writeFileSync(
+  join(overrideDir, 'empty-defaults.yml'),
+  YAML.stringify({ services: Object.fromEntries(Object.entries(substituted).map(([name, environment]) => [name, { environment }])) }),
+);
+files.push('-f', join(overrideDir, 'empty-defaults.yml'));
 
 /**
  * Runs `podman-compose -p <project> -f … <args>` in the repository root. Its own output echoes the
@@ -116,8 +137,16 @@ try {
 } catch (err) {
   process.stderr.write(`images:verify: compose: FAILED: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exitCode = 1;
+  // What each service said before the project is removed (their own log lines; the values of the
+  // run's settings are made up for it).
+  for (const service of ['migrate', 'auth', 'api', 'dispatcher', 'worker']) {
+    const state = await podman(['inspect', '--format', '{{.State.Status}} exit {{.State.ExitCode}}', container(service)]);
+    const lines = (await logs(container(service))).trimEnd().split('\n').slice(-15).join('\n    ');
+    process.stderr.write(`images:verify: compose: ${service}: ${state.stdout.trim() || 'no container'}\n    ${lines}\n`);
+  }
 } finally {
   await compose(['down', '-v', '-t', '5']).catch((e) => process.stderr.write(`images:verify: compose: ${e.message}\n`));
   // podman-compose 1.0.3 leaves the project's network behind.
   await podman(['network', 'rm', '-f', `${project}_default`]);
+  rmSync(overrideDir, { recursive: true, force: true });
 }
