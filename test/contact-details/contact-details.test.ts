@@ -107,6 +107,8 @@ describe('bad input is a 4xx naming the field, and changes nothing', () => {
     [{ type: 'address', value: '1 High St' }, 'value'],
     [{ type: 'address', value: { city: 'London' } }, 'value.line_1'],
     [{ type: 'address', value: { line_1: 'x', country: 'United Kingdom' } }, 'value.country'],
+    [{ type: 'address', value: { line_1: 'x', country: 'ZZ' } }, 'value.country'],
+    [{ type: 'address', value: { line_1: 'x', country: 'EU' } }, 'value.country'],
     [{ type: 'email', value: 'a@b.co', usage: 'personal' }, 'usage'],
     [{ type: 'email', value: 'a@b.co', status: 'deleted' }, 'status'],
     [{ type: 'email', value: 'a@b.co', source: 'robot' }, 'source'],

@@ -196,28 +196,31 @@ test('redirects are not followed: a 3xx is a failed attempt', async () => {
 test('a dispatcher that forbids private targets never connects to them, whatever the URL was when registered', async () => {
   const byName = await scenario({ oauth: false, url: (r) => r.hookUrl.replace('127.0.0.1', 'localhost') });
   const byAddress = await scenario({ oauth: false });
+  // IPv4-compatible ::127.0.0.1 (::/96), which testers found the dispatcher tried to reach.
+  const byCompatible = await scenario({ oauth: false, url: (r) => r.hookUrl.replace('127.0.0.1', '[::127.0.0.1]') });
   const byTokenUrl = await scenario({
     oauth: true,
     url: () => 'https://hooks.example.com/never',
     tokenUrl: (r) => r.tokenUrl.replace('127.0.0.1', 'localhost'),
   });
   const strict = await startDispatcher(
-    [byName, byAddress, byTokenUrl].map((s) => s.t.tenant.tenantId),
+    [byName, byAddress, byTokenUrl, byCompatible].map((s) => s.t.tenant.tenantId),
     {
       ALLOW_PRIVATE_WEBHOOK_TARGETS: 'false',
       DISPATCH_SCHEDULE_SECONDS: '0',
     },
   );
   dispatchers.push(strict);
-  for (const s of [byName, byAddress, byTokenUrl]) await s.t.api.post('/organisations', { name: 'Private target' }).expect(201);
-  const [a, b, c] = await Promise.all([settled(byName), settled(byAddress), settled(byTokenUrl)]);
+  for (const s of [byName, byAddress, byTokenUrl, byCompatible]) await s.t.api.post('/organisations', { name: 'Private target' }).expect(201);
+  const [a, b, c, d] = await Promise.all([settled(byName), settled(byAddress), settled(byTokenUrl), settled(byCompatible)]);
   expect(a).toMatchObject({ status: 'failed', error: expect.stringMatching(/^refused: localhost resolves to 127\.0\.0\.1 \(loopback\)/) });
   expect(b).toMatchObject({ status: 'failed', error: expect.stringMatching(/^refused: 127\.0\.0\.1 .*loopback/) });
   expect(c).toMatchObject({
     status: 'failed',
     error: expect.stringMatching(/^token request failed: refused: localhost resolves to 127\.0\.0\.1 \(loopback\)/),
   });
-  for (const s of [byName, byAddress, byTokenUrl]) {
+  expect(d).toMatchObject({ status: 'failed', error: expect.stringMatching(/^refused: ::7f00:1 .*\(loopback\)/) });
+  for (const s of [byName, byAddress, byTokenUrl, byCompatible]) {
     expect(s.receiver.received).toHaveLength(0);
     expect(s.receiver.tokenRequests).toHaveLength(0);
   }

@@ -6,9 +6,12 @@
  * date, an unknown closure code, an account number twice in the file or already placed); a file
  * over the size limit is 413 with nothing stored; a bad request is a 4xx naming the field.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { startService, type RunningService } from '@dms/tools/processes';
-import { SERVICE_ENV, apiAs, closeHarness, signedInTenant, testDb } from '../support/harness.js';
+import { API_URL, SERVICE_ENV, apiAs, closeHarness, signedInTenant, testDb } from '../support/harness.js';
+import { eventually } from '../support/webhook-receiver.js';
 import { PLACEMENT_HEADER, csvOf, debtByAccount, finished, placementRow, startImportWorker, upload } from './support.js';
 
 type Tenant = Awaited<ReturnType<typeof signedInTenant>>;
@@ -27,6 +30,8 @@ afterAll(async () => {
   await closeHarness();
 });
 
+/** The log file of the API the tests talk to (test/support/global-setup.ts). */
+const API_LOG = join(SERVICE_ENV.TEST_LOG_DIR!, `api-${new URL(API_URL).port}.log`);
 const org = () => ({ organisation_id: organisationId });
 const errorsOf = async (id: string) => (await t.api.get(`/imports/${id}/errors?limit=100`).expect(200)).body.data as Array<Record<string, unknown>>;
 
@@ -46,6 +51,21 @@ test.each([
   const events = await testDb()('events').where({ tenant_id: t.tenant.tenantId, type: 'import.failed' }).whereRaw(`data->'object'->>'id' = ?`, [res.body.id]);
   expect(events).toHaveLength(1);
   expect(await testDb()('import_rows').where({ import_id: res.body.id })).toHaveLength(0);
+});
+
+test('a quote inside an unquoted field: not_csv naming the line, nothing stored, no cell in the log or the failure', async () => {
+  const marker = 'Quoted"Jones';
+  const content = csvOf(PLACEMENT_HEADER, [placementRow('QUOTE-1'), placementRow('QUOTE-2', { last_name: marker })]);
+  const res = await upload(t.api, 'placement', content, org()).expect(201);
+  expect(res.body).toMatchObject({ status: 'failed', failure: { code: 'not_csv', message: expect.stringContaining('line 3') }, rows_total: 0 });
+  expect(JSON.stringify(res.body)).not.toContain('Quoted');
+  expect(await testDb()('import_rows').where({ import_id: res.body.id })).toHaveLength(0);
+  expect(await debtByAccount(t.tenant.tenantId, 'QUOTE-1')).toBeUndefined();
+  // The request's own log line is written (asynchronously); no line quotes the file.
+  const requestId = res.headers['request-id'] as string;
+  let log = '';
+  await eventually(async () => (log = await readFile(API_LOG, 'utf8')).includes(requestId), `the log line of ${requestId}`);
+  expect(log).not.toContain('Quoted');
 });
 
 test('a placement file without a required column names it; an unknown organisation fails the import', async () => {
@@ -78,10 +98,12 @@ test('bad rows are skipped with their errors, the rest applied, nothing half-wri
     placementRow('DUP-OLD'), // 8: already placed
     placementRow('ROW-BAD-5', { first_name: 'Halfway', mobile: '44123' }), // 9: the customer's insert runs, then its mobile fails
     placementRow('ROW-OK-2'), // 10
+    placementRow('ROW-BAD-6', { email: 'not-an-email' }), // 11
+    placementRow('ROW-BAD-7', { country: 'ZZ' }), // 12: not an assigned ISO 3166-1 code
   ];
   const res = await upload(t.api, 'placement', csvOf(PLACEMENT_HEADER, rows), org()).expect(201);
   const done = await finished(t.api, res.body.id);
-  expect(done).toMatchObject({ status: 'completed', rows_total: 9, rows_processed: 9, rows_succeeded: 2, rows_failed: 7 });
+  expect(done).toMatchObject({ status: 'completed', rows_total: 11, rows_processed: 11, rows_succeeded: 2, rows_failed: 9 });
   const errors = (await errorsOf(res.body.id)).map((e) => [e.row, e.column, e.code]).sort((a, b) => Number(a[0]) - Number(b[0]));
   expect(errors).toEqual([
     [3, 'balance_total', 'invalid_amount'],
@@ -91,9 +113,11 @@ test('bad rows are skipped with their errors, the rest applied, nothing half-wri
     [7, 'account_number', 'duplicate_in_file'],
     [8, 'account_number', 'duplicate_account_number'],
     [9, 'mobile', 'validation_failed'],
+    [11, 'email', 'validation_failed'],
+    [12, 'country', 'invalid_country'],
   ]);
   for (const account of ['ROW-OK-1', 'ROW-OK-2']) expect((await debtByAccount(t.tenant.tenantId, account)).status).toBe('prepared');
-  for (const account of ['ROW-BAD-1', 'ROW-BAD-2', 'ROW-BAD-3', 'ROW-BAD-4', 'ROW-BAD-5'])
+  for (const account of ['ROW-BAD-1', 'ROW-BAD-2', 'ROW-BAD-3', 'ROW-BAD-4', 'ROW-BAD-5', 'ROW-BAD-6', 'ROW-BAD-7'])
     expect(await debtByAccount(t.tenant.tenantId, account)).toBeUndefined();
   expect(await testDb()('debts').where({ tenant_id: t.tenant.tenantId, account_number: 'DUP-OLD' })).toHaveLength(1);
   expect(await testDb()('debts').where({ tenant_id: t.tenant.tenantId, account_number: 'ROW-OK-1' })).toHaveLength(1);
@@ -101,7 +125,8 @@ test('bad rows are skipped with their errors, the rest applied, nothing half-wri
   expect(await testDb()('customers').where({ tenant_id: t.tenant.tenantId, first_name: 'Halfway' })).toHaveLength(0);
   expect(await testDb()('customers').where({ tenant_id: t.tenant.tenantId, first_name: 'Twice' })).toHaveLength(0);
   const csv = (await t.api.get(`/imports/${res.body.id}/errors.csv`).expect(200)).text.trim().split('\n');
-  expect(csv).toHaveLength(8);
+  expect(csv).toHaveLength(10);
+  expect(csv[8]).toBe('11,email,validation_failed,"email must match format ""email"""');
   expect(csv[1]).toMatch(/^3,balance_total,invalid_amount,"?balance_total: '1\.234' is not a decimal amount/);
 });
 

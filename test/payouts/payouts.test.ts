@@ -87,6 +87,14 @@ describe('a payout run', () => {
     expect(lines[1]).toMatch(new RegExp(`^bi_[0-9A-Za-z]{24},payment,${payments[0]},${debtId},"ACC, ""7""",GBP,10000,250,9750,2`));
   });
 
+  test('items.csv neutralises a customer reference a spreadsheet would run as a formula (OWASP CSV injection)', async () => {
+    const o = await payoutTenant();
+    await paidDebt(o.api, o.parties, [2000], 'GBP', { account_number: '=HYPERLINK("https://evil.example","Pay")' });
+    const [id] = await runNow(o.ops, o.parties.organisationId);
+    const row = (await o.api.get(`/payouts/${id}/items.csv`).expect(200)).text.split('\r\n')[1]!;
+    expect(row).toContain(`,"'=HYPERLINK(""https://evil.example"",""Pay"")",GBP,2000,`);
+  });
+
   test('list, search and expand[]=organisation', async () => {
     const list = await t.api.get('/payouts?expand[]=organisation').expect(200);
     expect(list.headers['x-total-count']).toBe('1');

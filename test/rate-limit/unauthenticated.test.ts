@@ -1,6 +1,7 @@
 /**
  * Requests without valid credentials are limited per source address (docs/api.md sections 1 and
- * 3): on the API, requests whose token fails authentication; at the issuer, failed token requests.
+ * 3): on the API, requests whose token fails authentication; at the issuer, failed token requests
+ * per client and address.
  * Over the budget: 429 with `Retry-After` and `RateLimit` headers. Valid clients are never limited
  * by these budgets, and a client cannot pick its address with a forged `X-Forwarded-For`.
  *
@@ -110,7 +111,7 @@ describe('API: failed authentication per source address', () => {
   });
 });
 
-describe('issuer: failed token requests per source address', () => {
+describe('issuer: failed token requests per client and source address', () => {
   let issuer: RunningService;
   let client: TestTenant;
   const token = (from: string, secret = client.clientSecret) =>
@@ -153,6 +154,34 @@ describe('issuer: failed token requests per source address', () => {
     const res = await token(address()).expect(200);
     expect(res.body.token_type).toBe('Bearer');
     await token(busy).expect(200);
+  });
+
+  test('budgets are per client as well as address: one client locked out does not lock out another behind the same proxy', async () => {
+    const other = await newTenant();
+    const from = address();
+    for (let i = 0; i < 3; i++) await token(from, 'cs_wrong').expect(401);
+    await token(from).expect(429);
+    // Another client at the same address (one ingress, TRUST_PROXY not naming it): unaffected, over Basic and in the body.
+    const basic = await request(issuer.url)
+      .post('/oauth/token')
+      .set('X-Forwarded-For', from)
+      .auth(other.clientId, other.clientSecret)
+      .type('form')
+      .send({ grant_type: 'client_credentials', audience: AUDIENCE })
+      .expect(200);
+    expect(basic.body.access_token).toEqual(expect.any(String));
+    const post = (secret: string) =>
+      request(issuer.url)
+        .post('/oauth/token')
+        .set('X-Forwarded-For', from)
+        .type('form')
+        .send({ grant_type: 'client_credentials', audience: AUDIENCE, client_id: other.clientId, client_secret: secret });
+    expect((await post(other.clientSecret).expect(200)).body.token_type).toBe('Bearer');
+    // That client's own failures, sent in the body (client_secret_post), spend its own budget only.
+    for (let i = 0; i < 3; i++) await post('cs_wrong').expect(401);
+    await post(other.clientSecret).expect(429);
+    await token(from).expect(429);
+    await token(address()).expect(200);
   });
 
   test('the JWKS and metadata stay open to an address over its budget', async () => {

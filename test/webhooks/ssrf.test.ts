@@ -1,8 +1,9 @@
 /**
  * SSRF protection at registration (docs/api.md section 7): with private targets disallowed (an extra
  * API instance with ALLOW_PRIVATE_WEBHOOK_TARGETS=false), URLs and token URLs that are plain http
- * or whose host is or resolves to a loopback, private, link-local, unique-local or metadata address
- * are refused on create and update. No request is ever sent to any of them. The address classifier
+ * or whose host is or resolves to a loopback, private, link-local, unique-local or metadata address,
+ * or any other block of the IANA special-purpose registries (an IPv6 form carrying a private IPv4
+ * address, local-use NAT64, site-local), are refused on create and update. No request is ever sent to any of them. The address classifier
  * of @dms/ssrf is checked directly too.
  */
 import { hostname } from 'node:os';
@@ -52,6 +53,13 @@ const refused = [
   'https://0.0.0.0/hook',
   'https://[::ffff:127.0.0.1]/hook',
   'https://224.0.0.1/hook',
+  'https://[::127.0.0.1]/hook',
+  'https://[::a00:1]/hook',
+  'https://[64:ff9b:1::a9fe:a9fe]/hook',
+  'https://[64:ff9b::a9fe:a9fe]/hook',
+  'https://[fec0::1]/hook',
+  'https://[2002:7f00:1::]/hook',
+  'https://192.0.0.9/hook',
   'https://localhost/hook',
   `https://${hostname()}/hook`,
 ];
@@ -110,6 +118,8 @@ describe('address classification (@dms/ssrf)', () => {
     ['255.255.255.255', 'broadcast'],
     ['::ffff:10.0.0.1', 'private'],
     ['198.18.0.1', 'benchmarking'],
+    ['::127.0.0.1', 'loopback'],
+    ['fec0::1', 'siteLocal'],
     ['not-an-ip', 'invalid'],
   ])('%s is %s', (address, range) => {
     expect(nonPublicRange(address)).toBe(range);

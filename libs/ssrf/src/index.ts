@@ -2,11 +2,12 @@
  * Server-side request forgery (SSRF) guard for outbound requests to tenant-chosen URLs (webhook
  * endpoints and their OAuth token endpoints, docs/api.md section 7).
  *
- * Only globally routable unicast addresses may be contacted. Everything else is refused: loopback,
- * private (RFC 1918), link-local (including the 169.254.169.254 metadata service), unique-local
- * (fc00::/7, including AWS's fd00:ec2::254), carrier-grade NAT (RFC 6598), multicast, broadcast,
- * unspecified, documentation/benchmark/reserved blocks, and the IPv6 transition ranges that embed
- * an IPv4 address (IPv4-mapped addresses are judged by the IPv4 address they carry).
+ * Only globally routable unicast addresses may be contacted. Every block of the IANA IPv4 and IPv6
+ * Special-Purpose Address Registries is refused (ranges.ts: loopback, private, link-local with the
+ * 169.254.169.254 metadata service, unique-local with AWS's fd00:ec2::254, carrier-grade NAT,
+ * documentation, benchmarking, NAT64 local-use, Teredo, 6to4…), with multicast, site-local and the
+ * unassigned IPv6 space; an IPv6 address carrying an IPv4 one (IPv4-mapped, IPv4-compatible,
+ * NAT64, 6to4) is judged by the IPv4 address first.
  *
  * The check runs twice: when a URL is registered (`checkTargetUrl`, friendly 400s) and again when
  * a connection is opened (`guardedLookup`, `assertPublicAddress`), because DNS can change between
@@ -14,15 +15,9 @@
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { nonPublicRange } from './ranges.js';
 
-/** Extra blocks ipaddr.js 1.x does not name but that are never a public receiver. */
-const EXTRA_BLOCKED: Array<[string, string]> = [
-  ['198.18.0.0/15', 'benchmarking'],
-  ['100::/64', 'discard'],
-  ['2001::/23', 'reserved'],
-];
-const EXTRA = EXTRA_BLOCKED.map(([cidr, name]) => ({ range: ipaddr.parseCIDR(cidr), name }));
+export { IPV4_BLOCKS, IPV6_BLOCKS, nonPublicRange } from './ranges.js';
 
 /** Raised when a host resolves to, or is, an address that must not be contacted. */
 export class ForbiddenTargetError extends Error {
@@ -35,22 +30,6 @@ export class ForbiddenTargetError extends Error {
     super(`${host} resolves to ${address} (${range}), which is not a public address`);
     this.name = 'ForbiddenTargetError';
   }
-}
-
-/**
- * Names the non-public range `address` lies in, or returns null for a public unicast address.
- * IPv4-mapped IPv6 addresses (`::ffff:127.0.0.1`) are judged as the IPv4 address they carry.
- * @param address an IPv4 or IPv6 literal (without brackets); anything unparsable is 'invalid'
- */
-export function nonPublicRange(address: string): string | null {
-  if (!ipaddr.isValid(address)) return 'invalid';
-  const ip = ipaddr.process(address);
-  const range = ip.range();
-  if (range !== 'unicast') return range;
-  for (const { range: cidr, name } of EXTRA) {
-    if (ip.kind() === cidr[0].kind() && (ip as ipaddr.IPv6).match(cidr as [ipaddr.IPv6, number])) return name;
-  }
-  return null;
 }
 
 /**

@@ -18,7 +18,7 @@ export const authSpec = {
   CLIENT_CACHE_MAX: num({ default: 10000, desc: 'Most clients an issuer process keeps cached (least recently used go first)' }),
   TOKEN_FAILURE_LIMIT: num({
     default: 60,
-    desc: 'Failed token requests allowed per source address per window; beyond, every token request of that address is 429 until the window ends',
+    desc: 'Failed token requests allowed per client_id and source address per window; beyond, every token request of that client from that address is 429 until the window ends (other clients behind the same proxy keep their own budgets)',
   }),
   TOKEN_FAILURE_WINDOW_SECONDS: num({ default: 60, desc: 'Window of TOKEN_FAILURE_LIMIT, seconds' }),
   TRUST_PROXY: trustProxySpec(),

@@ -53,8 +53,32 @@ describe('readPlacement', () => {
     [{ balance_total: '104.49', balance_principal: '100.00', balance_fees: '1.00' }, 'balance_total', 'balance_mismatch'],
     [{ dob: '1980-02-30' }, 'dob', 'invalid_date'],
     [{ country: 'Atlantis' }, 'country', 'invalid_country'],
+    [{ country: 'ZZ' }, 'country', 'invalid_country'],
+    [{ country: 'Unknown Region' }, 'country', 'invalid_country'],
+    [{ country: 'EU' }, 'country', 'invalid_country'],
+    [{ email: 'not-an-email' }, 'email', 'validation_failed'],
+    [{ email: 'not-an-email', mobile: '' }, 'email', 'validation_failed'],
     [{ city: '' }, 'city', 'missing_value'],
   ])('%j is refused naming its column', (over, column, code) => {
     expect(refusal(cells(over))).toEqual([[column, code]]);
+  });
+
+  test('an invalid e-mail address names its column, not the body field it becomes', () => {
+    try {
+      readPlacement(ctx, cells({ email: 'not-an-email' }));
+      throw new Error('accepted');
+    } catch (err) {
+      expect(problemsOf(err, PLACEMENT_PARAMS)).toEqual([{ column: 'email', code: 'validation_failed', message: 'email must match format "email"' }]);
+    }
+  });
+
+  test.each([
+    ['GB', 'GB'],
+    ['gb', 'GB'],
+    ['United Kingdom', 'GB'],
+    ['UK', 'GB'],
+    ['XK', 'XK'],
+  ])('country %s is read as %s', (country, code) => {
+    expect(contactValues(readPlacement(ctx, cells({ country, mobile: '' })))[1]!.address!.country).toBe(code);
   });
 });

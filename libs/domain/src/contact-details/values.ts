@@ -3,12 +3,13 @@
  * type: telephone numbers are parsed and validated with libphonenumber-js (Google's metadata) and
  * stored in E.164, a national number being read in the region of the customer's
  * `preferred_locale` (GB when it names none); an address is an object whose missing parts are
- * stored as null; an e-mail address is kept as given (its format is checked by the body schema,
+ * stored as null and its country must be an assigned ISO 3166-1 code (countries.ts); an e-mail address is kept as given (its format is checked by the body schema,
  * and again here for updates, whose schema cannot know the stored type).
  */
 import { parsePhoneNumberWithError, type CountryCode } from 'libphonenumber-js/max';
 import { ApiError } from '@dms/errors';
 import { validator } from '../kernel/validation.js';
+import { isCountryCode } from './countries.js';
 import { AddressInput, PHONE_TYPES, type Address, type ContactDetailType } from './schemas.js';
 import { textSchema } from '../kernel/schemas.js';
 
@@ -77,6 +78,7 @@ function check<T>(kind: keyof typeof SCHEMAS, param: string, value: unknown): T 
 export function storedValue(type: ContactDetailType, value: unknown, region: CountryCode, param = 'value'): StoredValue {
   if (type === 'address') {
     const a = check<AddressInput>('address', param, value);
+    if (a.country != null && !isCountryCode(a.country)) throw invalid(`${param}.country`, 'must be an assigned ISO 3166-1 alpha-2 country code');
     return {
       value: null,
       address: {

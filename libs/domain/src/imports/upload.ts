@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parse } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 import type { Knex } from '@dms/db';
 import { newId } from '@dms/ids';
 import { findOwned } from '../kernel/scoped.js';
@@ -97,9 +97,29 @@ async function storeRows(trx: Knex.Transaction, importId: string, type: ImportTy
     await flush();
     if (!header) reading.problem ??= { code: 'empty_file', message: 'The file has no header row.' };
   } catch (err) {
-    if (!(err as { code?: string }).code?.startsWith('CSV_')) throw err;
-    reading.problem ??= { code: 'not_csv', message: `The file is not valid CSV: ${(err as Error).message}` };
+    if (!(err instanceof CsvError)) throw err;
+    reading.problem ??= notCsv(err);
   }
+}
+
+/** What each csv-parse error means, in words that quote none of the file. */
+const CSV_FAULTS: Readonly<Record<string, string>> = {
+  INVALID_OPENING_QUOTE: 'a quote (") inside a field that does not start with one (quote the field and double the quote)',
+  CSV_INVALID_CLOSING_QUOTE: 'a quoted field goes on after its closing quote',
+  CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE: 'a quoted field goes on after its closing quote',
+  CSV_QUOTE_NOT_CLOSED: 'a quoted field is never closed',
+  CSV_RECORD_INCONSISTENT_FIELDS_LENGTH: 'a row has another number of cells than the header',
+  CSV_MAX_RECORD_SIZE: 'a row is longer than 1 MiB',
+};
+
+/**
+ * The `not_csv` refusal for a csv-parse error: its line number and what is wrong, never the
+ * error's own message or fields, which quote the file's cells (personal data stays out of the
+ * import's failure and of every log line).
+ */
+function notCsv(err: CsvError): FileProblem {
+  const line = typeof err.lines === 'number' ? ` on line ${err.lines}` : '';
+  return { code: 'not_csv', message: `The file is not valid CSV${line}: ${CSV_FAULTS[err.code] ?? 'it cannot be read as CSV'}.` };
 }
 
 /**

@@ -24,7 +24,7 @@ export interface IssuerAppDeps {
   issuer: string;
   provider: () => ProviderHandler | undefined;
   isDraining: () => boolean;
-  /** Admits or refuses each token request (per-address budget of failures, `tokenRateLimit`); none by default. */
+  /** Admits or refuses each token request (budget of failures per client and address, `tokenRateLimit`); none by default. */
   tokenGate?: TokenGate;
   /** Browser origins allowed (`CORS_ALLOWED_ORIGINS`); none by default. */
   corsOrigins?: ReadonlySet<string>;
@@ -139,8 +139,8 @@ export function createIssuerApp(deps: IssuerAppDeps) {
     if (path === ROUTES.token || path === ROUTES.jwks) {
       const handler = deps.provider();
       if (!handler) return sendJson(res, 503, { error: 'temporarily_unavailable', error_description: 'signing keys not loaded' });
-      const serve = () => void handler(req, res);
-      return path === ROUTES.token && deps.tokenGate ? deps.tokenGate(req, res, serve) : serve();
+      const serve = (request: IncomingMessage) => void handler(request, res);
+      return path === ROUTES.token && deps.tokenGate ? deps.tokenGate(req, res, serve) : serve(req);
     }
     return sendJson(res, 404, { error: 'not_found', error_description: 'no such endpoint' });
   };

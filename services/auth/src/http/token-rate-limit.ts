@@ -1,10 +1,12 @@
 /**
- * Failed token requests per source address (docs/api.md section 1): express-rate-limit counts
- * every token request of an address and takes back the successful ones, so only failures (any
- * 4xx: wrong secret, unknown client, bad grant) use the budget. Once an address has spent it, its
- * token requests are refused with 429 before their credentials are checked, which is what stops
- * secret guessing; a client that only succeeds never spends anything, and other addresses keep
- * their own budgets.
+ * Failed token requests per client and source address (docs/api.md section 1): express-rate-limit
+ * counts every token request of a (`client_id`, address) pair and takes back the successful ones,
+ * so only failures (any 4xx: wrong secret, unknown client, bad grant) use the budget. Once a pair
+ * has spent it, its token requests are refused with 429 before their credentials are checked,
+ * which is what stops guessing a client's secret; a client that only succeeds never spends
+ * anything, and other clients keep their own budgets even from the same address (every client
+ * behind one ingress shares its address when `TRUST_PROXY` does not name it). Requests naming no
+ * client share their address's anonymous budget.
  *
  * The 429 carries `Retry-After`, the `RateLimit`/`RateLimit-Policy` headers (IETF draft 8) and an
  * RFC 6749 section 5.2 style body, `{"error":"temporarily_unavailable","error_description"}`.
@@ -13,11 +15,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import type { Logger } from '@dms/logger';
+import { tokenClient } from './token-client.js';
 import { UNAUTHENTICATED_POLICY, addressKey, limiterLogger, rateLimitStore, sourceAddress, type RedisConnection } from '@dms/rate-limit';
 
 /** Settings of the token endpoint's limiter. */
 export interface TokenRateLimitOptions {
-  /** Failed token requests allowed per source address per window. */
+  /** Failed token requests allowed per client and source address per window. */
   limit: number;
   /** Window length, seconds. */
   windowSeconds: number;
@@ -28,8 +31,16 @@ export interface TokenRateLimitOptions {
   log: Logger;
 }
 
-/** Runs `next` when the address may make a token request, else answers 429 itself. */
-export type TokenGate = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+/**
+ * Runs `next` with the request to serve (the original, or a replay of it once its body was read
+ * for its `client_id`) when the client may make a token request from its address, else answers
+ * 429 itself.
+ */
+export type TokenGate = (req: IncomingMessage, res: ServerResponse, next: (req: IncomingMessage) => void) => void;
+
+/** The `client_id` a request's budget is kept for, set by the gate before the limiter runs. */
+const CLIENT = Symbol('client_id');
+type Named = IncomingMessage & { [CLIENT]?: string };
 
 /** Builds the gate placed in front of the token endpoint. */
 export function tokenRateLimit(opts: TokenRateLimitOptions): TokenGate {
@@ -41,7 +52,7 @@ export function tokenRateLimit(opts: TokenRateLimitOptions): TokenGate {
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     identifier: UNAUTHENTICATED_POLICY,
-    keyGenerator: (req) => addressKey(addressOf(req)),
+    keyGenerator: (req) => `${addressKey(addressOf(req))} ${(req as Named)[CLIENT] ?? ''}`,
     store: rateLimitStore(opts.redis, 'token-failures'),
     passOnStoreError: true,
     // The issuer is not Express: addresses come from proxy-addr (sourceAddress), not `req.ip`.
@@ -53,16 +64,19 @@ export function tokenRateLimit(opts: TokenRateLimitOptions): TokenGate {
       res.end(
         JSON.stringify({
           error: 'temporarily_unavailable',
-          error_description: `too many failed token requests from this address (${opts.limit} per ${opts.windowSeconds} s); retry after ${retryAfter} s`,
+          error_description: `too many failed token requests for this client from this address (${opts.limit} per ${opts.windowSeconds} s); retry after ${retryAfter} s`,
         }),
       );
     },
   });
   return (req, res, next) =>
-    void limiter(req as Request, withAppend(res), (err?: unknown) => {
-      // A fault of the limiter itself must not take the token endpoint down with it.
-      if (err) opts.log.error({ err }, 'token rate limit failed; request let through');
-      next();
+    void tokenClient(req).then(({ clientId, request }) => {
+      (request as Named)[CLIENT] = clientId;
+      void limiter(request as Request, withAppend(res), (err?: unknown) => {
+        // A fault of the limiter itself must not take the token endpoint down with it.
+        if (err) opts.log.error({ err }, 'token rate limit failed; request let through');
+        next(request);
+      });
     });
 }
 

@@ -1,8 +1,10 @@
 /**
  * Country names as placement files write them (`United Kingdom`) to ISO 3166-1 alpha-2 codes, as
  * addresses store them: English region names from Intl (built once), the codes themselves, and the
- * names of the United Kingdom's parts.
+ * names of the United Kingdom's parts; only codes the API accepts (contact-details/countries.ts),
+ * so `ZZ` ("Unknown Region") or `EU` are refused as they are by `POST /customers`.
  */
+import { isCountryCode } from '../../contact-details/countries.js';
 
 let byName: Map<string, string> | undefined;
 
@@ -21,7 +23,7 @@ function names(): Map<string, string> {
       // Deprecated and reserved codes (DD, UK, YU) stand for their current one (DE, GB, RS).
       const code = Intl.getCanonicalLocales(`und-${String.fromCharCode(a, b)}`)[0]!.slice(4);
       const name = display.of(code);
-      if (code.length === 2 && name && name !== code) map.set(name.toLowerCase(), code);
+      if (isCountryCode(code) && name && name !== code) map.set(name.toLowerCase(), code);
     }
   }
   return map;
@@ -33,7 +35,7 @@ export function countryCode(text: string): string | undefined {
   byName ??= names();
   if (/^[A-Za-z]{2}$/.test(t)) {
     const code = Intl.getCanonicalLocales(`und-${t.toUpperCase()}`)[0]!.slice(4);
-    return [...byName.values()].includes(code) ? code : undefined;
+    return isCountryCode(code) ? code : undefined;
   }
   return byName.get(t.toLowerCase());
 }

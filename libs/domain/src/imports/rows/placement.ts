@@ -126,14 +126,16 @@ export function readPlacement(ctx: Pick<RowContext, 'organisationId' | 'currency
   const accountNumber = required(cells, 'account_number');
   const company = optional(cells, 'company');
   const contacts = contactDetails(cells);
-  const customer = customerBody({
-    kind: company ? 'company' : 'individual',
-    ...(company ? { full_name: company } : {}),
-    first_name: required(cells, 'first_name'),
-    last_name: required(cells, 'last_name'),
-    date_of_birth: read('dob', parseDate(required(cells, 'dob'))),
-    contact_details: contacts.details,
-  });
+  const customer = inColumns(contacts.columns, () =>
+    customerBody({
+      kind: company ? 'company' : 'individual',
+      ...(company ? { full_name: company } : {}),
+      first_name: required(cells, 'first_name'),
+      last_name: required(cells, 'last_name'),
+      date_of_birth: read('dob', parseDate(required(cells, 'dob'))),
+      contact_details: contacts.details,
+    }),
+  );
   const tags = (optional(cells, 'tags') ?? '')
     .split(',')
     .map((t) => t.trim().replace(/\s+/g, '-'))
@@ -150,6 +152,40 @@ export function readPlacement(ctx: Pick<RowContext, 'organisationId' | 'currency
   return { accountNumber, customer, columns: contacts.columns, debt };
 }
 
+/** `contact_details[2].value.city` → `city` when detail 2 came from column `address1`, else the column itself. */
+function columnParam(param: string, columns: readonly string[]): string {
+  const m = /^contact_details\[(\d+)\](?:\.value)?(?:\.(\w+))?/.exec(param);
+  const column = m ? columns[Number(m[1])] : undefined;
+  if (!m || !column) return param;
+  return column === 'address1' && m[2] ? (ADDRESS_COLUMNS[m[2]] ?? column) : column;
+}
+
+/** The columns of an address's parts. */
+const ADDRESS_COLUMNS: Readonly<Record<string, string>> = {
+  line_1: 'address1',
+  line_2: 'address2',
+  city: 'city',
+  county: 'county',
+  postal_code: 'postcode',
+  country: 'country',
+};
+
+/**
+ * Runs a check of the customer's body, naming in its errors the columns the contact details came
+ * from (`contact_details[0].value` → `email`), as the file's writer knows them.
+ * @throws RowError for a contact detail, the ApiError as it is for anything else
+ */
+function inColumns<T>(columns: readonly string[], check: () => T): T {
+  try {
+    return check();
+  } catch (err) {
+    if (!(err instanceof ApiError) || !err.param?.startsWith('contact_details[')) throw err;
+    const column = columnParam(err.param, columns);
+    const message = err.message.replace(err.param, column);
+    throw new RowError(column, err.code, message);
+  }
+}
+
 /**
  * The stored columns of the placement's contact details, checked as `POST /customers` checks them
  * (numbers to E.164 in the region of a customer without `preferred_locale`); a refused value names
@@ -158,11 +194,8 @@ export function readPlacement(ctx: Pick<RowContext, 'organisationId' | 'currency
  */
 export function contactValues(placement: Placement): StoredValue[] {
   return (placement.customer.contact_details ?? []).map((detail, i) => {
-    try {
-      return storedValue(detail.type, detail.value, phoneRegion(placement.customer.preferred_locale), `contact_details[${i}].value`);
-    } catch (err) {
-      if (err instanceof ApiError) throw new RowError(placement.columns[i] ?? null, err.code, err.message);
-      throw err;
-    }
+    return inColumns(placement.columns, () =>
+      storedValue(detail.type, detail.value, phoneRegion(placement.customer.preferred_locale), `contact_details[${i}].value`),
+    );
   });
 }

@@ -6,6 +6,7 @@
  */
 import { stringify } from 'csv-stringify';
 import { pipeline } from 'node:stream/promises';
+import { csvOptions } from '../../http/csv.js';
 import { Type } from '@sinclair/typebox';
 import {
   Import,
@@ -91,7 +92,7 @@ export const importOperations: AnyOperation[] = [
       await loadImport(i.ctx.db, i.tenantId, i.params.id);
       i.res.status(200).type('text/csv; charset=utf-8');
       i.res.setHeader('Content-Disposition', `attachment; filename="${i.params.id}-errors.csv"`);
-      const csv = stringify({ header: true, columns: [...ERROR_COLUMNS] });
+      const csv = stringify(csvOptions({ header: true, columns: [...ERROR_COLUMNS] }));
       const records = async function* () {
         for await (const r of errorRows(i.ctx.db, i.tenantId, i.params.id))
           yield { row: r.row_number, column: r.column ?? '', code: r.code, message: r.message };
