@@ -106,7 +106,8 @@ function run(code, n) {
   output = '';
   shell.stdin.write(`${code}\necho "${sentinel} $?"\n`);
   return new Promise((res, rej) => {
-    const deadline = Date.now() + 300_000;
+    // Generous: the seed alone takes minutes on a loaded 2-core machine.
+    const deadline = Date.now() + 1_200_000;
     const poll = setInterval(() => {
       const m = new RegExp(`${sentinel} (\\d+)`).exec(output);
       if (m) {
