@@ -3,8 +3,11 @@
  * a fresh `npm start` (README.md, "Working on the code", says what it needs and does). Blocks are
  * classified by readme-blocks.mjs. The transcript of every block goes to stdout.
  *
- * Exit code 0 when every shell block exited 0, the webhook receiver got the event, and no file was
- * left untracked in the repository; 1 otherwise; 2 when a port it needs is busy (nothing started).
+ * Exit code 0 when every shell block exited 0, printed what the README shows it printing (the
+ * `# ` lines under a command, and the output blocks marked `<!-- readme-check: output exact|like -->`,
+ * compared by `matchesShown` of readme-blocks.mjs), the webhook receiver got the event, and no file
+ * was left untracked in the repository; 1 otherwise; 2 when a port it needs is busy (nothing
+ * started). `--fail-fast` stops at the first failure.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,11 +16,24 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { embeddedPostgresSpec, loadConfig } from '@dms/config';
-import { readmeBlocks } from './readme-blocks.mjs';
+import { matchesShown, readmeBlocks } from './readme-blocks.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** The README's fixed addresses: issuer, API, dispatcher, worker, the receiver, the trace receiver, the embedded database (EMBEDDED_PG_PORT). */
-const PORTS = [4000, 3000, 3001, 3002, 8080, 4318, loadConfig(embeddedPostgresSpec).EMBEDDED_PG_PORT];
+/** The README's fixed addresses, and what uses each. */
+const PORTS = [
+  [4000, 'the issuer of npm start'],
+  [3000, 'the API of npm start'],
+  [3001, 'the dispatcher of npm start'],
+  [3002, 'the worker of npm start'],
+  [3003, 'the local mail server of npm start'],
+  [3004, 'the local SMS stand-in of npm start'],
+  [2525, 'the local SMTP server of npm start'],
+  [8080, "the README's webhook receivers"],
+  [8081, "the README's test-mode receiver"],
+  [4318, "the README's trace receiver (npm run traces)"],
+  [loadConfig(embeddedPostgresSpec).EMBEDDED_PG_PORT, 'the embedded PostgreSQL of npm start (EMBEDDED_PG_PORT)'],
+];
+const failFast = process.argv.includes('--fail-fast');
 
 const portIsFree = (port) =>
   new Promise((res) => {
@@ -26,9 +42,11 @@ const portIsFree = (port) =>
     srv.listen(port, () => srv.close(() => res(true)));
   });
 
-for (const port of PORTS) {
+for (const [port, what] of PORTS) {
   if (!(await portIsFree(port))) {
-    console.error(`readme:check: port ${port} is in use; it needs ${PORTS.join(', ')} free (stop a running npm start). Nothing was started.`);
+    console.error(
+      `readme:check: port ${port} (${what}) is in use: stop what listens there (\`ss -ltnp 'sport = :${port}'\` names it). It needs ${PORTS.map(([p]) => p).join(', ')} free. Nothing was started.`,
+    );
     process.exit(2);
   }
 }
@@ -90,7 +108,8 @@ function run(code, n) {
   output = '';
   shell.stdin.write(`${code}\necho "${sentinel} $?"\n`);
   return new Promise((res, rej) => {
-    const deadline = Date.now() + 300_000;
+    // Generous: the seed alone takes minutes on a loaded 2-core machine.
+    const deadline = Date.now() + 1_200_000;
     const poll = setInterval(() => {
       const m = new RegExp(`${sentinel} (\\d+)`).exec(output);
       if (m) {
@@ -105,6 +124,8 @@ function run(code, n) {
 }
 
 const failures = [];
+/** What the last step of the last shell block printed, for an output block after it. */
+let lastOutput = '';
 try {
   const blocks = readmeBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
   for (const [n, block] of blocks.entries()) {
@@ -118,16 +139,36 @@ try {
       console.log(`--- ${where}: npm start ${JSON.stringify(block.env)}`);
       await startSystem(block.env);
     }
+    if (block.kind === 'output') {
+      const shown = block.code.split('\n');
+      if (!matchesShown(shown, lastOutput, block.mode))
+        failures.push(`${where}: the output shown (${block.mode}) is not what the block before printed:\n${block.code}`);
+      else console.log(`--- ${where}: output as shown (${block.mode})`);
+    }
+    if (failFast && failures.length) break;
     if (block.kind !== 'shell') continue;
     if (!system) throw new Error(`${where}: a shell block runs before any npm start block`);
-    console.log(`--- ${where}\n${block.code.replace(/^/gm, '$ ')}`);
-    const { text, status } = await run(block.code, n);
-    process.stdout.write(text.endsWith('\n') || !text ? text : `${text}\n`);
-    if (status !== 0) failures.push(`${where} exited ${status}`);
-    if (/\bundefined\b/.test(text)) failures.push(`${where} printed "undefined" (a variable it uses is not set?)`);
+    console.log(`--- ${where}`);
+    lastOutput = '';
+    for (const [s, step] of block.steps.entries()) {
+      console.log(step.code.replace(/^/gm, '$ '));
+      const { text, status } = await run(step.code, `${n}_${s}`);
+      process.stdout.write(text.endsWith('\n') || !text ? text : `${text}\n`);
+      lastOutput = text;
+      if (status !== 0) failures.push(`${where} exited ${status}`);
+      if (/\bundefined\b/.test(text)) failures.push(`${where} printed "undefined" (a variable it uses is not set?)`);
+      if (step.shown) {
+        const ok = matchesShown(step.shown, text, 'like');
+        console.log(`${step.shown.map((l) => `# ${l}`).join('\n')}   <- ${ok ? 'as shown' : 'NOT AS SHOWN'}`);
+        if (!ok) failures.push(`${where}: printed\n${text.trimEnd()}\n  where the README shows\n${step.shown.join('\n')}`);
+      }
+      if (status !== 0 || (failFast && failures.length)) break;
+    }
+    if (failFast && failures.length) break;
   }
   // The receiver runs in the background of the shell, so its line is in the shell's transcript.
-  if (!/received organisation\.created evt_/.test(transcript)) {
+  // Not after --fail-fast stopped the run: the receiver's block was never reached.
+  if (!(failFast && failures.length) && !/received organisation\.created evt_/.test(transcript)) {
     failures.push('the webhook receiver never printed "received organisation.created"');
   }
 } catch (err) {

@@ -38,7 +38,9 @@ const everyService: Array<[string, Record<string, string>, RegExp]> = [
 const shared: Array<[string, Record<string, string>, RegExp]> = [
   ['an unknown log level', { LOG_LEVEL: 'loud' }, /^config error: LOG_LEVEL: /],
   ['a non-numeric pool size', { DATABASE_POOL_MAX: 'many' }, /^config error: DATABASE_POOL_MAX: /],
-  ['a malformed database URL', { DATABASE_URL: 'not a url' }, /^config error: DATABASE_URL: Invalid url: "\[value hidden\]"$/],
+  ['a pool of no connections', { DATABASE_POOL_MAX: '0' }, /^config error: DATABASE_POOL_MAX: "0" is not allowed: set a whole number of at least 1$/],
+  ['a malformed database URL', { DATABASE_URL: 'not a url' }, /^config error: DATABASE_URL: is not a PostgreSQL connection string: set it to postgres:\/\//],
+  ['a database URL of another kind', { DATABASE_URL: 'http://db:5432/dms' }, /^config error: DATABASE_URL: is not a PostgreSQL connection string/],
 ];
 
 async function expectOneLine(service: Service, env: Record<string, string>, line: RegExp): Promise<void> {

@@ -70,6 +70,15 @@ describe('README blocks', () => {
     }
   });
 
+  test('every output block marked for readme:check follows the shell block whose output it shows, and the README shows outputs of both kinds', () => {
+    for (const [i, b] of blocks.entries()) {
+      if (b.kind === 'output') expect(`README.md:${b.line} follows ${blocks[i - 1]?.kind}`).toBe(`README.md:${b.line} follows shell`);
+    }
+    expect(blocks.filter((b) => b.kind === 'output' && b.mode === 'exact').length).toBeGreaterThanOrEqual(2);
+    expect(blocks.filter((b) => b.kind === 'output' && b.mode === 'like').length).toBeGreaterThanOrEqual(5);
+    expect(shellBlocks.flatMap((b) => b.steps!.filter((s) => s.shown)).length).toBeGreaterThan(30);
+  });
+
   test('no block sends a placeholder instead of a value (ten_…, whsec_…, cli_…)', () => {
     for (const b of shellBlocks) {
       const commands = b.code.replace(/(^|\s)#.*$/gm, '');

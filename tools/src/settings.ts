@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { embeddedPostgresSpec } from '@dms/config';
+import { embeddedPostgresSpec, startSpec } from '@dms/config';
 import { REPO_ROOT, type ServiceName } from './processes.js';
 
 /** One setting as declared in an envalid spec (only the documented fields). */
@@ -80,18 +80,29 @@ export function settingsTable(settings: ServiceSettings): string {
   );
 }
 
-/** Who reads each setting of `embeddedPostgresSpec` (@dms/config). */
-const LOCAL_READERS: Readonly<Record<keyof typeof embeddedPostgresSpec, string>> = {
+/** The local commands' own settings: `embeddedPostgresSpec` and `startSpec` of @dms/config. */
+const LOCAL_SPECS = { ...embeddedPostgresSpec, ...startSpec };
+
+/** Who reads each of the local commands' own settings. */
+const LOCAL_READERS: Readonly<Record<keyof typeof LOCAL_SPECS, string>> = {
   EMBEDDED_PG_PORT: '`npm start`, `migrate`, `seed`, admin CLI',
   EMBEDDED_PG_TEST_PORT: '`npm test`',
+  AUTH_PORT: '`npm start`',
+  API_PORT: '`npm start`',
+  DISPATCHER_PORT: '`npm start`',
+  WORKER_PORT: '`npm start`',
+  LOCAL_SMTP_PORT: '`npm start`',
+  LOCAL_MAIL_WEB_PORT: '`npm start`',
+  LOCAL_SMS_PORT: '`npm start`',
 };
 
 /**
- * Markdown table of the local commands' own settings (`embeddedPostgresSpec` of @dms/config: the
- * embedded PostgreSQL ports), which no service reads: variable, commands, default, meaning.
+ * Markdown table of the local commands' own settings, which no service reads (`embeddedPostgresSpec`
+ * of @dms/config: the embedded PostgreSQL ports; `startSpec`: the ports `npm start` gives the
+ * services and the local stand-ins): variable, commands, default, meaning.
  */
 export function localSettingsTable(): string {
-  const specs = embeddedPostgresSpec as unknown as Record<keyof typeof embeddedPostgresSpec, SettingSpec>;
+  const specs = LOCAL_SPECS as unknown as Record<keyof typeof LOCAL_SPECS, SettingSpec>;
   return markdownTable(
     'commands',
     (Object.keys(LOCAL_READERS) as Array<keyof typeof LOCAL_READERS>).map((name) => ({ name, who: LOCAL_READERS[name], spec: specs[name] })),

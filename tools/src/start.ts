@@ -1,5 +1,7 @@
 /**
- * `npm start`: the whole system on one machine. Uses `DATABASE_URL`, or starts the embedded
+ * `npm start`: the whole system on one machine. First checks every setting it and the services
+ * read (tools/src/start-checks.ts: a bad one stops it with one `config error: NAME: …` line, as a
+ * service started alone does), then every port. Uses `DATABASE_URL`, or starts the embedded
  * PostgreSQL under `.data/pg` on `EMBEDDED_PG_PORT` (54320) when it is unset, and if that server
  * cannot start prints PostgreSQL's reason and exits 1; applies migrations; when `SMTP_URL` and
  * `SMS_API_KEY` are unset, starts the local mail server (SMTP 2525, web page 3003) and SMS
@@ -9,36 +11,40 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { REPO_ROOT, embeddedPostgresSpec, loadConfig } from '@dms/config';
 import type { LocalChannels } from '@dms/channels/standin';
 import { createDb, migrateLatest, resolveDatabase, type LocalPostgres } from '@dms/db';
 import { portIsFree, startService, type RunningService, type ServiceName } from './processes.js';
+import { checkSecretsKey, checkSettings, databaseWhere, reachDatabase, StartCheckError } from './start-checks.js';
 
 const say = (line: string) => process.stderr.write(`[start] ${line}\n`);
 
+/** Stops with the one line of a setting `npm start` cannot run with (exit 1); rethrows anything else. */
+function refuse(err: unknown): never {
+  if (!(err instanceof StartCheckError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
+}
+
+// Every setting is checked before anything starts, by the validators the services use (libs/config).
+const cfg = await checkSettings(process.env).catch(refuse);
+
 const plan: Array<[ServiceName, number]> = [
-  ['auth', Number(process.env.AUTH_PORT ?? 4000)],
-  ['api', Number(process.env.API_PORT ?? 3000)],
-  ['dispatcher', Number(process.env.DISPATCHER_PORT ?? 3001)],
-  ['worker', Number(process.env.WORKER_PORT ?? 3002)],
+  ['auth', cfg.AUTH_PORT],
+  ['api', cfg.API_PORT],
+  ['dispatcher', cfg.DISPATCHER_PORT],
+  ['worker', cfg.WORKER_PORT],
 ];
 
 // Stand-ins only for channels nobody configured: a configured one is used as it is.
 const localMail = !process.env.SMTP_URL;
 const localSms = !process.env.SMS_API_KEY;
-const standinPorts = {
-  smtp: Number(process.env.LOCAL_SMTP_PORT ?? 2525),
-  mailWeb: Number(process.env.LOCAL_MAIL_WEB_PORT ?? 3003),
-  sms: Number(process.env.LOCAL_SMS_PORT ?? 3004),
-};
+const standinPorts = { smtp: cfg.LOCAL_SMTP_PORT, mailWeb: cfg.LOCAL_MAIL_WEB_PORT, sms: cfg.LOCAL_SMS_PORT };
 
 // Every port is checked before anything starts: a second `npm start` must stop here with the
 // reason and the setting that moves it, not announce "ready" and then lose a service to EADDRINUSE.
 const ports: Array<[what: string, setting: string, port: number]> = [
   ...plan.map(([name, port]): [string, string, number] => [name, `${name.toUpperCase()}_PORT`, port]),
-  ...(process.env.DATABASE_URL
-    ? []
-    : [['embedded PostgreSQL', 'EMBEDDED_PG_PORT', loadConfig(embeddedPostgresSpec).EMBEDDED_PG_PORT] as [string, string, number]]),
+  ...(process.env.DATABASE_URL ? [] : [['embedded PostgreSQL', 'EMBEDDED_PG_PORT', cfg.EMBEDDED_PG_PORT] as [string, string, number]]),
   ...(localMail || localSms
     ? ([
         ['local SMTP server', 'LOCAL_SMTP_PORT', standinPorts.smtp],
@@ -48,7 +54,18 @@ const ports: Array<[what: string, setting: string, port: number]> = [
     : []),
 ];
 for (const [what, setting, port] of ports) {
-  if (!(await portIsFree(port))) {
+  let free: boolean;
+  try {
+    free = await portIsFree(port);
+  } catch (err) {
+    // EACCES (a privileged port) and the like: the setting is the fix.
+    refuse(
+      new StartCheckError(
+        `config error: ${setting}: cannot listen on port ${port} for the ${what} (${(err as NodeJS.ErrnoException).code}): set a port from 1024 to 65535`,
+      ),
+    );
+  }
+  if (!free) {
     say(
       `port ${port} for the ${what} (${setting}) is already in use (another \`npm start\`? stop it with Ctrl-C first, or set ${setting} to a free port); nothing was started`,
     );
@@ -64,18 +81,28 @@ try {
   say(`${(err as Error).message}\n[start] nothing was started`);
   process.exit(1);
 }
-say(pgServer.owned ? `embedded PostgreSQL running on ${new URL(pgServer.url).host}` : `using database ${new URL(pgServer.url).host}`);
 const db = createDb(pgServer.url, 1);
-const applied = await migrateLatest(db);
+try {
+  // Both before saying anything: a setting that cannot work is one line and nothing else.
+  await reachDatabase(pgServer.url, pgServer.owned);
+  await checkSecretsKey(db, cfg);
+  say(pgServer.owned ? `embedded PostgreSQL running on ${databaseWhere(pgServer.url)}` : `using database ${databaseWhere(pgServer.url)}`);
+  const applied = await migrateLatest(db);
+  say(applied.length ? `migrations applied: ${applied.join(', ')}` : 'schema up to date');
+} catch (err) {
+  await db.destroy();
+  await pgServer.stop();
+  refuse(err);
+}
 await db.destroy();
-say(applied.length ? `migrations applied: ${applied.join(', ')}` : 'schema up to date');
 
-const env: Record<string, string> = { DATABASE_URL: pgServer.url, NODE_ENV: process.env.NODE_ENV ?? 'development' };
+// LOG_LEVEL explicitly: the children's defaults (startService's) must not override the operator's.
+const env: Record<string, string> = { DATABASE_URL: pgServer.url, NODE_ENV: cfg.NODE_ENV, LOG_LEVEL: cfg.LOG_LEVEL };
 const running: RunningService[] = [];
 let stopping = false;
 let channels: LocalChannels | null = null;
 if (localMail || localSms) {
-  const dataDir = process.env.DATA_DIR ?? join(REPO_ROOT, '.data');
+  const dataDir = cfg.DATA_DIR;
   // Loaded only when needed: the stand-ins' libraries must not slow the busy-port check above.
   const { startLocalChannels } = await import('@dms/channels/standin');
   // The stand-ins call the API back: replies and bounces, SMS receipts and inbound SMS (docs/api.md section 13).

@@ -11,9 +11,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import envalid, { type CleanedEnv, type ValidatorSpec } from 'envalid';
+import { atLeastOne, port, postgresUrl } from './validators.js';
 
-const { bool, cleanEnv, makeValidator, num, port, str, url } = envalid;
+const { bool, cleanEnv, makeValidator, num, str, url } = envalid;
 export { bool, num, port, str, url };
+export { atLeastOne, postgresUrl } from './validators.js';
+export { startSpec } from './start.js';
 
 /** The repository root (three levels above this compiled module: libs/config/dist). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -76,9 +79,21 @@ export const SENSITIVE_SETTING = /^(SECRETS_KEY|DATABASE_URL|DATABASE_LISTEN_URL
 
 /** The reason of one failed setting, without echoing a credential-bearing value (envalid quotes the input). */
 function reason(name: string, error: Error, value: string | undefined): string {
-  const message = error.message || 'invalid';
+  const message = withFix(error.message || 'invalid');
   if (!value || !SENSITIVE_SETTING.test(name)) return message;
   return message.split(value).join('[value hidden]');
+}
+
+/** envalid's own messages, reworded to say what to set (the validators of ./validators.ts say it themselves). */
+function withFix(message: string): string {
+  const choices = /^Value "(.*)" not in choices \[(.*)\]$/s.exec(message);
+  if (choices) return `"${choices[1]}" is not allowed: set one of ${choices[2]!.split(',').join(', ')}`;
+  const other = /^Invalid (number|bool|url) input: "(.*)"$|^Invalid (url): "(.*)"$/s.exec(message);
+  if (!other) return message;
+  const what = { number: 'a number such as 30', bool: 'true or false', url: 'an absolute URL such as http://localhost:4000' }[
+    (other[1] ?? other[3]) as 'number'
+  ];
+  return `"${other[2] ?? other[4]}" is not allowed: set ${what}`;
 }
 
 /**
@@ -104,8 +119,8 @@ export const commonSpec = {
     desc: 'Minimum level of the JSON log lines (pino)',
   }),
   DATA_DIR: str({ default: join(REPO_ROOT, '.data'), desc: 'Local state: embedded database, generated secrets key' }),
-  DATABASE_URL: url({ default: EMBEDDED_DATABASE_URL, desc: 'PostgreSQL connection string' }),
-  DATABASE_POOL_MAX: num({ default: 10, desc: 'Connections per process' }),
+  DATABASE_URL: postgresUrl({ default: EMBEDDED_DATABASE_URL, desc: 'PostgreSQL connection string' }),
+  DATABASE_POOL_MAX: atLeastOne({ default: 10, desc: 'Connections per process' }),
   AUTH_ISSUER: url({ default: 'http://localhost:4000', desc: 'Issuer identifier (iss) of access tokens' }),
   API_AUDIENCE: str({ default: 'http://localhost:3000', desc: 'Audience (aud) identifying the resource API' }),
   SECRETS_KEY: secretsKeys({
