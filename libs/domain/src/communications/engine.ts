@@ -2,7 +2,7 @@
  * The collection engine's decisions on one debt the worker has locked (docs/api.md sections 12
  * and 13), in the worker's transaction, by the engine's clock `now` (the tenant's clock plus the
  * worker's offset):
- * - `analyseDebt` (`analyseDebts` for a batch, set-wise): a `prepared`, `adjusted` or `resumed` debt (or an `enriching` or
+ * - `analyseDebts` (a batch, set-wise): a `prepared`, `adjusted` or `resumed` debt (or an `enriching` or
  *   `contact_failed` one that has a new contact detail) moves to `analysing`, then to `enriching`
  *   when the customer has no usable detail for any step of the strategy, back to `contacted` when
  *   it was contacted before, else its next step is due now.
@@ -18,6 +18,7 @@
  * worker's batch loaded for all its debts at once.
  */
 import type { Knex } from '@dms/db';
+import { ApiError } from '@dms/errors';
 import { SYSTEM_ACTOR, moveLockedDebt } from '../debts/moves.js';
 import type { DebtRow } from '../debts/schemas.js';
 import { DEBT_MACHINE, forbidsContact, type DebtMove } from '../debts/states.js';
@@ -31,7 +32,7 @@ import { nextAllowedByLimit, nextContactTime, timeZoneOf } from './rules.js';
 import type { CommunicationRow } from './schemas.js';
 import { insertOutbounds, type OutboundInput } from './store.js';
 
-/** Statuses whose debts the engine takes in (`analyseDebt`). */
+/** Statuses whose debts the engine takes in (`analyseDebts`). */
 export const INTAKE_STATUSES = ['prepared', 'adjusted', 'resumed'] as const;
 /** Statuses that wait for a new contact detail before the engine takes them in again. */
 export const WAITING_FOR_DETAIL_STATUSES = ['enriching', 'contact_failed'] as const;
@@ -56,6 +57,8 @@ export interface SendTarget {
   senderName: string;
   subject: string | null;
   body: string;
+  /** The customer's time zone (its contact hours). */
+  timeZone: string;
 }
 
 /** Moves the locked debt as the engine (`whodunnit: system`), writing the engine's `state` with it. */
@@ -98,20 +101,9 @@ async function planIntake(
 }
 
 /**
- * Takes a locked debt of `INTAKE_STATUSES` or `WAITING_FOR_DETAIL_STATUSES` in (see module doc).
- * @param reads what the engine reads about the debt (`directReads`, or a batch's `batchReads`)
- * @returns what was done, for the worker's log
- */
-export async function analyseDebt(trx: Knex.Transaction, locked: DebtRow, now: Date, reads: EngineReads = directReads(trx)): Promise<EngineOutcome> {
-  const plan = await planIntake(locked, now, reads);
-  let debt = locked;
-  for (const m of plan.moves) debt = await move(trx, debt, m.move, m.context, m.state);
-  return plan.outcome;
-}
-
-/**
- * `analyseDebt` for many locked debts (a worker's batch), each at its engine clock `now`: their
- * moves are made set-wise, one statement per stage (`moveLockedDebts`).
+ * Takes locked debts of `INTAKE_STATUSES` or `WAITING_FOR_DETAIL_STATUSES` in (see module doc), a
+ * worker's batch, each at its engine clock `now`: their moves are made set-wise, one statement per
+ * stage (`moveLockedDebts`).
  * @returns what was done with each, in the order given
  */
 export async function analyseDebts(trx: Knex.Transaction, debts: ReadonlyArray<{ debt: DebtRow; now: Date }>, reads: EngineReads): Promise<EngineOutcome[]> {
@@ -210,6 +202,7 @@ async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: 
       senderName: organisation.customer_facing_name ?? organisation.name,
       subject: outcome.rendered.subject,
       body: outcome.rendered.body,
+      timeZone,
     },
   };
 }
@@ -229,7 +222,15 @@ export async function runSteps(
   reads: EngineReads = directReads(trx),
 ): Promise<EngineOutcome[]> {
   const plans: StepPlan[] = [];
-  for (const { debt, now } of debts) plans.push(await planStep(trx, debt, now, links, reads));
+  for (const { debt, now } of debts) {
+    try {
+      plans.push(await planStep(trx, debt, now, links, reads));
+    } catch (err) {
+      // A debt the domain refuses (its customer gone) is recorded on that debt alone; a database error fails the batch.
+      if (!(err instanceof ApiError)) throw err;
+      plans.push({ kind: 'done', outcome: await stepRefused(trx, debt, err) });
+    }
+  }
   const makes = plans.flatMap((plan, i) => (plan.kind === 'make' ? [{ plan, i }] : []));
   const rows = await insertOutbounds(
     trx,
@@ -243,6 +244,17 @@ export async function runSteps(
     if (!plan.to) return { kind: 'failed', context: plan.input.failure! };
     return { kind: 'send', context: `step ${plan.index}: ${plan.input.deliveryMethod} ${communication.id}`, communication, to: plan.to };
   });
+}
+
+/**
+ * A debt whose step the domain refused (e.g. its customer is gone) moves to `follow_up_required`
+ * with the reason (the tenant must act); the engine leaves it until it is worked again.
+ */
+async function stepRefused(trx: Knex.Transaction, debt: DebtRow, err: ApiError): Promise<EngineOutcome> {
+  const context = `collection engine: step ${debt.engine_step} cannot run: ${err.message}`;
+  if (DEBT_MACHINE.allows(debt.status, 'require-follow-up')) await move(trx, debt, 'require-follow-up', context);
+  await setEngineState(trx, debt.tenant_id, debt.id, { engine_due_at: null });
+  return { kind: 'moved', context };
 }
 
 /**
