@@ -223,7 +223,14 @@ export async function moveCommunication(
 }
 
 /** SQL types of the communication columns a set-wise move writes. */
-const MOVE_COLUMNS: Record<string, string> = { status: 'text', status_reason: 'text', provider: 'text', provider_reference: 'text', metadata: 'jsonb' };
+const MOVE_COLUMNS: Record<string, string> = {
+  status: 'text',
+  status_reason: 'text',
+  provider: 'text',
+  provider_reference: 'text',
+  metadata: 'jsonb',
+  sending_at: 'timestamptz',
+};
 
 /**
  * `moveCommunication` for many communications the caller has locked (a worker's batch): the
