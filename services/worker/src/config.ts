@@ -31,6 +31,10 @@ export const workerSpec = {
     default: 600,
     desc: 'Seconds after handing a communication to its provider before one whose outcome was never recorded is reconciled (asked of the provider, else failed)',
   }),
+  ENGINE_HAND_OVER_LEASE_SECONDS: num({
+    default: 60,
+    desc: 'Seconds a worker has to hand over a communication it made or claimed; one killed before that leaves it to the other workers after them',
+  }),
   ENGINE_RETRY_HOURS: num({
     default: 24,
     desc: 'Hours after its first attempt during which a communication its provider refused for now (SMTP 4xx, no connection, SMS throttling) is handed over again; past them it fails',
@@ -70,6 +74,7 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, exitOnErr
   };
   if (!(cfg.WORKER_POLL_SECONDS > 0)) fail('WORKER_POLL_SECONDS: must be greater than 0');
   if (!(cfg.ENGINE_RECONCILE_AFTER_SECONDS > 0)) fail('ENGINE_RECONCILE_AFTER_SECONDS: must be greater than 0');
+  if (!(cfg.ENGINE_HAND_OVER_LEASE_SECONDS > 0)) fail('ENGINE_HAND_OVER_LEASE_SECONDS: must be greater than 0');
   if (!(cfg.ENGINE_RETRY_HOURS > 0)) fail('ENGINE_RETRY_HOURS: must be greater than 0');
   if (!(cfg.ENGINE_RETRY_BASE_SECONDS > 0)) fail('ENGINE_RETRY_BASE_SECONDS: must be greater than 0');
   if (!(cfg.ENGINE_RETRY_MAX_SECONDS >= cfg.ENGINE_RETRY_BASE_SECONDS)) fail('ENGINE_RETRY_MAX_SECONDS: must be at least ENGINE_RETRY_BASE_SECONDS');

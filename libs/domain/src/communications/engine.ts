@@ -13,7 +13,8 @@
  *   time. A step that runs makes one communication (the unique index makes it once per debt and
  *   step), `queued` for the worker to hand over after commit, or `failed` with the reason when it
  *   cannot be rendered. When no detail is left, the debt moves to `enriching` or
- *   `contact_failed`; after the last step, to `process_exhausted`.
+ *   `contact_failed`; after the last step, to `process_exhausted`. The last step never runs for
+ *   a debt nothing was handed over for yet (it would be the customer's first message).
  * What they read about the debt comes from `EngineReads` (reads.ts): the database, or what a
  * worker's batch loaded for all its debts at once.
  */
@@ -155,6 +156,11 @@ async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: 
   const index = debt.engine_step;
   const step = strategy.steps[index];
   if (!step) return done(finish(trx, debt, strategy, now));
+  if (!debt.contacted_at && index > 0 && index === strategy.steps.length - 1) {
+    // The final step is never a customer's first message: with nothing handed over before it, the strategy ends.
+    await setEngineState(trx, debt.tenant_id, debt.id, { engine_step: index + 1, engine_due_at: now });
+    return done({ kind: 'waiting', context: `step ${index} passed: the last step is never a first message` });
+  }
   const dueAt = stepDueAt(strategy, index, debt.contacted_at, now);
   if (dueAt > now) return done(waitUntil(trx, debt, dueAt, `step ${index} due on day ${step.day}`));
   const customer = await reads.customer(debt);
@@ -213,6 +219,7 @@ async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: 
  * (`insertOutbounds`) after all are decided.
  * @param links the reply address and payment link of the debts' communications
  * @param reads what the engine reads about the debts (`directReads`, or a batch's `batchReads`)
+ * @param leaseSeconds how long the worker has to hand the communications over before another may (`HAND_OVER_LEASE_SECONDS` by default)
  * @returns what was done with each, in the order given; `send` carries the queued communication for the worker to hand over
  */
 export async function runSteps(
@@ -220,6 +227,7 @@ export async function runSteps(
   debts: ReadonlyArray<{ debt: DebtRow; now: Date }>,
   links: Links,
   reads: EngineReads = directReads(trx),
+  leaseSeconds?: number,
 ): Promise<EngineOutcome[]> {
   const plans: StepPlan[] = [];
   for (const { debt, now } of debts) {
@@ -235,6 +243,7 @@ export async function runSteps(
   const rows = await insertOutbounds(
     trx,
     makes.map(({ plan, i }) => ({ tenantId: debts[i]!.debt.tenant_id, input: plan.input, now: debts[i]!.now })),
+    leaseSeconds,
   );
   const made = new Map(makes.map(({ i }, k) => [i, rows[k]]));
   return plans.map((plan, i): EngineOutcome => {

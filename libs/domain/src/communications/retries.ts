@@ -65,12 +65,13 @@ async function rowsById<T extends { id: string }>(trx: Knex.Transaction, resourc
  * `debts`, each due by its debt's engine clock `now`: one outside the customer's contact hours, or
  * of a debt whose status forbids contact, waits (until the hours open, or an hour); one whose
  * contact detail is no longer usable is refused for good (the debt's next step is due); the
- * others are leased to the caller for `HAND_OVER_LEASE_SECONDS` and returned for their hand-over
- * once the caller's transaction commits.
+ * others are leased to the caller for `leaseSeconds` and returned for their hand-over once the
+ * caller's transaction commits.
  */
 export async function prepareHandOvers(
   trx: Knex.Transaction,
   items: ReadonlyArray<{ debt: DebtRow; communicationId: string; now: Date }>,
+  leaseSeconds = HAND_OVER_LEASE_SECONDS,
 ): Promise<PreparedHandOver[]> {
   const prepared: PreparedHandOver[] = [];
   for (const { debt, communicationId, now } of items) {
@@ -99,7 +100,7 @@ export async function prepareHandOvers(
       continue;
     }
     const organisation = (await rowsById<OrganisationRow>(trx, organisationsResource, debt.tenant_id, [debt.organisation_id])).get(debt.organisation_id)!;
-    await deferCommunication(trx, row, new Date(now.getTime() + HAND_OVER_LEASE_SECONDS * 1000));
+    await deferCommunication(trx, row, new Date(now.getTime() + leaseSeconds * 1000));
     prepared.push({
       communication: row,
       to: {

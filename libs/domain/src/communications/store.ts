@@ -59,7 +59,7 @@ export interface OutboundInput {
 }
 
 /** The row an outbound communication is inserted as. */
-function outboundRow(tenantId: string, input: OutboundInput, now: Date): Record<string, unknown> {
+function outboundRow(tenantId: string, input: OutboundInput, now: Date, leaseSeconds: number): Record<string, unknown> {
   return {
     id: newId(communications.idPrefix),
     tenant_id: tenantId,
@@ -77,14 +77,14 @@ function outboundRow(tenantId: string, input: OutboundInput, now: Date): Record<
     body: input.body,
     metadata: JSON.stringify({ template_name: input.templateName }),
     handed_at: input.failure ? null : now,
-    next_attempt_at: input.failure ? null : new Date(now.getTime() + HAND_OVER_LEASE_SECONDS * 1000),
+    next_attempt_at: input.failure ? null : new Date(now.getTime() + leaseSeconds * 1000),
   };
 }
 
 /**
- * Seconds a worker has to hand over a `queued` communication it made or claimed before another
- * worker may take it (its `next_attempt_at` is pushed this far ahead: a worker killed before the
- * hand-over leaves it to the others after this).
+ * Seconds a worker has, by default, to hand over a `queued` communication it made or claimed
+ * before another worker may take it (its `next_attempt_at` is pushed this far ahead: a worker
+ * killed before the hand-over leaves it to the others after this).
  */
 export const HAND_OVER_LEASE_SECONDS = 60;
 
@@ -116,7 +116,7 @@ export async function markSending(db: Knex, com: CommunicationRow, offsetSeconds
 /**
  * Inserts outbound communications in one statement (a worker's batch of steps): each `queued`
  * with `handed_at` its `now` (its place in the 7-day count) and its hand-over leased to the
- * worker for `HAND_OVER_LEASE_SECONDS` (the engine hands it to its provider right after commit), or
+ * worker for `leaseSeconds` (the engine hands it to its provider right after commit), or
  * `failed` with its reason. Records `communication.created` (and `communication.failed`) for
  * each, in the order given.
  * @returns each row in the order given, or undefined where the step already has its communication
@@ -125,9 +125,10 @@ export async function markSending(db: Knex, com: CommunicationRow, offsetSeconds
 export async function insertOutbounds(
   trx: Knex.Transaction,
   items: ReadonlyArray<{ tenantId: string; input: OutboundInput; now: Date }>,
+  leaseSeconds = HAND_OVER_LEASE_SECONDS,
 ): Promise<Array<CommunicationRow | undefined>> {
   if (!items.length) return [];
-  const values = items.map(({ tenantId, input, now }) => outboundRow(tenantId, input, now));
+  const values = items.map(({ tenantId, input, now }) => outboundRow(tenantId, input, now, leaseSeconds));
   const inserted = new Map(
     (
       (await trx(communications.table)

@@ -50,6 +50,8 @@ export interface EngineDeps extends SendDeps {
   links: Links;
   /** Seconds after a hand-over before a still-`queued` communication is reconciled. */
   reconcileAfterSeconds: number;
+  /** Seconds a worker has to hand over the communications it made or claimed before another may. */
+  leaseSeconds: number;
 }
 
 /** Most debts one claim statement locks (the worker's `WORKER_BATCH_SIZE` bounds a check). */
@@ -137,6 +139,7 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
         debts.map((debt) => ({ debt, now: debt.engine_now })),
         deps.links,
         reads,
+        deps.leaseSeconds,
       ),
     );
     const sends: Handover[] = [];
@@ -162,6 +165,7 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
     const prepared = await prepareHandOvers(
       trx,
       claimed.map((debt) => ({ debt, communicationId: debt.hand_over_id, now: debt.engine_now })),
+      deps.leaseSeconds,
     );
     await flushEvents(trx);
     const handed = new Set(prepared.map((p) => p.communication.id));

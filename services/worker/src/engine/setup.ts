@@ -22,6 +22,7 @@ export async function collectionEngine(db: Knex, cfg: WorkerConfig, log: Logger)
     log,
     channels,
     reconcileAfterSeconds: cfg.ENGINE_RECONCILE_AFTER_SECONDS,
+    leaseSeconds: cfg.ENGINE_HAND_OVER_LEASE_SECONDS,
     // The SMTP pool's connections, twice over: one message waits while another is written.
     sendConcurrency: cfg.SMTP_MAX_CONNECTIONS * 2,
     clockOffsetSeconds: cfg.WORKER_CLOCK_OFFSET_SECONDS,
