@@ -100,8 +100,7 @@ test(`${DEBTS} debts, 2 workers, ${KILLS} kills, the database gone for 5 s, the 
   smtp.mode = 'ok';
 
   // Settled: no communication of the tenant is still queued (the lost ones reconciled).
-  const queued = async () =>
-    Number((await testDb()('communications').where({ tenant_id: t.tenant.tenantId, status: 'queued' }).count({ n: '*' }))[0]!.n);
+  const queued = async () => Number((await testDb()('communications').where({ tenant_id: t.tenant.tenantId, status: 'queued' }).count({ n: '*' }))[0]!.n);
   const started = async () => Number((await testDb()('communications').where({ tenant_id: t.tenant.tenantId }).count({ n: '*' }))[0]!.n);
   await eventually(async () => (await started()) >= DEBTS && (await queued()) === 0, 'every debt has its first communication settled', 240_000);
 
@@ -129,11 +128,22 @@ test(`${DEBTS} debts, 2 workers, ${KILLS} kills, the database gone for 5 s, the 
     const first = mine.find((_, i) => counts[i]! > 0);
     if (first && first.step !== 0) wrongFirst += 1;
   }
-  const contactFailed = Number(
-    (await testDb()('debts').whereIn('id', debts).where({ status: 'contact_failed' }).count({ n: '*' }))[0]!.n,
+  const contactFailed = Number((await testDb()('debts').whereIn('id', debts).where({ status: 'contact_failed' }).count({ n: '*' }))[0]!.n);
+  const figures = {
+    debts: DEBTS,
+    kills: KILLS,
+    received,
+    missing,
+    duplicates,
+    delivered_but_failed: deliveredButFailed,
+    wrong_first: wrongFirst,
+    contact_failed: contactFailed,
+  };
+  process.stdout.write(
+    `${Object.entries(figures)
+      .map(([k, v]) => `${k} ${v}`)
+      .join('\n')}\n`,
   );
-  const figures = { debts: DEBTS, kills: KILLS, received, missing, duplicates, delivered_but_failed: deliveredButFailed, wrong_first: wrongFirst, contact_failed: contactFailed };
-  process.stdout.write(`${Object.entries(figures).map(([k, v]) => `${k} ${v}`).join('\n')}\n`);
 
   expect(duplicates).toBe(0);
   expect(wrongFirst).toBe(0);

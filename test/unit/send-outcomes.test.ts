@@ -26,7 +26,8 @@ describe('reconcileDecision', () => {
   test('unknown: failed with the reason, counted from its hand-over, never sent again', () => {
     const d = reconcileDecision(row, 'smtp', { outcome: 'unknown', reason: 'smtp_cannot_be_asked' }, now);
     expect(d).toMatchObject({ kind: 'record', outcome: { kind: 'unknown', handedAt } });
-    if (d.kind === 'record' && d.outcome.kind === 'unknown') expect(d.outcome.reason).toMatch(/^outcome unknown after the worker stopped: smtp_cannot_be_asked.*not sent again$/);
+    if (d.kind === 'record' && d.outcome.kind === 'unknown')
+      expect(d.outcome.reason).toMatch(/^outcome unknown after the worker stopped: smtp_cannot_be_asked.*not sent again$/);
   });
   test('no provider for the channel: unknown', () => {
     expect(reconcileDecision(row, null, null, now)).toMatchObject({ kind: 'record', outcome: { kind: 'unknown' } });

@@ -39,7 +39,10 @@ export const workerSpec = {
     default: 24,
     desc: 'Hours after its first attempt during which a communication its provider refused for now (SMTP 4xx, no connection, SMS throttling) is handed over again; past them it fails',
   }),
-  ENGINE_RETRY_BASE_SECONDS: num({ default: 60, desc: 'Seconds before the second attempt of a communication refused for now; doubled for each later one (with jitter)' }),
+  ENGINE_RETRY_BASE_SECONDS: num({
+    default: 60,
+    desc: 'Seconds before the second attempt of a communication refused for now; doubled for each later one (with jitter)',
+  }),
   ENGINE_RETRY_MAX_SECONDS: num({ default: 3600, desc: 'Longest wait, in seconds, between two attempts of a communication refused for now' }),
   PAYMENT_LINK_BASE_URL: str({
     default: 'http://localhost:3000/pay/',

@@ -102,11 +102,7 @@ export function classifySmtpError(error: unknown): ChannelError {
       ? new ChannelError('rejected', 'invalid_address', `not a usable address: ${err.message}`, { cause: err })
       : new ChannelError('not_sent', (code || 'smtp_error').toLowerCase(), `email not handed over: ${err.message}`, { cause: err });
   }
-  if (
-    BEFORE_SESSION.has(code) ||
-    CONNECT_FAILURES.has(err.originalCode ?? code) ||
-    /Greeting never received|Connection timeout/i.test(err.message)
-  ) {
+  if (BEFORE_SESSION.has(code) || CONNECT_FAILURES.has(err.originalCode ?? code) || /Greeting never received|Connection timeout/i.test(err.message)) {
     return new ChannelError('not_sent', (err.originalCode ?? code).toLowerCase() || 'connect_failed', `SMTP server not reached: ${err.message}`, {
       cause: err,
     });

@@ -63,8 +63,7 @@ function sentChanges(row: CommunicationRow, accepted: Accepted): Record<string, 
 function afterHandedOver(debt: DebtRow, row: CommunicationRow, strategy: CollectionStrategy, handedAt: Date, accepted: boolean) {
   const contactedAt = debt.contacted_at ?? handedAt;
   const state: EngineColumns = { contacted_at: contactedAt, engine_due_at: stepDueAt(strategy, debt.engine_step, contactedAt, handedAt) };
-  const contact: StatusNote | null =
-    accepted && debt.status === 'analysing' ? { whodunnit: SYSTEM_ACTOR, context: `communication.sent: ${row.id}` } : null;
+  const contact: StatusNote | null = accepted && debt.status === 'analysing' ? { whodunnit: SYSTEM_ACTOR, context: `communication.sent: ${row.id}` } : null;
   return { contact, state };
 }
 

@@ -33,7 +33,12 @@ export type ReconcileDecision =
  * given its provider's `answer` (null: no provider configured for its channel), at the engine's
  * clock `now`. Pure.
  */
-export function reconcileDecision(row: Pick<CommunicationRow, 'id' | 'handed_at' | 'sending_at'>, provider: string | null, answer: ProviderAnswer | null, now: Date): ReconcileDecision {
+export function reconcileDecision(
+  row: Pick<CommunicationRow, 'id' | 'handed_at' | 'sending_at'>,
+  provider: string | null,
+  answer: ProviderAnswer | null,
+  now: Date,
+): ReconcileDecision {
   const handedAt = row.handed_at ?? row.sending_at ?? now;
   if (!answer || !provider) {
     const reason = 'outcome unknown after the worker stopped: no provider is configured for the channel; not sent again';

@@ -98,7 +98,7 @@ export const HAND_OVER_LEASE_SECONDS = 60;
  */
 export async function markSending(db: Knex, com: CommunicationRow, offsetSeconds: number): Promise<{ handedAt: Date; firstAttemptAt: Date } | undefined> {
   const at = 'tenant_now(communications.tenant_id) + make_interval(secs => ?)';
-  const [row] = (await tenantRows(db, communications, com.tenant_id)
+  const [row]: Array<{ handed_at: Date; first_attempt_at: Date }> = await tenantRows(db, communications, com.tenant_id)
     .where({ 'communications.id': com.id, 'communications.status': 'queued' })
     .whereNull('communications.sending_at')
     .update({
@@ -109,7 +109,7 @@ export async function markSending(db: Knex, com: CommunicationRow, offsetSeconds
       next_attempt_at: null,
       updated_at: db.fn.now(),
     })
-    .returning(['handed_at', 'first_attempt_at'])) as Array<{ handed_at: Date; first_attempt_at: Date }>;
+    .returning(['handed_at', 'first_attempt_at']);
   return row ? { handedAt: row.handed_at, firstAttemptAt: row.first_attempt_at } : undefined;
 }
 

@@ -64,7 +64,7 @@ async function claim(trx: Knex.Transaction, clock: Clock, dues: readonly DueQuer
   const claimed: Claimed[] = [];
   for (const due of dues) {
     if (claimed.length >= limit) break;
-    claimed.push(...((await claimQuery(trx, clock, due, limit - claimed.length).select(extra)) as Claimed[]));
+    claimed.push(...(await claimQuery(trx, clock, due, limit - claimed.length).select<Claimed[]>(extra)));
   }
   return claimed;
 }
@@ -159,7 +159,9 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
   };
 
   const handOverBatch: TimedChange['applyBatch'] = async (trx, clock, tenantIds, limit): Promise<BatchOutcome> => {
-    const claimed = (await claim(trx, clock, [dueHandOvers(trx, clock, tenantIds)], limit, ['c.id as hand_over_id'])) as Array<Claimed & { hand_over_id: string }>;
+    const claimed = (await claim(trx, clock, [dueHandOvers(trx, clock, tenantIds)], limit, ['c.id as hand_over_id'])) as Array<
+      Claimed & { hand_over_id: string }
+    >;
     if (!claimed.length) return { outcomes: [] };
     deferEvents(trx);
     const prepared = await prepareHandOvers(
@@ -170,7 +172,9 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
     await flushEvents(trx);
     const handed = new Set(prepared.map((p) => p.communication.id));
     return {
-      outcomes: claimed.map((debt) => made(debt, { kind: 'waiting', context: handed.has(debt.hand_over_id) ? `handing ${debt.hand_over_id} over` : `${debt.hand_over_id} waits` })),
+      outcomes: claimed.map((debt) =>
+        made(debt, { kind: 'waiting', context: handed.has(debt.hand_over_id) ? `handing ${debt.hand_over_id} over` : `${debt.hand_over_id} waits` }),
+      ),
       ...(prepared.length ? { afterCommit: () => handOverAll(deps, prepared) } : {}),
     };
   };

@@ -69,7 +69,11 @@ async function attempt(deps: SendDeps, item: Handover, mark: { handedAt: Date; f
   const started = Date.now();
   try {
     const result = await handOver(deps.channels, item.communication, item.to, mark.handedAt);
-    return { kind: 'sent', accepted: { provider: result.provider, providerReference: result.providerReference, details: result.details }, handedAt: mark.handedAt };
+    return {
+      kind: 'sent',
+      accepted: { provider: result.provider, providerReference: result.providerReference, details: result.details },
+      handedAt: mark.handedAt,
+    };
   } catch (err) {
     const failure = err instanceof ChannelError ? err : new ChannelError('unknown', 'error', (err as Error).message);
     deps.log.warn({ communication: item.communication.id, outcome: failure.outcome, code: failure.code }, 'send failed');
