@@ -13,8 +13,9 @@
  *   time. A step that runs makes one communication (the unique index makes it once per debt and
  *   step), `queued` for the worker to hand over after commit, or `failed` with the reason when it
  *   cannot be rendered. When no detail is left, the debt moves to `enriching` or
- *   `contact_failed`; after the last step, to `process_exhausted`. The last step never runs for
- *   a debt nothing was handed over for yet (it would be the customer's first message).
+ *   `contact_failed`; after the last step, to `process_exhausted`. The last step, when it is
+ *   meant for a later day than the first, never runs for a debt nothing was handed over for yet
+ *   (it would be the customer's first message).
  * What they read about the debt comes from `EngineReads` (reads.ts): the database, or what a
  * worker's batch loaded for all its debts at once.
  */
@@ -156,8 +157,8 @@ async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: 
   const index = debt.engine_step;
   const step = strategy.steps[index];
   if (!step) return done(finish(trx, debt, strategy, now));
-  if (!debt.contacted_at && index > 0 && index === strategy.steps.length - 1) {
-    // The final step is never a customer's first message: with nothing handed over before it, the strategy ends.
+  if (!debt.contacted_at && index > 0 && index === strategy.steps.length - 1 && step.day > strategy.steps[0]!.day) {
+    // The final step, meant for a later day, is never a customer's first message: with nothing handed over before it, the strategy ends.
     await setEngineState(trx, debt.tenant_id, debt.id, { engine_step: index + 1, engine_due_at: now });
     return done({ kind: 'waiting', context: `step ${index} passed: the last step is never a first message` });
   }

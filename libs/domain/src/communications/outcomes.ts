@@ -6,7 +6,8 @@
  * - `sent`: the provider accepted it; the debt's first accepted communication moves it from
  *   `analysing` to `contacted` and starts the strategy's days at its hand-over.
  * - `deferred`: the provider refused for now (SMTP 4xx, no connection, SMS throttling); the
- *   communication stays `queued` and waits for its next attempt; the step is not used up.
+ *   communication stays `queued` and waits for its next attempt, not counted toward the 7-day
+ *   limit meanwhile; the step is not used up.
  * - `refused`: a permanent refusal; the communication is `failed` with the reason and, when the
  *   refusal was of the recipient, its contact detail `undeliverable`; the next step is due.
  * - `unknown`: the message may have left (the session broke after the data was sent); it is
@@ -89,12 +90,19 @@ async function applyFailure(
 
 /**
  * Puts a locked `queued` communication back to wait for its next hand-over at `at`, with `reason`
- * (kept as it is when undefined); no event: its status does not change.
+ * (kept as it is when undefined); it no longer counts toward the 7-day limit (`handed_at` null)
+ * until it is handed over. No event: its status does not change.
  */
 export async function deferCommunication(trx: Knex.Transaction, row: CommunicationRow, at: Date, reason?: string): Promise<void> {
   await tenantRows(trx, communicationsResource, row.tenant_id)
     .where({ 'communications.id': row.id, 'communications.status': 'queued' })
-    .update({ sending_at: null, next_attempt_at: at, ...(reason === undefined ? {} : { status_reason: reason }), updated_at: trx.fn.now() });
+    .update({
+      sending_at: null,
+      handed_at: null,
+      next_attempt_at: at,
+      ...(reason === undefined ? {} : { status_reason: reason }),
+      updated_at: trx.fn.now(),
+    });
 }
 
 /** A strategy reader that loads each organisation's strategy once for a transaction. */

@@ -21,9 +21,10 @@ import { USABLE_DETAIL_STATUSES } from './details.js';
 import type { SendTarget } from './engine.js';
 import { deferCommunication, recordOutcomes } from './outcomes.js';
 import { communicationsResource } from './resource.js';
-import { nextContactTime, timeZoneOf } from './rules.js';
+import { nextAllowedByLimit, nextContactTime, timeZoneOf } from './rules.js';
 import type { CommunicationRow } from './schemas.js';
-import { HAND_OVER_LEASE_SECONDS } from './store.js';
+import { HAND_OVER_LEASE_SECONDS, contactsInSevenDays, lockContactsOf } from './store.js';
+import { DEFAULT_CONTACTS_PER_7_DAYS, strategyOf } from '../organisations/strategy.js';
 
 /** How temporary refusals are retried. */
 export interface RetrySettings {
@@ -63,9 +64,10 @@ async function rowsById<T extends { id: string }>(trx: Knex.Transaction, resourc
 /**
  * Takes the communications `communicationIds` (`queued`, not being handed over) of the locked
  * `debts`, each due by its debt's engine clock `now`: one outside the customer's contact hours, or
- * of a debt whose status forbids contact, waits (until the hours open, or an hour); one whose
- * contact detail is no longer usable is refused for good (the debt's next step is due); the
- * others are leased to the caller for `leaseSeconds` and returned for their hand-over once the
+ * of a debt whose status forbids contact, or of a customer at the 7-day limit, waits (until the
+ * hours open, an hour, or the limit allows); one whose contact detail is no longer usable is
+ * refused for good (the debt's next step is due); the others count toward the limit from `now`
+ * and are leased to the caller for `leaseSeconds` and returned for their hand-over once the
  * caller's transaction commits.
  */
 export async function prepareHandOvers(
@@ -74,6 +76,11 @@ export async function prepareHandOvers(
   leaseSeconds = HAND_OVER_LEASE_SECONDS,
 ): Promise<PreparedHandOver[]> {
   const prepared: PreparedHandOver[] = [];
+  // The contact locks before the communications' row locks (the order store.ts's `lockContactsOf` asks for).
+  await lockContactsOf(
+    trx,
+    items.map((i) => i.debt),
+  );
   for (const { debt, communicationId, now } of items) {
     const row = (await tenantRows(trx, communicationsResource, debt.tenant_id)
       .where({ 'communications.id': communicationId, 'communications.status': 'queued' })
@@ -100,7 +107,17 @@ export async function prepareHandOvers(
       continue;
     }
     const organisation = (await rowsById<OrganisationRow>(trx, organisationsResource, debt.tenant_id, [debt.organisation_id])).get(debt.organisation_id)!;
-    await deferCommunication(trx, row, new Date(now.getTime() + leaseSeconds * 1000));
+    // It counts toward the 7-day limit again from now: the limit is checked again under the customer's contact lock.
+    const limit = strategyOf(organisation.configurations).contacts_per_7_days ?? DEFAULT_CONTACTS_PER_7_DAYS;
+    const recent = await contactsInSevenDays(trx, debt.tenant_id, debt.customer_id, now);
+    const limitAt = nextAllowedByLimit(now, recent.count, recent.oldest, limit);
+    if (limitAt > now) {
+      await deferCommunication(trx, row, limitAt, `${recent.count} contacts in 7 days (limit ${limit})`);
+      continue;
+    }
+    await tenantRows(trx, communicationsResource, debt.tenant_id)
+      .where('communications.id', row.id)
+      .update({ handed_at: now, next_attempt_at: new Date(now.getTime() + leaseSeconds * 1000), updated_at: trx.fn.now() });
     prepared.push({
       communication: row,
       to: {
