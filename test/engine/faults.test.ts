@@ -66,7 +66,7 @@ test(
   async () => {
     const t = await signedInTenant();
     const org = (await t.api.post('/organisations', { name: 'Faults Ltd' }).expect(201)).body.id as string;
-    const debts = await inParallel(Array.from({ length: DEBTS }), 16, async (_, i) =>
+    const debts = await inParallel(Array.from({ length: DEBTS }), 8, async (_, i) =>
       preparedDebt(t.api, org, await customerWith(t.api, [{ type: 'email', value: `fault${i}@example.org`, primary: true }])),
     );
     const env = {
