@@ -61,6 +61,7 @@ test('debt_taken_in, strategy_step and send_reconciled have lag series: 0 when n
     status: 'queued',
     step: 0,
     handed_at: testDb().raw(`now() - interval '3 hours'`),
+    sending_at: testDb().raw(`now() - interval '3 hours'`),
   });
 
   const seen = await lags(w.url);

@@ -31,6 +31,19 @@ export const workerSpec = {
     default: 600,
     desc: 'Seconds after handing a communication to its provider before one whose outcome was never recorded is reconciled (asked of the provider, else failed)',
   }),
+  ENGINE_HAND_OVER_LEASE_SECONDS: num({
+    default: 60,
+    desc: 'Seconds a worker has to hand over a communication it made or claimed; one killed before that leaves it to the other workers after them',
+  }),
+  ENGINE_RETRY_HOURS: num({
+    default: 24,
+    desc: 'Hours after its first attempt during which a communication its provider refused for now (SMTP 4xx, no connection, SMS throttling) is handed over again; past them it fails',
+  }),
+  ENGINE_RETRY_BASE_SECONDS: num({
+    default: 60,
+    desc: 'Seconds before the second attempt of a communication refused for now; doubled for each later one (with jitter)',
+  }),
+  ENGINE_RETRY_MAX_SECONDS: num({ default: 3600, desc: 'Longest wait, in seconds, between two attempts of a communication refused for now' }),
   PAYMENT_LINK_BASE_URL: str({
     default: 'http://localhost:3000/pay/',
     desc: "Base of the payment link of communications (`{{ payment_link }}`): the debt's id is appended",
@@ -64,6 +77,10 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, exitOnErr
   };
   if (!(cfg.WORKER_POLL_SECONDS > 0)) fail('WORKER_POLL_SECONDS: must be greater than 0');
   if (!(cfg.ENGINE_RECONCILE_AFTER_SECONDS > 0)) fail('ENGINE_RECONCILE_AFTER_SECONDS: must be greater than 0');
+  if (!(cfg.ENGINE_HAND_OVER_LEASE_SECONDS > 0)) fail('ENGINE_HAND_OVER_LEASE_SECONDS: must be greater than 0');
+  if (!(cfg.ENGINE_RETRY_HOURS > 0)) fail('ENGINE_RETRY_HOURS: must be greater than 0');
+  if (!(cfg.ENGINE_RETRY_BASE_SECONDS > 0)) fail('ENGINE_RETRY_BASE_SECONDS: must be greater than 0');
+  if (!(cfg.ENGINE_RETRY_MAX_SECONDS >= cfg.ENGINE_RETRY_BASE_SECONDS)) fail('ENGINE_RETRY_MAX_SECONDS: must be at least ENGINE_RETRY_BASE_SECONDS');
   if (!(cfg.EVENT_RETENTION_DAYS > 0)) fail('EVENT_RETENTION_DAYS: must be greater than 0');
   if (!(Number.isInteger(cfg.WORKER_BATCH_SIZE) && cfg.WORKER_BATCH_SIZE > 0)) fail('WORKER_BATCH_SIZE: must be a whole number greater than 0');
   if (cfg.NODE_ENV === 'production' && cfg.WORKER_CLOCK_OFFSET_SECONDS !== 0) fail('WORKER_CLOCK_OFFSET_SECONDS: must be 0 in production');

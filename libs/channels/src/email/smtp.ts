@@ -13,12 +13,15 @@
  * - no reply, before a session existed (refused connection, DNS, TLS, authentication) or refused by
  *   nodemailer itself: `not_sent` (`rejected` with `invalid_address` for an address it cannot use);
  * - no reply otherwise (connection lost or timed out mid-session): `unknown`, because the server may
- *   have accepted the message just before the link dropped (RFC 5321 section 6.1; RFC 1047).
+ *   have accepted the message just before the link dropped (RFC 5321 section 6.1; RFC 1047),
+ *   unless not a byte of the message's body was read for sending (the session broke during its
+ *   greeting or envelope): then `not_sent`.
  *
  * Reconciliation: SMTP has no way to ask a server whether it accepted a message, so `reconcile`
  * always answers `unknown`; the engine marks such a communication `failed` with the reason and
  * never resends it (a bounce or a reply quoting its Message-ID can still arrive and is matched).
  */
+import { Readable } from 'node:stream';
 import nodemailer from 'nodemailer';
 import { bounceAddress, messageIdFor, replyAddress, type AddressKey } from './addresses.js';
 import { ChannelError, type ChannelProvider, type SendResult } from '../types.js';
@@ -149,19 +152,30 @@ export function createSmtpEmailProvider(options: SmtpProviderOptions): ChannelPr
     async send(message): Promise<SendResult> {
       const messageId = messageIdFor(message.communicationId, idDomain);
       let info: { messageId?: string; response?: string; accepted?: unknown[]; rejected?: unknown[] };
+      // The body is a stream nodemailer reads only when it writes the message's data: unread, no byte of the message left.
+      let bodyRead = false;
+      const html = new Readable({
+        read() {
+          bodyRead = true;
+          this.push(message.html);
+          this.push(null);
+        },
+      });
       try {
         info = await transport.sendMail({
           from: options.from,
           to: message.toName ? { name: message.toName, address: message.to } : message.to,
           subject: message.subject,
-          html: message.html,
+          html,
           ...(message.text ? { text: message.text } : {}),
           messageId,
           replyTo: replyAddress(message.debtId, options.addresses),
           envelope: { from: bounceAddress(message.communicationId, options.addresses), to: [message.to] },
         });
       } catch (err) {
-        throw classifySmtpError(err);
+        const failure = classifySmtpError(err);
+        if (failure.outcome !== 'unknown' || bodyRead) throw failure;
+        throw new ChannelError('not_sent', failure.code, `SMTP session ended before the message was sent: ${(err as Error).message}`, { cause: err });
       }
       if (info.rejected?.length) throw new ChannelError('rejected', 'recipient_rejected', `SMTP server refused the recipient: ${String(info.response)}`);
       return { provider: 'smtp', providerReference: messageId, details: { response: String(info.response ?? '') } };

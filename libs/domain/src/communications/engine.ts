@@ -2,7 +2,7 @@
  * The collection engine's decisions on one debt the worker has locked (docs/api.md sections 12
  * and 13), in the worker's transaction, by the engine's clock `now` (the tenant's clock plus the
  * worker's offset):
- * - `analyseDebt` (`analyseDebts` for a batch, set-wise): a `prepared`, `adjusted` or `resumed` debt (or an `enriching` or
+ * - `analyseDebts` (a batch, set-wise): a `prepared`, `adjusted` or `resumed` debt (or an `enriching` or
  *   `contact_failed` one that has a new contact detail) moves to `analysing`, then to `enriching`
  *   when the customer has no usable detail for any step of the strategy, back to `contacted` when
  *   it was contacted before, else its next step is due now.
@@ -13,11 +13,14 @@
  *   time. A step that runs makes one communication (the unique index makes it once per debt and
  *   step), `queued` for the worker to hand over after commit, or `failed` with the reason when it
  *   cannot be rendered. When no detail is left, the debt moves to `enriching` or
- *   `contact_failed`; after the last step, to `process_exhausted`.
+ *   `contact_failed`; after the last step, to `process_exhausted`. The last step, when it is
+ *   meant for a later day than the first, never runs for a debt nothing was handed over for yet
+ *   (it would be the customer's first message).
  * What they read about the debt comes from `EngineReads` (reads.ts): the database, or what a
  * worker's batch loaded for all its debts at once.
  */
 import type { Knex } from '@dms/db';
+import { ApiError } from '@dms/errors';
 import { SYSTEM_ACTOR, moveLockedDebt } from '../debts/moves.js';
 import type { DebtRow } from '../debts/schemas.js';
 import { DEBT_MACHINE, forbidsContact, type DebtMove } from '../debts/states.js';
@@ -31,7 +34,7 @@ import { nextAllowedByLimit, nextContactTime, timeZoneOf } from './rules.js';
 import type { CommunicationRow } from './schemas.js';
 import { insertOutbounds, type OutboundInput } from './store.js';
 
-/** Statuses whose debts the engine takes in (`analyseDebt`). */
+/** Statuses whose debts the engine takes in (`analyseDebts`). */
 export const INTAKE_STATUSES = ['prepared', 'adjusted', 'resumed'] as const;
 /** Statuses that wait for a new contact detail before the engine takes them in again. */
 export const WAITING_FOR_DETAIL_STATUSES = ['enriching', 'contact_failed'] as const;
@@ -56,6 +59,8 @@ export interface SendTarget {
   senderName: string;
   subject: string | null;
   body: string;
+  /** The customer's time zone (its contact hours). */
+  timeZone: string;
 }
 
 /** Moves the locked debt as the engine (`whodunnit: system`), writing the engine's `state` with it. */
@@ -98,20 +103,9 @@ async function planIntake(
 }
 
 /**
- * Takes a locked debt of `INTAKE_STATUSES` or `WAITING_FOR_DETAIL_STATUSES` in (see module doc).
- * @param reads what the engine reads about the debt (`directReads`, or a batch's `batchReads`)
- * @returns what was done, for the worker's log
- */
-export async function analyseDebt(trx: Knex.Transaction, locked: DebtRow, now: Date, reads: EngineReads = directReads(trx)): Promise<EngineOutcome> {
-  const plan = await planIntake(locked, now, reads);
-  let debt = locked;
-  for (const m of plan.moves) debt = await move(trx, debt, m.move, m.context, m.state);
-  return plan.outcome;
-}
-
-/**
- * `analyseDebt` for many locked debts (a worker's batch), each at its engine clock `now`: their
- * moves are made set-wise, one statement per stage (`moveLockedDebts`).
+ * Takes locked debts of `INTAKE_STATUSES` or `WAITING_FOR_DETAIL_STATUSES` in (see module doc), a
+ * worker's batch, each at its engine clock `now`: their moves are made set-wise, one statement per
+ * stage (`moveLockedDebts`).
  * @returns what was done with each, in the order given
  */
 export async function analyseDebts(trx: Knex.Transaction, debts: ReadonlyArray<{ debt: DebtRow; now: Date }>, reads: EngineReads): Promise<EngineOutcome[]> {
@@ -163,6 +157,11 @@ async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: 
   const index = debt.engine_step;
   const step = strategy.steps[index];
   if (!step) return done(finish(trx, debt, strategy, now));
+  if (!debt.contacted_at && index > 0 && index === strategy.steps.length - 1 && step.day > strategy.steps[0]!.day) {
+    // The final step, meant for a later day, is never a customer's first message: with nothing handed over before it, the strategy ends.
+    await setEngineState(trx, debt.tenant_id, debt.id, { engine_step: index + 1, engine_due_at: now });
+    return done({ kind: 'waiting', context: `step ${index} passed: the last step is never a first message` });
+  }
   const dueAt = stepDueAt(strategy, index, debt.contacted_at, now);
   if (dueAt > now) return done(waitUntil(trx, debt, dueAt, `step ${index} due on day ${step.day}`));
   const customer = await reads.customer(debt);
@@ -210,6 +209,7 @@ async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: 
       senderName: organisation.customer_facing_name ?? organisation.name,
       subject: outcome.rendered.subject,
       body: outcome.rendered.body,
+      timeZone,
     },
   };
 }
@@ -220,6 +220,7 @@ async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: 
  * (`insertOutbounds`) after all are decided.
  * @param links the reply address and payment link of the debts' communications
  * @param reads what the engine reads about the debts (`directReads`, or a batch's `batchReads`)
+ * @param leaseSeconds how long the worker has to hand the communications over before another may (`HAND_OVER_LEASE_SECONDS` by default)
  * @returns what was done with each, in the order given; `send` carries the queued communication for the worker to hand over
  */
 export async function runSteps(
@@ -227,13 +228,23 @@ export async function runSteps(
   debts: ReadonlyArray<{ debt: DebtRow; now: Date }>,
   links: Links,
   reads: EngineReads = directReads(trx),
+  leaseSeconds?: number,
 ): Promise<EngineOutcome[]> {
   const plans: StepPlan[] = [];
-  for (const { debt, now } of debts) plans.push(await planStep(trx, debt, now, links, reads));
+  for (const { debt, now } of debts) {
+    try {
+      plans.push(await planStep(trx, debt, now, links, reads));
+    } catch (err) {
+      // A debt the domain refuses (its customer gone) is recorded on that debt alone; a database error fails the batch.
+      if (!(err instanceof ApiError)) throw err;
+      plans.push({ kind: 'done', outcome: await stepRefused(trx, debt, err) });
+    }
+  }
   const makes = plans.flatMap((plan, i) => (plan.kind === 'make' ? [{ plan, i }] : []));
   const rows = await insertOutbounds(
     trx,
     makes.map(({ plan, i }) => ({ tenantId: debts[i]!.debt.tenant_id, input: plan.input, now: debts[i]!.now })),
+    leaseSeconds,
   );
   const made = new Map(makes.map(({ i }, k) => [i, rows[k]]));
   return plans.map((plan, i): EngineOutcome => {
@@ -243,6 +254,17 @@ export async function runSteps(
     if (!plan.to) return { kind: 'failed', context: plan.input.failure! };
     return { kind: 'send', context: `step ${plan.index}: ${plan.input.deliveryMethod} ${communication.id}`, communication, to: plan.to };
   });
+}
+
+/**
+ * A debt whose step the domain refused (e.g. its customer is gone) moves to `follow_up_required`
+ * with the reason (the tenant must act); the engine leaves it until it is worked again.
+ */
+async function stepRefused(trx: Knex.Transaction, debt: DebtRow, err: ApiError): Promise<EngineOutcome> {
+  const context = `collection engine: step ${debt.engine_step} cannot run: ${err.message}`;
+  if (DEBT_MACHINE.allows(debt.status, 'require-follow-up')) await move(trx, debt, 'require-follow-up', context);
+  await setEngineState(trx, debt.tenant_id, debt.id, { engine_due_at: null });
+  return { kind: 'moved', context };
 }
 
 /**

@@ -114,8 +114,11 @@ export async function applyReceipt(db: Knex, receipt: Receipt): Promise<Callback
   });
 }
 
-/** A bounce: the detail it went to is `undeliverable`; with no usable detail left the debt stops being worked. */
-async function markUndeliverable(trx: Knex.Transaction, debt: DebtRow, row: CommunicationRow): Promise<void> {
+/**
+ * A bounce or a provider's permanent refusal of the recipient: the detail the locked debt's
+ * communication `row` went to is `undeliverable`; with no usable detail left the debt stops being worked.
+ */
+export async function markUndeliverable(trx: Knex.Transaction, debt: DebtRow, row: CommunicationRow): Promise<void> {
   const customer = await lockCustomer(trx, debt.tenant_id, debt.customer_id);
   const events = await changeContactDetail(trx, debt.tenant_id, customer, row.contact_detail_id!, { status: 'undeliverable' });
   await recordDetailEvents(trx, debt.tenant_id, events);

@@ -10,6 +10,8 @@ export * from './render.js';
 export * from './reads.js';
 export * from './engine.js';
 export * from './outcomes.js';
+export * from './reconcile.js';
+export * from './retries.js';
 export * from './inbound.js';
 export * from './operator.js';
 export * from './simulate.js';

@@ -1,26 +1,35 @@
 /**
  * What became of a communication the engine handed to its provider (docs/api.md section 13),
  * recorded in a transaction that locks the debt, then the communication (the lock order of every
- * writer), one per communication or one per batch of hand-overs (`recordOutcomes`): accepted (`sent`; the debt's first accepted communication moves it from
- * `analysing` to `contacted` and starts the strategy's days), or failed with the reason. A send
- * whose outcome was lost (the worker stopped after handing it over) is reconciled with the
- * provider or marked `failed`, never sent again blindly.
+ * writer): several hand-overs' outcomes at once (`recordOutcomes`, the worker's group commit of
+ * the outcomes its send lanes have just learnt), or one reconciled send (`applyReconciliation`).
+ * - `sent`: the provider accepted it; the debt's first accepted communication moves it from
+ *   `analysing` to `contacted` and starts the strategy's days at its hand-over.
+ * - `deferred`: the provider refused for now (SMTP 4xx, no connection, SMS throttling); the
+ *   communication stays `queued` and waits for its next attempt, not counted toward the 7-day
+ *   limit meanwhile; the step is not used up.
+ * - `refused`: a permanent refusal; the communication is `failed` with the reason and, when the
+ *   refusal was of the recipient, its contact detail `undeliverable`; the next step is due.
+ * - `unknown`: the message may have left (the session broke after the data was sent); it is
+ *   `failed`, never sent again, and the debt's next step counts its days from that hand-over, as
+ *   if it had been the first contact (a later step never becomes the customer's first message).
  */
 import type { Knex } from '@dms/db';
 import { mergeMetadata } from '../kernel/metadata.js';
-import { SYSTEM_ACTOR, lockDebt, moveLockedDebt, type StatusNote } from '../debts/moves.js';
+import { SYSTEM_ACTOR, type StatusNote } from '../debts/moves.js';
 import { deferEngineState, flushEngineState, setEngineState, type EngineColumns } from '../debts/engine-state.js';
 import type { DebtRow } from '../debts/schemas.js';
 import { debtsResource } from '../debts/resource.js';
 import { moveLockedDebts, type LockedMove } from '../debts/set-wise.js';
 import type { CollectionStrategy } from '../organisations/strategy.js';
 import { deferEvents, flushEvents } from '../kernel/outbox.js';
-import { acrossTenants } from '../kernel/scoped.js';
+import { acrossTenants, tenantRows } from '../kernel/scoped.js';
 import { stepDueAt } from './engine.js';
+import { markUndeliverable } from './inbound.js';
 import { directReads, type EngineReads } from './reads.js';
 import { communicationsResource } from './resource.js';
 import type { CommunicationRow } from './schemas.js';
-import { loadCommunication, moveCommunication, moveCommunications } from './store.js';
+import { moveCommunication, moveCommunications } from './store.js';
 
 /** What the provider answered for an accepted message. */
 export interface Accepted {
@@ -29,69 +38,91 @@ export interface Accepted {
   details: Record<string, string | number | boolean | string[]>;
 }
 
+/** What became of one hand-over (see the module doc). `handedAt` is the engine's clock when it was marked handed over. */
+export type SendOutcome =
+  | { kind: 'sent'; accepted: Accepted; handedAt: Date }
+  | { kind: 'deferred'; reason: string; retryAt: Date }
+  | { kind: 'refused'; reason: string; /** the refusal was of the recipient: its detail is unusable */ undeliverable: boolean }
+  | { kind: 'unknown'; reason: string; handedAt: Date };
+
 /** The columns an accepted send writes on its communication. */
 function sentChanges(row: CommunicationRow, accepted: Accepted): Record<string, unknown> {
   const details = Object.fromEntries(Object.entries(accepted.details).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)]));
-  return { provider: accepted.provider, provider_reference: accepted.providerReference, metadata: JSON.stringify(mergeMetadata(row.metadata, details)) };
-}
-
-/**
- * What an accepted send of `row` writes on its debt: from `analysing`, the `contact` move with the
- * first contact's time; in any case when the next step is due, counted from the first contact.
- */
-function afterSent(debt: DebtRow, row: CommunicationRow, strategy: CollectionStrategy, now: Date): { contact: StatusNote | null; state: EngineColumns } {
-  if (debt.status !== 'analysing') return { contact: null, state: { engine_due_at: stepDueAt(strategy, debt.engine_step, debt.contacted_at, now) } };
-  const contactedAt = debt.contacted_at ?? now;
   return {
-    contact: { whodunnit: SYSTEM_ACTOR, context: `communication.sent: ${row.id}` },
-    state: { contacted_at: contactedAt, engine_due_at: stepDueAt(strategy, debt.engine_step, contactedAt, now) },
+    provider: accepted.provider,
+    provider_reference: accepted.providerReference,
+    metadata: JSON.stringify(mergeMetadata(row.metadata, details)),
+    sending_at: null,
   };
 }
 
 /**
- * Records an accepted send on the locked debt and communication: the communication `sent` with
- * its provider and reference; a debt in `analysing` moves to `contacted` (first contact,
- * `contacted_at` = `now`), and its next step is scheduled from the first contact.
- * @param reads where the debt's strategy comes from (`directReads`, or a batch's cache)
- * @returns false when the communication had already left `queued` (reconciled meanwhile)
+ * What a send of `row` handed over at `handedAt` (accepted, or perhaps accepted) writes on its
+ * debt: the first contact's time when there was none, and when the next step is due, counted from
+ * the first contact; from `analysing`, the `contact` move when it was accepted.
  */
-export async function applySent(
+function afterHandedOver(debt: DebtRow, row: CommunicationRow, strategy: CollectionStrategy, handedAt: Date, accepted: boolean) {
+  const contactedAt = debt.contacted_at ?? handedAt;
+  const state: EngineColumns = { contacted_at: contactedAt, engine_due_at: stepDueAt(strategy, debt.engine_step, contactedAt, handedAt) };
+  const contact: StatusNote | null = accepted && debt.status === 'analysing' ? { whodunnit: SYSTEM_ACTOR, context: `communication.sent: ${row.id}` } : null;
+  return { contact, state };
+}
+
+/** Records a refusal or an unknown outcome on the locked debt and communication (see the module doc). */
+async function applyFailure(
   trx: Knex.Transaction,
   debt: DebtRow,
   row: CommunicationRow,
-  accepted: Accepted,
-  now: Date,
-  reads: Pick<EngineReads, 'strategyFor'> = directReads(trx),
-): Promise<boolean> {
-  const moved = await moveCommunication(trx, row, 'send', sentChanges(row, accepted));
-  if (!moved) return false;
-  const { contact, state } = afterSent(debt, row, (await reads.strategyFor(debt)).strategy, now);
-  if (contact) await moveLockedDebt(trx, debt.tenant_id, debt, 'contact', contact, state);
-  else await setEngineState(trx, debt.tenant_id, debt.id, state);
-  return true;
+  outcome: Extract<SendOutcome, { kind: 'refused' | 'unknown' }>,
+  reads: Pick<EngineReads, 'strategyFor'>,
+): Promise<void> {
+  const counts = outcome.kind === 'unknown';
+  const moved = await moveCommunication(trx, row, 'fail', { status_reason: outcome.reason, sending_at: null, ...(counts ? {} : { handed_at: null }) });
+  if (!moved) return;
+  if (outcome.kind === 'unknown') {
+    const { state } = afterHandedOver(debt, row, (await reads.strategyFor(debt)).strategy, outcome.handedAt, false);
+    await setEngineState(trx, debt.tenant_id, debt.id, state);
+    return;
+  }
+  await setEngineState(trx, debt.tenant_id, debt.id, { engine_due_at: 'now' });
+  if (outcome.undeliverable && row.contact_detail_id) await markUndeliverable(trx, debt, row);
 }
 
 /**
- * Records a failed send on the locked debt and communication (`failed` with `reason`); the debt's
- * next step is due at once. A message that certainly never left (`countsAsContact` false) no
- * longer counts toward the 7-day limit.
+ * Puts a locked `queued` communication back to wait for its next hand-over at `at`, with `reason`
+ * (kept as it is when undefined); it no longer counts toward the 7-day limit (`handed_at` null)
+ * until it is handed over. No event: its status does not change.
  */
-export async function applySendFailure(trx: Knex.Transaction, debt: DebtRow, row: CommunicationRow, reason: string, countsAsContact: boolean): Promise<void> {
-  const moved = await moveCommunication(trx, row, 'fail', { status_reason: reason, ...(countsAsContact ? {} : { handed_at: null }) });
-  if (moved) await setEngineState(trx, debt.tenant_id, debt.id, { engine_due_at: 'now' });
+export async function deferCommunication(trx: Knex.Transaction, row: CommunicationRow, at: Date, reason?: string): Promise<void> {
+  await tenantRows(trx, communicationsResource, row.tenant_id)
+    .where({ 'communications.id': row.id, 'communications.status': 'queued' })
+    .update({
+      sending_at: null,
+      handed_at: null,
+      next_attempt_at: at,
+      ...(reason === undefined ? {} : { status_reason: reason }),
+      updated_at: trx.fn.now(),
+    });
 }
 
-/** What became of one handed-over communication. */
-export type SendOutcome =
-  | { kind: 'sent'; accepted: Accepted; /** the engine's clock when the communication was made */ now: Date }
-  | { kind: 'failed'; reason: string; countsAsContact: boolean };
+/** A strategy reader that loads each organisation's strategy once for a transaction. */
+function cachedStrategies(trx: Knex.Transaction): Pick<EngineReads, 'strategyFor'> {
+  const strategies = new Map<string, ReturnType<EngineReads['strategyFor']>>();
+  return {
+    strategyFor(debt) {
+      let s = strategies.get(debt.organisation_id);
+      if (!s) strategies.set(debt.organisation_id, (s = directReads(trx).strategyFor(debt)));
+      return s;
+    },
+  };
+}
 
 /**
- * Records the outcomes of many hand-overs in one transaction (the worker's batches, docs/api.md
- * section 13): locks their debts, then their communications, each set in one statement ordered by
- * id (the lock order of every writer: debt, then communication; ids in order, so two batches
- * never wait on each other in a cycle), applies `applySent` or `applySendFailure` to each, and
- * writes the events set-wise. A communication whose debt is gone is left as it is.
+ * Records the outcomes of many hand-overs in one transaction (docs/api.md section 13): locks
+ * their debts, then their communications, each set in one statement ordered by id (the lock order
+ * of every writer: debt, then communication; ids in order, so two writers never wait on each
+ * other in a cycle), records each as the module doc says, accepted ones set-wise, and writes the
+ * events set-wise. A communication whose debt is gone, or that is no longer `queued`, is left as it is.
  * @returns how many outcomes were recorded
  */
 export async function recordOutcomes(db: Knex, outcomes: ReadonlyArray<{ sent: CommunicationRow; outcome: SendOutcome }>): Promise<number> {
@@ -111,23 +142,17 @@ export async function recordOutcomes(db: Knex, outcomes: ReadonlyArray<{ sent: C
           .forUpdate()) as CommunicationRow[]
       ).map((r) => [r.id, r]),
     );
-    const strategies = new Map<string, ReturnType<EngineReads['strategyFor']>>();
-    const reads: Pick<EngineReads, 'strategyFor'> = {
-      strategyFor(debt) {
-        let s = strategies.get(debt.organisation_id);
-        if (!s) strategies.set(debt.organisation_id, (s = directReads(trx).strategyFor(debt)));
-        return s;
-      },
-    };
-    const sent: Array<{ debt: DebtRow; row: CommunicationRow; accepted: Accepted; now: Date }> = [];
+    const reads = cachedStrategies(trx);
+    const sent: Array<{ debt: DebtRow; row: CommunicationRow; accepted: Accepted; handedAt: Date }> = [];
     let recorded = 0;
     for (const { sent: handed, outcome } of outcomes) {
       const debt = debts.get(handed.debt_id);
       const row = rows.get(handed.id);
-      if (!debt || !row || debt.tenant_id !== handed.tenant_id || row.tenant_id !== handed.tenant_id) continue;
+      if (!debt || !row || row.status !== 'queued' || debt.tenant_id !== handed.tenant_id || row.tenant_id !== handed.tenant_id) continue;
       recorded += 1;
-      if (outcome.kind === 'sent') sent.push({ debt, row, accepted: outcome.accepted, now: outcome.now });
-      else await applySendFailure(trx, debt, row, outcome.reason, outcome.countsAsContact);
+      if (outcome.kind === 'sent') sent.push({ debt, row, accepted: outcome.accepted, handedAt: outcome.handedAt });
+      else if (outcome.kind === 'deferred') await deferCommunication(trx, row, outcome.retryAt, outcome.reason);
+      else await applyFailure(trx, debt, row, outcome, reads);
     }
     // Accepted sends set-wise: the communications `sent`, then the moves of their debts to `contacted`.
     const moved = await moveCommunications(
@@ -137,7 +162,7 @@ export async function recordOutcomes(db: Knex, outcomes: ReadonlyArray<{ sent: C
     const contacts: LockedMove[] = [];
     for (const [i, s] of sent.entries()) {
       if (!moved[i]) continue;
-      const { contact, state } = afterSent(s.debt, s.row, (await reads.strategyFor(s.debt)).strategy, s.now);
+      const { contact, state } = afterHandedOver(s.debt, s.row, (await reads.strategyFor(s.debt)).strategy, s.handedAt, true);
       if (contact) contacts.push({ locked: s.debt, move: 'contact', note: contact, state });
       else await setEngineState(trx, s.debt.tenant_id, s.debt.id, state);
     }
@@ -146,22 +171,4 @@ export async function recordOutcomes(db: Knex, outcomes: ReadonlyArray<{ sent: C
     await flushEvents(trx);
     return recorded;
   });
-}
-
-/** Locks the communication's debt, then the communication, and runs `apply` on both. */
-function underLocks<T>(db: Knex, sent: CommunicationRow, apply: (trx: Knex.Transaction, debt: DebtRow, row: CommunicationRow) => Promise<T>): Promise<T> {
-  return db.transaction(async (trx) => {
-    const debt = await lockDebt(trx, sent.tenant_id, sent.debt_id);
-    return apply(trx, debt, await loadCommunication(trx, sent.tenant_id, sent.id, true));
-  });
-}
-
-/** `applySent` in a transaction of its own. */
-export function recordSent(db: Knex, sent: CommunicationRow, accepted: Accepted, now: Date): Promise<boolean> {
-  return underLocks(db, sent, (trx, debt, row) => applySent(trx, debt, row, accepted, now));
-}
-
-/** `applySendFailure` in a transaction of its own. */
-export function recordSendFailure(db: Knex, sent: CommunicationRow, reason: string, countsAsContact: boolean): Promise<void> {
-  return underLocks(db, sent, (trx, debt, row) => applySendFailure(trx, debt, row, reason, countsAsContact));
 }

@@ -56,6 +56,10 @@ export const CommunicationRow = Type.Object({
   classification: Nullable(StringEnum(CLASSIFICATIONS)),
   metadata: metadataSchema,
   handed_at: Nullable(DateColumn),
+  sending_at: Nullable(DateColumn),
+  next_attempt_at: Nullable(DateColumn),
+  first_attempt_at: Nullable(DateColumn),
+  attempts: Type.Integer(),
 });
 
 /** `POST /operator/communications/{id}/classify` body. */

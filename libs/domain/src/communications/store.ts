@@ -59,7 +59,7 @@ export interface OutboundInput {
 }
 
 /** The row an outbound communication is inserted as. */
-function outboundRow(tenantId: string, input: OutboundInput, now: Date): Record<string, unknown> {
+function outboundRow(tenantId: string, input: OutboundInput, now: Date, leaseSeconds: number): Record<string, unknown> {
   return {
     id: newId(communications.idPrefix),
     tenant_id: tenantId,
@@ -77,12 +77,46 @@ function outboundRow(tenantId: string, input: OutboundInput, now: Date): Record<
     body: input.body,
     metadata: JSON.stringify({ template_name: input.templateName }),
     handed_at: input.failure ? null : now,
+    next_attempt_at: input.failure ? null : new Date(now.getTime() + leaseSeconds * 1000),
   };
 }
 
 /**
+ * Seconds a worker has, by default, to hand over a `queued` communication it made or claimed
+ * before another worker may take it (its `next_attempt_at` is pushed this far ahead: a worker
+ * killed before the hand-over leaves it to the others after this).
+ */
+export const HAND_OVER_LEASE_SECONDS = 60;
+
+/**
+ * Marks the `queued` communication `com` handed over, just before its hand-over (docs/api.md
+ * section 13), in one statement of its own: `sending_at` and `handed_at` the engine's clock (the
+ * tenant's clock plus `offsetSeconds`), one more attempt. Only a communication not being handed
+ * over already is marked, so two workers never hand one over at once.
+ * @returns the hand-over's time and the first attempt's, or undefined when it was not marked
+ *   (another worker has it, or it is no longer `queued`): it must not be handed over
+ */
+export async function markSending(db: Knex, com: CommunicationRow, offsetSeconds: number): Promise<{ handedAt: Date; firstAttemptAt: Date } | undefined> {
+  const at = 'tenant_now(communications.tenant_id) + make_interval(secs => ?)';
+  const [row]: Array<{ handed_at: Date; first_attempt_at: Date }> = await tenantRows(db, communications, com.tenant_id)
+    .where({ 'communications.id': com.id, 'communications.status': 'queued' })
+    .whereNull('communications.sending_at')
+    .update({
+      sending_at: db.raw(at, [offsetSeconds]),
+      handed_at: db.raw(at, [offsetSeconds]),
+      first_attempt_at: db.raw(`coalesce(communications.first_attempt_at, ${at})`, [offsetSeconds]),
+      attempts: db.raw('communications.attempts + 1'),
+      next_attempt_at: null,
+      updated_at: db.fn.now(),
+    })
+    .returning(['handed_at', 'first_attempt_at']);
+  return row ? { handedAt: row.handed_at, firstAttemptAt: row.first_attempt_at } : undefined;
+}
+
+/**
  * Inserts outbound communications in one statement (a worker's batch of steps): each `queued`
- * with `handed_at` its `now` (the engine hands it to its provider right after commit), or
+ * with `handed_at` its `now` (its place in the 7-day count) and its hand-over leased to the
+ * worker for `leaseSeconds` (the engine hands it to its provider right after commit), or
  * `failed` with its reason. Records `communication.created` (and `communication.failed`) for
  * each, in the order given.
  * @returns each row in the order given, or undefined where the step already has its communication
@@ -91,9 +125,10 @@ function outboundRow(tenantId: string, input: OutboundInput, now: Date): Record<
 export async function insertOutbounds(
   trx: Knex.Transaction,
   items: ReadonlyArray<{ tenantId: string; input: OutboundInput; now: Date }>,
+  leaseSeconds = HAND_OVER_LEASE_SECONDS,
 ): Promise<Array<CommunicationRow | undefined>> {
   if (!items.length) return [];
-  const values = items.map(({ tenantId, input, now }) => outboundRow(tenantId, input, now));
+  const values = items.map(({ tenantId, input, now }) => outboundRow(tenantId, input, now, leaseSeconds));
   const inserted = new Map(
     (
       (await trx(communications.table)
@@ -189,7 +224,14 @@ export async function moveCommunication(
 }
 
 /** SQL types of the communication columns a set-wise move writes. */
-const MOVE_COLUMNS: Record<string, string> = { status: 'text', status_reason: 'text', provider: 'text', provider_reference: 'text', metadata: 'jsonb' };
+const MOVE_COLUMNS: Record<string, string> = {
+  status: 'text',
+  status_reason: 'text',
+  provider: 'text',
+  provider_reference: 'text',
+  metadata: 'jsonb',
+  sending_at: 'timestamptz',
+};
 
 /**
  * `moveCommunication` for many communications the caller has locked (a worker's batch): the
@@ -253,13 +295,15 @@ export async function findOutboundFor(
 }
 
 /**
- * The oldest outbound communication of the locked debt `debtId` still `queued` since before
- * `before` (the worker stopped between handing it over and recording the outcome), locked.
+ * The oldest outbound communication of the locked debt `debtId` still `queued` and marked handed
+ * over since before `before` (the worker stopped between handing it over and recording the
+ * outcome), not waiting to be asked again after `now`, locked.
  */
-export async function unsettledOf(trx: Knex.Transaction, tenantId: string, debtId: string, before: Date): Promise<CommunicationRow | undefined> {
+export async function unsettledOf(trx: Knex.Transaction, tenantId: string, debtId: string, before: Date, now: Date): Promise<CommunicationRow | undefined> {
   return (await tenantRows(trx, communications, tenantId)
     .where({ 'communications.debt_id': debtId, 'communications.status': 'queued' })
-    .where('communications.handed_at', '<', before)
+    .where('communications.sending_at', '<', before)
+    .where((q) => q.whereNull('communications.next_attempt_at').orWhere('communications.next_attempt_at', '<=', now))
     .orderBy('communications.seq')
     .forUpdate()
     .first()) as CommunicationRow | undefined;

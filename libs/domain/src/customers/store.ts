@@ -14,6 +14,8 @@ import { deletedObject, iso, type DeletedObject } from '../kernel/schemas.js';
 import { contactDetailsColumn, recordDetailEvents, toContactDetail, type DetailEvent } from '../contact-details/store.js';
 import { createCustomerDetails, replaceCustomerDetails } from './contacts.js';
 import { customersResource } from './resource.js';
+import { debtsResource } from '../debts/resource.js';
+import { ENGINE_STATUSES, type DebtStatus } from '../debts/states.js';
 import type { Customer, CustomerCreate, CustomerInput, CustomerRow } from './schemas.js';
 
 /** Maps a row to the public object. */
@@ -137,14 +139,30 @@ export function updateCustomer(db: Knex, tenantId: string, id: string, input: Cu
   });
 }
 
+/** Statuses of a debt the collection engine takes in or works (docs/api.md sections 12 and 13): its customer cannot be deleted meanwhile. */
+const WORKED_BY_ENGINE: readonly DebtStatus[] = ['prepared', 'adjusted', 'resumed', ...ENGINE_STATUSES.filter((s) => s !== 'process_exhausted')];
+
 /**
  * Deletes a customer softly (`deleted_at` set): it leaves lists, counts, search and retrieval, while
  * debts that reference it keep their history. Writes `customer.deleted` with the last state.
- * @throws ApiError 404 `resource_missing` (unknown, already deleted, or another tenant's)
+ * @throws ApiError 404 `resource_missing` (unknown, already deleted, or another tenant's); 409
+ *   `resource_conflict` naming the debts the collection engine is working (withdraw or pause them first)
  */
 export async function deleteCustomer(db: Knex, tenantId: string, id: string): Promise<DeletedObject<'customer'>> {
   return db.transaction(async (trx) => {
     const current = await findOwned<CustomerRow>(trx, customersResource, tenantId, id, { forUpdate: true, select: withContactDetails(trx) });
+    const worked = (await tenantRows(trx, debtsResource, tenantId)
+      .where('debts.customer_id', current.id)
+      .whereIn('debts.status', WORKED_BY_ENGINE)
+      .orderBy('debts.id')
+      .limit(20)
+      .pluck('debts.id')) as string[];
+    if (worked.length)
+      throw new ApiError(
+        'resource_conflict',
+        `The collection engine is working debts of this customer: ${worked.join(', ')}. Withdraw or pause them before deleting the customer.`,
+        { param: 'id' },
+      );
     const [row] = await tenantRows(trx, customersResource, tenantId)
       .where('customers.id', current.id)
       .update({ deleted_at: trx.fn.now(), updated_at: trx.fn.now() })

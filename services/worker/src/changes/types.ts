@@ -7,7 +7,8 @@ import type { Knex } from '@dms/db';
 import type { Clock } from './clock.js';
 
 /** Names of the changes, as metrics and logs label them. */
-export type ChangeName = 'instalment_missed' | 'pause_ended' | 'payout_run' | 'plan_started' | 'debt_taken_in' | 'strategy_step' | 'send_reconciled';
+export type ChangeName =
+  'instalment_missed' | 'pause_ended' | 'payout_run' | 'plan_started' | 'debt_taken_in' | 'strategy_step' | 'send_retried' | 'send_reconciled';
 
 /**
  * The outcome of one attempt: `none` when nothing is due (or all due rows are locked by others).

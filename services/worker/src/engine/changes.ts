@@ -5,16 +5,20 @@
  * (@dms/domain/communications) in the batch's one transaction, whose reads are loaded set-wise
  * for the batch (`batchReads`) and whose events are written set-wise through the outbox before
  * the commit (`deferEvents`, `flushEvents`). Communications are handed to their providers only
- * after that transaction committed (send.ts). The engine's clock is the debt's tenant's
- * (`tenant_now`) plus the worker's offset.
+ * after that transaction committed, each marked just before and recorded just after (send.ts).
+ * The engine's clock is the debt's tenant's (`tenant_now`) plus the worker's offset.
  * - `debt_taken_in`: `prepared`, `adjusted`, `resumed` debts, and `enriching` or `contact_failed`
  *   ones whose customer has a contact detail added or changed since;
  * - `strategy_step`: debts being worked whose next step is due;
- * - `send_reconciled` (one at a time): communications handed over more than
- *   `ENGINE_RECONCILE_AFTER_SECONDS` ago whose outcome was never recorded: asked of the provider,
- *   else failed, never resent blindly.
+ * - `send_retried`: `queued` communications whose next attempt has come (a temporary refusal's
+ *   retry, or a hand-over whose worker stopped first), leased and handed over after the commit;
+ * - `send_reconciled` (one at a time): communications marked handed over more than
+ *   `ENGINE_RECONCILE_AFTER_SECONDS` ago whose outcome was never recorded: the provider is asked
+ *   and the domain decides (`reconcileDecision`): sent, handed over again, asked again later, or
+ *   failed; never resent blindly.
  * A worker killed before a commit leaves nothing (the transaction rolls back) and another redoes
- * the batch; one killed after a hand-over leaves `queued` communications for reconciliation.
+ * the batch; one killed during hand-overs leaves the messages it was handing over marked, for
+ * reconciliation, and the ones not yet marked to the others after their lease.
  */
 import type { Channels } from '@dms/channels';
 import type { Knex } from '@dms/db';
@@ -22,10 +26,11 @@ import { deferEngineState, flushEngineState, type DebtRow } from '@dms/domain/de
 import { deferEvents, flushEvents } from '@dms/domain/kernel';
 import {
   analyseDebts,
-  applySendFailure,
-  applySent,
+  applyReconciliation,
   batchReads,
   lockContactsOf,
+  prepareHandOvers,
+  reconcileDecision,
   runSteps,
   unsettledOf,
   type EngineOutcome,
@@ -34,19 +39,19 @@ import {
 import type { Logger } from '@dms/logger';
 import type { Clock } from '../changes/clock.js';
 import type { BatchOutcome, ChangeOutcome, TimedChange } from '../changes/types.js';
-import { claimQuery, dueIntake, dueReconcile, dueSteps, dueWaiting, oldestDueOf, type DueQuery } from './due.js';
-import { handOverAll, type Handover } from './send.js';
+import { claimQuery, dueHandOvers, dueIntake, dueReconcile, dueSteps, dueWaiting, oldestDueOf, type DueQuery } from './due.js';
+import { handOverAll, type Handover, type SendDeps } from './send.js';
 
 /** What the engine needs beyond the database. */
-export interface EngineDeps {
+export interface EngineDeps extends SendDeps {
   db: Knex;
   log: Logger;
   channels: Channels;
   links: Links;
   /** Seconds after a hand-over before a still-`queued` communication is reconciled. */
   reconcileAfterSeconds: number;
-  /** Hand-overs in flight at once (the SMTP pool's connections, twice over: one message waits while another is written). */
-  sendConcurrency: number;
+  /** Seconds a worker has to hand over the communications it made or claimed before another may. */
+  leaseSeconds: number;
 }
 
 /** Most debts one claim statement locks (the worker's `WORKER_BATCH_SIZE` bounds a check). */
@@ -55,11 +60,11 @@ export const ENGINE_CLAIM_LIMIT = 100;
 type Claimed = DebtRow & { engine_now: Date };
 
 /** Locks up to `limit` debts of `dues`, the first query's before the next one's, each oldest first by its order, with the engine's clock for each. */
-async function claim(trx: Knex.Transaction, clock: Clock, dues: readonly DueQuery[], limit: number): Promise<Claimed[]> {
+async function claim(trx: Knex.Transaction, clock: Clock, dues: readonly DueQuery[], limit: number, extra: string[] = []): Promise<Claimed[]> {
   const claimed: Claimed[] = [];
   for (const due of dues) {
     if (claimed.length >= limit) break;
-    claimed.push(...((await claimQuery(trx, clock, due, limit - claimed.length)) as Claimed[]));
+    claimed.push(...(await claimQuery(trx, clock, due, limit - claimed.length).select<Claimed[]>(extra)));
   }
   return claimed;
 }
@@ -134,11 +139,12 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
         debts.map((debt) => ({ debt, now: debt.engine_now })),
         deps.links,
         reads,
+        deps.leaseSeconds,
       ),
     );
     const sends: Handover[] = [];
-    for (const { debt, outcome } of decided) {
-      if (outcome.kind === 'send') sends.push({ communication: outcome.communication, to: outcome.to, now: debt.engine_now });
+    for (const { outcome } of decided) {
+      if (outcome.kind === 'send') sends.push({ communication: outcome.communication, to: outcome.to });
     }
     return {
       outcomes: decided.map(({ debt, outcome }) => made(debt, outcome)),
@@ -152,33 +158,49 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
     oldestDue: (trx, clock, tenantIds) => oldestDueOf([dueSteps(trx, clock, tenantIds)], clock),
   };
 
+  const handOverBatch: TimedChange['applyBatch'] = async (trx, clock, tenantIds, limit): Promise<BatchOutcome> => {
+    const claimed = (await claim(trx, clock, [dueHandOvers(trx, clock, tenantIds)], limit, ['c.id as hand_over_id'])) as Array<
+      Claimed & { hand_over_id: string }
+    >;
+    if (!claimed.length) return { outcomes: [] };
+    deferEvents(trx);
+    const prepared = await prepareHandOvers(
+      trx,
+      claimed.map((debt) => ({ debt, communicationId: debt.hand_over_id, now: debt.engine_now })),
+      deps.leaseSeconds,
+    );
+    await flushEvents(trx);
+    const handed = new Set(prepared.map((p) => p.communication.id));
+    return {
+      outcomes: claimed.map((debt) =>
+        made(debt, { kind: 'waiting', context: handed.has(debt.hand_over_id) ? `handing ${debt.hand_over_id} over` : `${debt.hand_over_id} waits` }),
+      ),
+      ...(prepared.length ? { afterCommit: () => handOverAll(deps, prepared) } : {}),
+    };
+  };
+  const handOvers: TimedChange = {
+    name: 'send_retried',
+    applyBatch: handOverBatch,
+    applyOne: oneAtATime(handOverBatch),
+    oldestDue: (trx, clock, tenantIds) => oldestDueOf([dueHandOvers(trx, clock, tenantIds)], clock),
+  };
+
   const reconcile: TimedChange = {
     name: 'send_reconciled',
     async applyOne(trx, clock, tenantIds): Promise<ChangeOutcome> {
       const [debt] = await claim(trx, clock, [dueReconcile(trx, clock, tenantIds, deps.reconcileAfterSeconds)], 1);
       if (!debt) return { kind: 'none' };
       const before = new Date(debt.engine_now.getTime() - deps.reconcileAfterSeconds * 1000);
-      const row = await unsettledOf(trx, debt.tenant_id, debt.id, before);
+      const row = await unsettledOf(trx, debt.tenant_id, debt.id, before, debt.engine_now);
       if (!row) return { kind: 'skipped', object: debt.id };
       const provider = deps.channels[row.delivery_method];
-      const answer = provider
-        ? await provider.reconcile({ communicationId: row.id, attemptedAt: row.handed_at! })
-        : ({ outcome: 'unknown', reason: 'no provider is configured for the channel' } as const);
-      let context: string;
-      if (answer.outcome === 'sent') {
-        await applySent(trx, debt, row, { provider: provider!.name, providerReference: answer.providerReference, details: answer.details }, debt.engine_now);
-        context = `reconciled ${row.id}: the provider has it`;
-      } else if (answer.outcome === 'not_found') {
-        await applySendFailure(trx, debt, row, 'reconciled: the provider never received it (the worker stopped before the hand-over)', false);
-        context = `reconciled ${row.id}: never reached the provider`;
-      } else {
-        await applySendFailure(trx, debt, row, `outcome unknown after the worker stopped: ${answer.reason}; not sent again`, true);
-        context = `reconciled ${row.id}: outcome unknown, failed`;
-      }
-      return { kind: 'made', object: debt.id, tenant: debt.tenant_id, context };
+      const answer = provider ? await provider.reconcile({ communicationId: row.id, attemptedAt: row.handed_at ?? row.sending_at! }) : null;
+      const decision = reconcileDecision(row, provider?.name ?? null, answer, debt.engine_now);
+      await applyReconciliation(trx, debt, row, decision);
+      return { kind: 'made', object: debt.id, tenant: debt.tenant_id, context: decision.context };
     },
     oldestDue: (trx, clock, tenantIds) => oldestDueOf([dueReconcile(trx, clock, tenantIds, deps.reconcileAfterSeconds)], clock),
   };
 
-  return [intake, step, reconcile];
+  return [intake, step, handOvers, reconcile];
 }

@@ -7,8 +7,9 @@
  *   (`dueWaiting`); due since the debt entered its status (or since that detail changed), by the
  *   database clock (the engine takes them in at once);
  * - steps: debts being worked whose `engine_due_at` has come by their tenant's clock plus the worker's offset;
- * - reconcile: debts with a communication handed over more than `afterSeconds` ago by that clock
- *   and still `queued`; due `afterSeconds` after the hand-over.
+ * - reconcile: debts with a communication marked handed over more than `afterSeconds` ago by that
+ *   clock and still `queued`; due `afterSeconds` after the hand-over (or when the provider said to ask again);
+ * - hand-overs: debts with a `queued` communication waiting for its next attempt, due at it.
  * Each query walks one index in its claim order and stops after the claim's limit: the intake
  * statuses and the waiting ones have a partial index each (`debts_engine_intake`,
  * `debts_engine_waiting`), and a per-tenant clock is also bounded by the clock furthest ahead
@@ -79,18 +80,43 @@ export function dueSteps(trx: Knex | Knex.Transaction, clock: Clock, tenantIds: 
   };
 }
 
-/** Debts with a communication whose outcome was lost (handed over `afterSeconds` ago, still `queued`); joins it as `c`. */
+/**
+ * Debts with a communication whose outcome was lost (marked handed over `afterSeconds` ago, still
+ * `queued`, not waiting to be asked again later); joins it as `c`.
+ */
 export function dueReconcile(trx: Knex | Knex.Transaction, clock: Clock, tenantIds: readonly string[], afterSeconds: number): DueQuery {
   const query = acrossTenants(trx, debtsResource, tenantIds)
     .join('communications as c', (j) => j.on('c.debt_id', 'debts.id').andOn('c.tenant_id', 'debts.tenant_id'))
     .where('c.status', 'queued')
-    .where('c.handed_at', '<', new Date(clock.horizon.getTime() - afterSeconds * 1000))
-    .whereRaw(`c.handed_at < ${ENGINE_NOW} - make_interval(secs => ?)`, [clock.offsetSeconds, afterSeconds]);
+    .where('c.sending_at', '<', new Date(clock.horizon.getTime() - afterSeconds * 1000))
+    .whereRaw(`c.sending_at < ${ENGINE_NOW} - make_interval(secs => ?)`, [clock.offsetSeconds, afterSeconds])
+    .whereRaw(`(c.next_attempt_at IS NULL OR c.next_attempt_at <= ${ENGINE_NOW})`, [clock.offsetSeconds]);
   return {
     query,
-    order: 'c.handed_at',
-    waitSql: `extract(epoch FROM ${ENGINE_NOW} - make_interval(secs => ?) - c.handed_at)`,
+    order: 'c.sending_at',
+    waitSql: `extract(epoch FROM ${ENGINE_NOW} - make_interval(secs => ?) - c.sending_at)`,
     waitBindings: [clock.offsetSeconds, afterSeconds],
+    firstWaitedLongest: false,
+  };
+}
+
+/**
+ * Debts with a `queued` communication not being handed over whose next attempt has come (a
+ * temporary refusal's retry, or a hand-over whose worker stopped before it); joins it as `c`
+ * (`c.id` is selected as `hand_over_id` by the claim).
+ */
+export function dueHandOvers(trx: Knex | Knex.Transaction, clock: Clock, tenantIds: readonly string[]): DueQuery {
+  const query = acrossTenants(trx, debtsResource, tenantIds)
+    .join('communications as c', (j) => j.on('c.debt_id', 'debts.id').andOn('c.tenant_id', 'debts.tenant_id'))
+    .where('c.status', 'queued')
+    .whereNull('c.sending_at')
+    .where('c.next_attempt_at', '<=', clock.horizon)
+    .whereRaw(`c.next_attempt_at <= ${ENGINE_NOW}`, [clock.offsetSeconds]);
+  return {
+    query,
+    order: 'c.next_attempt_at',
+    waitSql: `extract(epoch FROM ${ENGINE_NOW} - c.next_attempt_at)`,
+    waitBindings: [clock.offsetSeconds],
     firstWaitedLongest: false,
   };
 }
