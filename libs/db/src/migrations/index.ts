@@ -39,6 +39,7 @@ import * as organisationContactDetails from './065_organisation_contact_details.
 import * as counterStatementInserts from './055_counter_statement_inserts.js';
 import * as organisationContactDetailsDeleted from './066_organisation_contact_details_deleted.js';
 import * as engineClaimIndexes from './067_engine_claim_indexes.js';
+import * as webhookFanOut from './079_webhook_fan_out.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -83,4 +84,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['065_organisation_contact_details', organisationContactDetails],
   ['066_organisation_contact_details_deleted', organisationContactDetailsDeleted],
   ['067_engine_claim_indexes', engineClaimIndexes],
+  ['079_webhook_fan_out', webhookFanOut],
 ];
