@@ -13,6 +13,12 @@
  * `--selectProjects` would otherwise take the pattern as a second project name).
  */
 
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = dirname(fileURLToPath(import.meta.url));
+
 /**
  * Settings both projects share: ESM TypeScript through ts-jest, `.js` import specifiers. The test
  * tsconfig sets `isolatedModules`, so ts-jest transpiles file by file (TypeScript's
@@ -28,6 +34,31 @@ const typescriptEsm = {
   },
 };
 
+/**
+ * Where the unit project finds a workspace package's module: every entry of each package's
+ * `exports` (libs, services, tools), pointed from its built `dist/….js` at the `src/….ts` it is
+ * built from, so a unit test never needs a prior build. A `*` entry maps the rest of the path.
+ */
+function sourcesOfWorkspaces() {
+  const mapper = {};
+  for (const top of ['libs', 'services', 'tools']) {
+    const dirs = top === 'tools' ? ['tools'] : readdirSync(join(ROOT, top)).map((name) => `${top}/${name}`);
+    for (const dir of dirs) {
+      if (!existsSync(join(ROOT, dir, 'package.json'))) continue;
+      const { name, exports = {} } = JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8'));
+      for (const [entry, target] of Object.entries(exports)) {
+        const specifier = `${name}${entry.slice(1)}`.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace('*', '(.+?)(?:\\.js)?');
+        const source = target
+          .replace(/^\.\/dist\//, `<rootDir>/${dir}/src/`)
+          .replace(/\.js$/, '.ts')
+          .replace('*', '$1');
+        mapper[`^${specifier}$`] = source;
+      }
+    }
+  }
+  return mapper;
+}
+
 export default {
   testTimeout: 60000,
   maxWorkers: 2,
@@ -36,11 +67,7 @@ export default {
       ...typescriptEsm,
       displayName: 'unit',
       // Workspace libraries resolve to their sources rather than their built `dist`.
-      moduleNameMapper: {
-        '^(\\.{1,2}/.*)\\.js$': '$1',
-        '^@dms/([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
-        '^@dms/domain/([a-z-]+)$': '<rootDir>/libs/domain/src/$1/index.ts',
-      },
+      moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', ...sourcesOfWorkspaces() },
       testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
     },
     {

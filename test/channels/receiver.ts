@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eventually } from '../support/eventually.js';
 
 /** One request received. */
 export interface Received {
@@ -41,14 +42,15 @@ export async function startReceiver(): Promise<Receiver> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     received,
     answers,
-    async waitFor(path, n = 1, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const got = received.filter((r) => r.path === path);
-        if (got.length >= n) return got.slice(0, n);
-        if (Date.now() > deadline) throw new Error(`${got.length} of ${n} requests to ${path} after ${timeoutMs} ms`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
+    async waitFor(path, n = 1, timeoutMs = 30_000) {
+      return eventually(
+        () => {
+          const got = received.filter((r) => r.path === path);
+          return got.length >= n ? got.slice(0, n) : undefined;
+        },
+        `${n} requests to ${path}`,
+        { timeoutMs, intervalMs: 20 },
+      );
     },
     close: () =>
       new Promise<void>((r) => {

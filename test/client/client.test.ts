@@ -21,7 +21,8 @@ import {
   type DmsClient,
 } from '@dms/client';
 import { API_URL, AUDIENCE, AUTH_URL, closeHarness, newTenant, type TestTenant } from '../support/harness.js';
-import { eventually, startDispatcher, startReceiver } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
+import { startDispatcher, startReceiver } from '../support/webhook-receiver.js';
 
 afterAll(closeHarness);
 

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { RunningService } from '@dms/tools/processes';
 import { API_URL, SERVICE_ENV, closeHarness, seedParties, signedInTenant } from '../support/harness.js';
-import { eventually, startDispatcher, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
+import { startDispatcher, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 type Tenant = Awaited<ReturnType<typeof signedInTenant>>;
 interface Setup {

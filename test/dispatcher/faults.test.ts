@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { RunningService } from '@dms/tools/processes';
 import { closeHarness, signedInTenant, testDb } from '../support/harness.js';
-import { eventually, startDispatcher, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
+import { startDispatcher, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 type Tenant = Awaited<ReturnType<typeof signedInTenant>>;
 interface Scenario {

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { RunningService } from '@dms/tools/processes';
 import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
 import { createDebt } from '../support/debts.js';
-import { eventually, startDispatcher, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
+import { startDispatcher, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 import { TWO_DAYS, inDays, payingDebt, startWorker } from '../worker/support.js';
 
 /** The event types of sections 8 and 9 (docs/api.md). */

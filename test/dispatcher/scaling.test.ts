@@ -8,7 +8,8 @@ import { afterAll, expect, test } from '@jest/globals';
 import type { RunningService } from '@dms/tools/processes';
 import { API_POOL_MAX, closeHarness, signedInTenant } from '../support/harness.js';
 import { mapPool } from '../../tools/src/seed/pool.js';
-import { eventually, startDispatcher, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
+import { startDispatcher, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 const receivers: Receiver[] = [];
 const dispatchers: RunningService[] = [];

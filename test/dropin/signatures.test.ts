@@ -9,7 +9,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { RunningService } from '@dms/tools/processes';
 import { closeHarness, signedInTenant } from '../support/harness.js';
-import { eventually, startDispatcher, startReceiver, type Receiver, type Received } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
+import { startDispatcher, startReceiver, type Receiver, type Received } from '../support/webhook-receiver.js';
 
 type Tenant = Awaited<ReturnType<typeof signedInTenant>>;
 

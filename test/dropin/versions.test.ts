@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { RunningService } from '@dms/tools/processes';
 import { closeHarness, seedParties, signedInTenant } from '../support/harness.js';
 import { createDebt, type Parties } from '../support/debts.js';
-import { eventually, startDispatcher, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
+import { startDispatcher, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 type Tenant = Awaited<ReturnType<typeof signedInTenant>>;
 const OLD = '2025-04-01';

@@ -12,6 +12,7 @@ import request from 'supertest';
 import { signParams, type SignatureMethod } from '@dms/channels';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { closeHarness, newOperator, operatorAs, signedInTenant, testDb, tokenFor } from '../support/harness.js';
+import { eventually } from '../support/eventually.js';
 import { communicationsOf, customerWith, debtRow, engineRig, offsetToLondon, preparedDebt, statusBecomes, type EngineRig } from './support.js';
 
 type Tenant = Awaited<ReturnType<typeof signedInTenant>>;
@@ -43,13 +44,16 @@ const eventCount = async (type: string, objectId: string) =>
   Number((await testDb()('events').where({ tenant_id: t.tenant.tenantId, type }).whereRaw(`data->'object'->>'id' = ?`, [objectId]).count({ n: '*' }))[0]!.n);
 
 async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out: ${what} (${JSON.stringify(v)})`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const { v } = await eventually(
+    async () => {
+      const v = await read();
+      if (!ok(v)) throw new Error(`not yet: ${JSON.stringify(v)}`);
+      return { v };
+    },
+    what,
+    60_000,
+  );
+  return v;
 }
 
 describe('SMS', () => {

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { closeHarness, signedInTenant, testDb } from '../support/harness.js';
+import { eventually } from '../support/eventually.js';
 import { customerWith, engineRig, offsetToLondon, preparedDebt, type EngineRig } from './support.js';
 
 let rig: EngineRig;
@@ -47,8 +48,7 @@ test('two workers contacting one customer through two debts at once: at most con
           .count({ n: '*' })
       )[0]!.n,
     );
-  for (const deadline = Date.now() + 90_000; (await undecided()) > 0 && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 200));
-  expect(await undecided()).toBe(0);
+  await eventually(async () => (await undecided()) === 0, 'every debt contacted or waiting a day', 90_000);
 
   const handed = await testDb()('communications')
     .where({ tenant_id: t.tenant.tenantId, direction: 'outbound' })

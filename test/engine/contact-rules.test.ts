@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { closeHarness, newOperator, operatorAs, signedInTenant, testDb, tokenFor } from '../support/harness.js';
+import { eventually } from '../support/eventually.js';
 import { communicationsOf, customerWith, debtRow, engineRig, offsetToLondon, preparedDebt, statusBecomes, type EngineRig } from './support.js';
 
 type Tenant = Awaited<ReturnType<typeof signedInTenant>>;
@@ -35,13 +36,15 @@ async function tenantWithOrg(strategy?: Record<string, unknown>): Promise<{ t: T
 async function waitsUntilAfter(id: string, atLeast: Date): Promise<Date> {
   // The engine's own "due now" is about `atLeast`: a decision to wait is at least an hour later.
   atLeast = new Date(atLeast.getTime() + 3_600_000);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const row = await debtRow(id);
-    if (row.engine_due_at && row.engine_due_at > atLeast) return row.engine_due_at as Date;
-    if (Date.now() > deadline) throw new Error(`debt ${id}: status ${row.status}, due ${row.engine_due_at}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return eventually(
+    async () => {
+      const row = await debtRow(id);
+      if (!(row.engine_due_at && row.engine_due_at > atLeast)) throw new Error(`debt ${id}: status ${row.status}, due ${row.engine_due_at}`);
+      return row.engine_due_at as Date;
+    },
+    `debt ${id} to wait until after ${atLeast.toISOString()}`,
+    60_000,
+  );
 }
 
 test('08:00-21:00 in the customer zone: at 22:00 London, and at 10:00 London for a New York customer, nothing goes out; at 10:00 London two days later the London debt goes out', async () => {
@@ -73,11 +76,11 @@ test('at most contacts_per_7_days per customer: the second debt of the customer 
   const noon = offsetToLondon(12);
   const w = await rig.worker([t.tenant.tenantId], noon);
   const sixDays = new Date(Date.now() + (noon + 6 * DAY) * 1000);
-  let waiting: string | undefined;
-  for (const deadline = Date.now() + 60_000; !waiting && Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-    if ((await debtRow(a!)).status === 'contacted') waiting = b;
-    else if ((await debtRow(b!)).status === 'contacted') waiting = a;
-  }
+  const waiting = await eventually(
+    async () => ((await debtRow(a!)).status === 'contacted' ? b : (await debtRow(b!)).status === 'contacted' ? a : undefined),
+    'one of the two debts contacted',
+    60_000,
+  );
   await waitsUntilAfter(waiting!, sixDays);
   expect((await debtRow(waiting!)).status).toBe('analysing');
   expect(await communicationsOf(waiting!)).toHaveLength(0);
@@ -112,8 +115,7 @@ test('no contact while paused or under legal protection, and no interest or fees
 
   const later = await rig.worker([t.tenant.tenantId], offsetToLondon(12, 3));
   // The control debt gets step 1: the worker had its chance at the others.
-  const deadline = Date.now() + 60_000;
-  while ((await communicationsOf(control)).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  await eventually(async () => (await communicationsOf(control)).length >= 2, 'step 1 of the control debt', 60_000);
   expect(await communicationsOf(control)).toHaveLength(2);
   expect(await communicationsOf(paused)).toHaveLength(1);
   expect(await communicationsOf(protectedDebt)).toHaveLength(1);
@@ -145,8 +147,7 @@ test('a worker killed while making a step leaves no communication; another worke
   await waitsUntilAfter(id, new Date(Date.now() + offsetToLondon(22) * 1000));
   await night.stop('SIGKILL');
   const held = await rig.worker([t.tenant.tenantId], offsetToLondon(12, 1), { WORKER_TEST_HOLD_MS: '60000' });
-  const deadline = Date.now() + 60_000;
-  while (!readFileSync(held.logFile, 'utf8').includes('holding change before commit') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  await eventually(() => readFileSync(held.logFile, 'utf8').includes('holding change before commit'), 'the held worker to hold its change', 60_000);
   await held.stop('SIGKILL');
   expect(await communicationsOf(id)).toHaveLength(0);
   expect((await debtRow(id)).status).toBe('analysing');

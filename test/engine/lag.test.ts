@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { newId } from '@dms/ids';
 import { closeHarness, signedInTenant, testDb } from '../support/harness.js';
+import { eventually } from '../support/eventually.js';
 import { customerWith, engineRig, preparedDebt, type EngineRig } from './support.js';
 
 let rig: EngineRig;
@@ -35,10 +36,7 @@ test('debt_taken_in, strategy_step and send_reconciled have lag series: 0 when n
   const t = await signedInTenant();
   const org = (await t.api.post('/organisations', { name: 'Lagging Ltd' }).expect(201)).body.id as string;
   const w = await rig.worker([t.tenant.tenantId], 0, { WORKER_POLL_SECONDS: '3600', ENGINE_RECONCILE_AFTER_SECONDS: '600' });
-  const deadline = Date.now() + 30_000;
-  while (!/^worker_checks_total\{[^}]*outcome="ok"/m.test(await (await fetch(`${w.url}/metrics`)).text()) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await eventually(async () => /^worker_checks_total\{[^}]*outcome="ok"/m.test(await (await fetch(`${w.url}/metrics`)).text()), 'the worker’s first check');
   expect(await lags(w.url)).toEqual({ debt_taken_in: 0, strategy_step: 0, send_reconciled: 0 });
 
   // Made after the worker's only check: nothing of them is worked, so they wait.

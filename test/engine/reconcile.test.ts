@@ -9,6 +9,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { closeHarness, signedInTenant, testDb } from '../support/harness.js';
+import { eventually } from '../support/eventually.js';
 import { communicationsOf, customerWith, debtRow, engineRig, offsetToLondon, preparedDebt, type EngineRig } from './support.js';
 
 let rig: EngineRig;
@@ -86,8 +87,7 @@ test('a worker killed after handing an email over leaves it queued; another reco
   try {
     const noon = offsetToLondon(12);
     const first = await rig.worker([t.tenant.tenantId], noon, { SMTP_URL: silent.url });
-    const deadline = Date.now() + 60_000;
-    while (!silent.messages.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => silent.messages.length > 0, 'the email handed to the silent server', 60_000);
     expect(silent.messages).toHaveLength(1);
     // Killed while it waits for the server's answer: the outcome is never recorded.
     await first.stop('SIGKILL');
@@ -98,10 +98,7 @@ test('a worker killed after handing an email over leaves it queued; another reco
 
     // The second worker sends through the local mail server; its clock is past the reconcile delay.
     const second = await rig.worker([t.tenant.tenantId], noon + 120, { ENGINE_RECONCILE_AFTER_SECONDS: '60' });
-    const settled = Date.now() + 60_000;
-    while ((await testDb()('communications').where({ id: lost.id }).first()).status === 'queued' && Date.now() < settled) {
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await eventually(async () => (await testDb()('communications').where({ id: lost.id }).first()).status !== 'queued', 'the lost email reconciled', 60_000);
     const row = await testDb()('communications').where({ id: lost.id }).first();
     expect(row.status).toBe('failed');
     expect(row.status_reason).toMatch(/^outcome unknown after the worker stopped: smtp_cannot_be_asked.*not sent again$/);

@@ -11,6 +11,7 @@ import { startLocalChannels, type LocalChannels } from '@dms/channels/standin';
 import { localTime } from '@dms/domain/communications';
 import { freePort, startService, type RunningService } from '@dms/tools/processes';
 import { SERVICE_ENV, apiAs, testDb } from '../support/harness.js';
+import { eventually } from '../support/eventually.js';
 
 type Api = ReturnType<typeof apiAs>;
 
@@ -116,11 +117,13 @@ export const communicationsOf = (debtId: string) => testDb()('communications').w
  * @throws Error naming the status and context the debt has when `timeoutMs` passes
  */
 export async function statusBecomes(id: string, status: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const row = await debtRow(id);
-    if (row.status === status) return;
-    if (Date.now() > deadline) throw new Error(`debt ${id} is '${row.status}' (${row.status_context}; due ${row.engine_due_at}), not '${status}'`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await eventually(
+    async () => {
+      const row = await debtRow(id);
+      if (row.status !== status) throw new Error(`debt ${id} is '${row.status}' (${row.status_context}; due ${row.engine_due_at}), not '${status}'`);
+      return true;
+    },
+    `debt ${id} to be '${status}'`,
+    timeoutMs,
+  );
 }

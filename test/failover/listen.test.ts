@@ -12,7 +12,8 @@ import { listenWithReconnect } from '@dms/db';
 import type { RunningService } from '@dms/tools/processes';
 import { SERVICE_ENV, closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
 import { startDbProxy, type DbProxy } from '../support/db-proxy.js';
-import { eventually, startDispatcher, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
+import { startDispatcher, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 /** Well under the dispatcher's 60 s poll: only LISTEN or the re-read after reconnecting is this fast. */
 const PROMPT_MS = 8_000;

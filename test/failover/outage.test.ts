@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { startService, type RunningService } from '@dms/tools/processes';
 import { AUDIENCE, SERVICE_ENV, apiAs, closeHarness, newTenant, seedParties, testDb, tokenFor, type TestTenant } from '../support/harness.js';
 import { startDbProxy, type DbProxy } from '../support/db-proxy.js';
-import { eventually } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
 
 let proxy: DbProxy;
 let api: RunningService;

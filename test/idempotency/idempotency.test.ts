@@ -10,6 +10,7 @@ import { afterAll, describe, expect, test } from '@jest/globals';
 import { SecretBox } from '@dms/secrets';
 import { startService, type RunningService } from '@dms/tools/processes';
 import { API_URL, SERVICE_ENV, apiAs, closeHarness, newTenant, signedInTenant, testDb, tokenFor } from '../support/harness.js';
+import { eventually } from '../support/eventually.js';
 import { requestFingerprint } from '../../services/api/src/http/fingerprint.js';
 import { createIdempotencyStore } from '../../services/api/src/db/idempotency-store.js';
 
@@ -137,15 +138,22 @@ describe('clients that hang up', () => {
         resolve();
       });
     });
-    let retry;
-    for (let i = 0; i < 100; i++) {
-      retry = await request(API_URL).post('/organisations').set('Authorization', `Bearer ${token}`).set('Idempotency-Key', k).send({ name: 'Impatient Ltd' });
-      if (retry.status !== 409) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // Retried while the first request still holds the key (409).
+    const retry = await eventually(
+      async () => {
+        const res = await request(API_URL)
+          .post('/organisations')
+          .set('Authorization', `Bearer ${token}`)
+          .set('Idempotency-Key', k)
+          .send({ name: 'Impatient Ltd' });
+        return res.status === 409 ? undefined : res;
+      },
+      'the key released by the abandoned request',
+      { intervalMs: 100 },
+    );
     // Whether the server dropped the first request (the client was gone before it was read) or ran
     // it to the end (then the retry is its replay), the organisation exists exactly once.
-    expect(retry!.status).toBe(201);
+    expect(retry.status).toBe(201);
     expect(await organisationCount(tenant.tenantId)).toBe(1);
     expect(
       (await request(API_URL).post('/organisations').set('Authorization', `Bearer ${token}`).set('Idempotency-Key', k).send({ name: 'Impatient Ltd' })).headers[

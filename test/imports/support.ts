@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startService, REPO_ROOT, type RunningService } from '@dms/tools/processes';
 import { SERVICE_ENV, apiAs, testDb } from '../support/harness.js';
-import { eventually } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
 
 type Api = ReturnType<typeof apiAs>;
 

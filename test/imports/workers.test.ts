@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { RunningService } from '@dms/tools/processes';
 import { closeHarness, signedInTenant, testDb } from '../support/harness.js';
-import { eventually } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
 import { PLACEMENT_HEADER, csvOf, finished, placementRow, startImportWorker, upload } from './support.js';
 
 type Tenant = Awaited<ReturnType<typeof signedInTenant>>;

@@ -8,20 +8,23 @@ import request from 'supertest';
 import jwt from 'jsonwebtoken';
 import { AUTH_URL, apiAs, closeHarness, newTenant, tokenFor } from '../support/harness.js';
 import { adminJson } from '../support/admin-cli.js';
+import { eventually } from '../support/eventually.js';
 
 afterAll(closeHarness);
 
 const kidOf = (token: string) => jwt.decode(token, { complete: true })!.header.kid!;
 
 /** Requests tokens until one is signed with `kid` (the issuer reloads keys asynchronously). */
-async function tokenSignedWith(kid: string, get: () => Promise<string>, timeoutMs = 10_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const token = await get();
-    if (kidOf(token) === kid) return token;
-    if (Date.now() > deadline) throw new Error(`issuer still signs with ${kidOf(token)}, expected ${kid}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+async function tokenSignedWith(kid: string, get: () => Promise<string>): Promise<string> {
+  return eventually(
+    async () => {
+      const token = await get();
+      if (kidOf(token) !== kid) throw new Error(`issuer still signs with ${kidOf(token)}`);
+      return token;
+    },
+    `a token signed with ${kid}`,
+    { intervalMs: 100 },
+  );
 }
 
 test('a token signed before `keys rotate` still works; new tokens use the new kid', async () => {

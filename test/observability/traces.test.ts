@@ -13,7 +13,8 @@ import type { RunningService } from '@dms/tools/processes';
 import { startTraceReceiver, type ReceivedSpan, type TraceReceiver } from '@dms/tools/traces';
 import { SERVICE_ENV, apiAs, closeHarness, newTenant, seedParties, tokenFor } from '../support/harness.js';
 import { serviceSet } from '../support/services.js';
-import { eventually, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
+import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 const services = serviceSet();
 let traces: TraceReceiver;

@@ -10,6 +10,7 @@ import request from 'supertest';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { REPO_ROOT, freePort } from '@dms/tools/processes';
 import { API_URL, SERVICE_ENV, closeHarness, signedInTenant } from '../support/harness.js';
+import { eventually } from '../support/eventually.js';
 
 afterAll(closeHarness);
 
@@ -19,13 +20,10 @@ type LogLine = Record<string, any>;
 
 /** Waits until the API's log file has the line of request `requestId` (logs are written async). */
 async function logLineOf(requestId: string): Promise<LogLine> {
-  for (let i = 0; i < 50; i++) {
+  return eventually(async () => {
     const lines = (await readFile(API_LOG, 'utf8')).split('\n').filter(Boolean);
-    const line = lines.map((l) => JSON.parse(l) as LogLine).find((l) => l.req?.id === requestId);
-    if (line) return line;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no log line for ${requestId} in ${API_LOG}`);
+    return lines.map((l) => JSON.parse(l) as LogLine).find((l) => l.req?.id === requestId);
+  }, `the log line of ${requestId} in ${API_LOG}`);
 }
 
 describe('probes', () => {

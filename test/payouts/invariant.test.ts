@@ -14,7 +14,7 @@ import { afterAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { platformFee } from '../../libs/domain/src/payouts/fees.js';
 import { closeHarness, seedParties, testDb } from '../support/harness.js';
-import { eventually } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
 import { paidDebt, payoutTenant, runNow } from './support.js';
 import { doubleCounted, ledger } from './ledger.js';
 

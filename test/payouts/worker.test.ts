@@ -9,7 +9,7 @@ import { afterAll, expect, test } from '@jest/globals';
 import { newId } from '@dms/ids';
 import type { RunningService } from '@dms/tools/processes';
 import { closeHarness, seedParties, testDb } from '../support/harness.js';
-import { eventually } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
 import { startWorker } from '../worker/support.js';
 import { paidDebt, payoutTenant } from './support.js';
 

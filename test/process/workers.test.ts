@@ -9,6 +9,7 @@ import { afterAll, describe, expect, test } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { RunningService } from '@dms/tools/processes';
 import { AUDIENCE, SERVICE_ENV, closeHarness, newTenant, signedInTenant } from '../support/harness.js';
+import { eventually } from '../support/eventually.js';
 import { serviceSet } from '../support/services.js';
 
 const services = serviceSet();
@@ -18,8 +19,6 @@ afterAll(async () => {
   await services.stopAll();
   await closeHarness();
 });
-
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Pids of the live processes whose parent is `pid` (from /proc). */
 function childrenOf(pid: number): number[] {
@@ -37,16 +36,6 @@ function childrenOf(pid: number): number[] {
   return kids.sort();
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await pause(100);
-  }
-}
-
 /** Sum of `http_request_duration_seconds_count` for `route` in the exposition `text`. */
 function requestCount(text: string, route: string): number {
   return text
@@ -62,7 +51,7 @@ describe('api with WEB_CONCURRENCY=2', () => {
     const { token } = await signedInTenant();
     const api = await start('api', { ...SERVICE_ENV, WEB_CONCURRENCY: '2' });
     const primary = api.child.pid!;
-    const workers = await waitFor('two workers', () => (childrenOf(primary).length === 2 ? childrenOf(primary) : undefined));
+    const workers = await eventually(() => (childrenOf(primary).length === 2 ? childrenOf(primary) : undefined), 'two workers');
 
     // Fresh connections are spread over the workers (the primary hands them out in turn).
     const served = 40;
@@ -72,18 +61,24 @@ describe('api with WEB_CONCURRENCY=2', () => {
       ),
     );
     expect(statuses.every((s) => s === 200)).toBe(true);
-    const metrics = await (await fetch(`${api.url}/metrics`)).text();
-    expect(requestCount(metrics, '/organisations')).toBe(served);
+    // A worker counts a request when its answer is finished, which the client may see first, and
+    // the primary gathers the workers' registries over IPC (a 500 when one is slow to answer, as
+    // under load): read until every request is counted.
+    const metrics = await eventually(async () => {
+      const text = await (await fetch(`${api.url}/metrics`)).text();
+      expect(requestCount(text, '/organisations')).toBe(served);
+      return text;
+    }, `/metrics to count the ${served} requests`);
     expect(metrics).toMatch(/^nodejs_heap_size_used_bytes\{service="api"\} \d+/m);
 
     process.kill(workers[0]!, 'SIGKILL');
-    const replaced = await waitFor('a replacement worker', () => {
+    const replaced = await eventually(() => {
       const now = childrenOf(primary);
       return now.length === 2 && !now.includes(workers[0]!) ? now : undefined;
-    });
+    }, 'a replacement worker');
     expect(replaced).toContain(workers[1]);
     // The primary's line (a SIGKILLed worker's own buffered log lines may be lost with it).
-    await waitFor('the replacement to listen', () => (readFileSync(api.logFile, 'utf8').includes('"msg":"replacement worker listening"') ? true : undefined));
+    await eventually(() => readFileSync(api.logFile, 'utf8').includes('"msg":"replacement worker listening"'), 'the replacement to listen');
     const after = await fetch(`${api.url}/organisations`, { headers: { authorization: `Bearer ${token}` } });
     expect(after.status).toBe(200);
 
@@ -101,7 +96,7 @@ describe('issuer with WEB_CONCURRENCY=2', () => {
   test('tokens from both workers; /metrics counts every issued token once', async () => {
     const tenant = await newTenant();
     const auth = await start('auth', { ...SERVICE_ENV, WEB_CONCURRENCY: '2' });
-    await waitFor('two workers', () => (childrenOf(auth.child.pid!).length === 2 ? true : undefined));
+    await eventually(() => childrenOf(auth.child.pid!).length === 2, 'two workers');
     const basic = Buffer.from(`${tenant.clientId}:${tenant.clientSecret}`).toString('base64');
     const issued = 10;
     const tokens = await Promise.all(
@@ -114,9 +109,12 @@ describe('issuer with WEB_CONCURRENCY=2', () => {
       ),
     );
     expect(tokens).toEqual(Array(issued).fill(200));
-    const metrics = await (await fetch(`${auth.url}/metrics`)).text();
-    const line = /^oauth_tokens_issued_total\{grant_type="client_credentials",service="auth"\} (\d+)/m.exec(metrics);
-    expect(Number(line?.[1])).toBe(issued);
+    await eventually(async () => {
+      const metrics = await (await fetch(`${auth.url}/metrics`)).text();
+      const line = /^oauth_tokens_issued_total\{grant_type="client_credentials",service="auth"\} (\d+)/m.exec(metrics);
+      expect(Number(line?.[1])).toBe(issued);
+      return true;
+    }, `/metrics to count the ${issued} tokens`);
     const exit = exited(auth);
     auth.child.kill('SIGTERM');
     expect(await exit).toBe(0);
@@ -135,7 +133,7 @@ describe('stop signals and WEB_CONCURRENCY=2', () => {
 
   test('SIGTERM to the whole process group (as Ctrl-C in a terminal): each worker drains once, exit 0', async () => {
     const api = await start('api', { ...SERVICE_ENV, WEB_CONCURRENCY: '2' }, { processGroup: true });
-    await waitFor('both workers listening', () => (readFileSync(api.logFile, 'utf8').includes('"msg":"workers listening"') ? true : undefined));
+    await eventually(() => readFileSync(api.logFile, 'utf8').includes('"msg":"workers listening"'), 'both workers listening');
     const exit = exited(api);
     // The primary and both workers receive it; the primary passes it on to each worker as well.
     process.kill(-api.child.pid!, 'SIGTERM');
@@ -159,7 +157,7 @@ describe('SIGTERM while workers still boot', () => {
     child.stdout!.on('data', (d) => (output += d));
     const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     // Both workers forked; neither has loaded oidc-provider and listened yet.
-    await waitFor('two workers', () => (childrenOf(child.pid!).length === 2 ? true : undefined));
+    await eventually(() => childrenOf(child.pid!).length === 2, 'two workers');
     expect(output).not.toContain('"msg":"workers listening"');
     child.kill('SIGTERM');
     expect(await exit).toBe(0);

@@ -13,6 +13,7 @@ import { REDIS_URL, canReachRedis } from './redis.js';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { freePort, startService, type RunningService } from '@dms/tools/processes';
 import { API_URL, SERVICE_ENV, closeHarness, newTenant, signedInTenant, tokenFor } from '../support/harness.js';
+import { eventually } from '../support/eventually.js';
 
 const started: RunningService[] = [];
 
@@ -147,7 +148,7 @@ describe('when Redis fails', () => {
     const exited = new Promise((r) => redis.once('exit', r));
     try {
       const url = `redis://127.0.0.1:${port}`;
-      for (let i = 0; i < 50 && !(await canReachRedis(url)); i++) await new Promise((r) => setTimeout(r, 100));
+      await eventually(() => canReachRedis(url), 'the private Redis to answer');
       const api = await extraApi({ REDIS_URL: url, RATE_LIMIT_PER_MINUTE: '2' });
       const { token } = await signedInTenant();
       const limited = await get(api.url, token).expect(200);

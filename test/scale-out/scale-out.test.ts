@@ -10,7 +10,8 @@ import { createConnection } from 'node:net';
 import request from 'supertest';
 import { startService, type RunningService } from '@dms/tools/processes';
 import { SERVICE_ENV, closeHarness, newTenant, tokenFor } from '../support/harness.js';
-import { eventually, startDispatcher, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
+import { startDispatcher, startReceiver, type Receiver } from '../support/webhook-receiver.js';
 
 const RATE_LIMIT = 30;
 const apis: RunningService[] = [];

@@ -186,16 +186,6 @@ export async function startReceiver(opts: { expiresIn?: number } = {}): Promise<
   };
 }
 
-/** Polls `check` every 50 ms until it returns true; throws `what` after `timeoutMs`. */
-export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for: ${what}`);
-}
-
 /** Starts a dispatcher serving only `tenantIds`, with the test schedule unless `env` overrides. */
 export function startDispatcher(tenantIds: string[], env: Record<string, string> = {}): Promise<RunningService> {
   return startService('dispatcher', { ...SERVICE_ENV, DISPATCH_TENANT_IDS: tenantIds.join(','), ...env });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { RunningService } from '@dms/tools/processes';
 import { closeHarness, seedParties, testDb } from '../support/harness.js';
 import { eventTypesFor, type Parties } from '../support/debts.js';
-import { eventually } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
 import { inDays, payingDebt, readyDebt, startWorker } from '../worker/support.js';
 import { bothModes, type Mode } from './support.js';
 

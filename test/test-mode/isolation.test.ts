@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { TENANT_TABLES } from '@dms/domain';
 import { closeHarness, newOperator, operatorAs, testDb, tokenFor } from '../support/harness.js';
-import { eventually } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
 import { engineRig, offsetToLondon, type EngineRig } from '../engine/support.js';
 import { PLACEMENT_HEADER, csvOf, placementRow, upload } from '../imports/support.js';
 import { bothModes, type Mode } from './support.js';

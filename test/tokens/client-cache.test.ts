@@ -12,7 +12,7 @@ import { startService, type RunningService } from '@dms/tools/processes';
 import { OAUTH_CLIENTS_CHANNEL, revokeClient, rotateClientSecret } from '@dms/auth/domain';
 import { SecretBox } from '@dms/secrets';
 import { AUDIENCE, SERVICE_ENV, closeHarness, newTenant, testDb, type TestTenant } from '../support/harness.js';
-import { eventually } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
 
 const NOTIFY_ROUND_TRIP_MS = 5_000;
 const issuers: RunningService[] = [];

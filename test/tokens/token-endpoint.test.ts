@@ -9,7 +9,7 @@ import { SCOPES } from '@dms/scopes';
 import { revokeClient, rotateClientSecret } from '@dms/auth/domain';
 import { SecretBox } from '@dms/secrets';
 import { AUDIENCE, AUTH_URL, SERVICE_ENV, closeHarness, newTenant, testDb, type TestTenant } from '../support/harness.js';
-import { eventually } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
 
 afterAll(closeHarness);
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { RunningService } from '@dms/tools/processes';
 import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
 import { eventTypesFor, type Parties } from '../support/debts.js';
-import { eventually } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
 import { TWO_DAYS, inDays, payingDebt, readyDebt, startWorker } from './support.js';
 
 type Tenant = Awaited<ReturnType<typeof signedInTenant>>;

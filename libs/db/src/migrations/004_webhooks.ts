@@ -104,6 +104,7 @@ export async function up(knex: Knex): Promise<void> {
       END LOOP;
       RETURN out;
     END $$`);
+  // The first fan-out rule (history, run as written; the rule in force is webhook-fan-out.ts).
   await knex.raw(`
     CREATE FUNCTION webhook_fan_out() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN

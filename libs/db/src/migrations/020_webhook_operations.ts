@@ -12,8 +12,11 @@
  */
 import type { Knex } from 'knex';
 
-/** The body of the fan-out trigger function of 004_webhooks, with the `webhook.test` exception. */
-export function fanOutFunction(skipTestEvents: boolean): string {
+/**
+ * The fan-out trigger function of 004_webhooks with `created_at`, and with the `webhook.test`
+ * exception unless going back. History, run as written: the rule in force is webhook-fan-out.ts.
+ */
+function fanOutFunction(skipTestEvents: boolean): string {
   return `
     CREATE OR REPLACE FUNCTION webhook_fan_out() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN

@@ -13,11 +13,11 @@
  *   rows referring to them live in the same time range of the other tables, dropped at the same
  *   time. Attempts carry `delivery_created_at` for that. References to `tenants` and
  *   `webhook_endpoints` (not partitioned) stay.
- * - the row triggers (fan-out, list counters) are created on the partitioned tables again.
+ * - the row triggers (fan-out, list counters) are created on the partitioned tables again, with
+ *   their functions as they were (the fan-out's is 020_webhook_operations').
  */
 import type { Knex } from 'knex';
 import { createPartitionsUntil, floorTo } from '../partitions/index.js';
-import { fanOutFunction } from './020_webhook_operations.js';
 
 const DAY = 86_400;
 /** Partitions the migration creates ahead of today (the job keeps this runway afterwards). */
@@ -114,7 +114,6 @@ export async function up(knex: Knex): Promise<void> {
   }
   for (const t of TABLES.slice().reverse()) await knex.raw(`DROP TABLE ??`, [`${t}_unpartitioned`]);
 
-  await knex.raw(fanOutFunction(true));
   await knex.raw(`CREATE TRIGGER events_webhook_fan_out AFTER INSERT ON events FOR EACH ROW EXECUTE FUNCTION webhook_fan_out()`);
   await knex.raw(`CREATE TRIGGER events_count AFTER INSERT OR DELETE ON events FOR EACH ROW EXECUTE FUNCTION events_count()`);
   await knex.raw(

@@ -40,6 +40,7 @@ import * as counterStatementInserts from './055_counter_statement_inserts.js';
 import * as organisationContactDetailsDeleted from './066_organisation_contact_details_deleted.js';
 import * as engineClaimIndexes from './067_engine_claim_indexes.js';
 import * as communicationAttempts from './068_communication_attempts.js';
+import * as webhookFanOut from './079_webhook_fan_out.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -85,4 +86,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['066_organisation_contact_details_deleted', organisationContactDetailsDeleted],
   ['067_engine_claim_indexes', engineClaimIndexes],
   ['068_communication_attempts', communicationAttempts],
+  ['079_webhook_fan_out', webhookFanOut],
 ];

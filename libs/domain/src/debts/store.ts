@@ -3,7 +3,7 @@
  * status and a money summary in minor units, kept from its line items and succeeded payments.
  * `amount_total` and `amount_remaining` are generated columns, so the summary can never disagree
  * with its parts, and a CHECK keeps `amount_remaining >= 0`. Written through the shared
- * skeleton (db/owned.ts); what is particular to debts is declared here: the references must be the
+ * skeleton (kernel/owned.ts); what is particular to debts is declared here: the references must be the
  * tenant's, and only an `initializing` debt may be edited.
  */
 import type { Knex } from '@dms/db';
@@ -22,7 +22,8 @@ import { debtsResource } from './resource.js';
 import type { Debt, DebtCreate, DebtRow, DebtUpdate, Summary } from './schemas.js';
 
 /**
- * Maps a row to the public object; `customer` and `organisation` are ids (expansion.ts embeds them).
+ * Maps a row to the public object; `customer` and `organisation` are ids (the API's
+ * services/api/src/resources/debts/expansion.ts embeds them).
  * @returns the debt with amounts in minor units and timestamps in RFC 3339 UTC
  */
 export function toDebt(row: DebtRow): Debt {

@@ -15,7 +15,7 @@ import { ApiError } from '@dms/errors';
 import { preparedQuery } from '../db/prepared.js';
 
 /**
- * Tables whose rows a page hands to a mapper that writes every timestamp with `iso` (schemas/common.ts):
+ * Tables whose rows a page hands to a mapper that writes every timestamp with `iso` (@dms/domain's kernel/schemas.ts):
  * their timestamps are read as text (TEXT_TIMESTAMPS), never parsed into a `Date` only to be
  * written back out. Other tables' mappers may compute with a `Date`; they get one.
  */

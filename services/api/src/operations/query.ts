@@ -115,7 +115,8 @@ export function pageQuery<P extends TProperties>(extra: P = {} as P) {
 
 // Query strings are text: a single value becomes an array where one is expected, and defaults are
 // filled in. Values stay strings (numbers are checked by pattern, see `limit`), so `+5` or `1e2`
-// are refused rather than coerced. Bodies use the strict instance of http/validation.ts instead.
+// are refused rather than coerced. Bodies use the strict instance of @dms/domain's
+// kernel/validation.ts instead.
 const ajv = new Ajv2020({ allErrors: false, strict: true, strictRequired: false, coerceTypes: 'array', useDefaults: true, verbose: true });
 for (const keyword of ['x-error-code', 'x-param', 'x-message']) ajv.addKeyword({ keyword, schemaType: 'string' });
 ajv.addKeyword({ keyword: 'x-integer', schemaType: 'boolean' });

@@ -2,7 +2,7 @@
  * The request transaction of an idempotent write (docs/api.md sections 3 and 11): when a request
  * holds an `Idempotency-Key` claim, its handler runs with `ctx.db` bound to one transaction, and
  * the response it produced is stored under the key in that same transaction before COMMIT. Every
- * store writes through `ctx.db` (db/owned.ts opens savepoints inside it), so the write and its
+ * store writes through `ctx.db` (@dms/domain's kernel/owned.ts opens savepoints inside it), so the write and its
  * stored response commit together or not at all, by construction: a crash at any point leaves
  * either both (a retry replays) or neither (a retry runs the write for the first time).
  */

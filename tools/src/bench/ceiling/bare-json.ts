@@ -3,7 +3,7 @@
  * the row mapped to a plain object with the documented keys in the documented order, timestamps
  * left as the driver's `Date` (JSON.stringify writes `toISOString()`: RFC 3339 UTC with
  * milliseconds), serialized by `JSON.stringify`. Written independently of the API's mapping
- * (resources/debts/store.ts, resources/payments/store.ts) on purpose: a ceiling that ran the code
+ * (libs/domain/src/debts/store.ts, libs/domain/src/payments/store.ts) on purpose: a ceiling that ran the code
  * under test would not be a ceiling. The benchmark compares the bytes with the API's before loading.
  */
 

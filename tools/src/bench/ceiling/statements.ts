@@ -1,7 +1,7 @@
 /**
  * The SQL the API sends for the pages the bare ceiling server serves, copied from what Knex
  * builds for the API's list and search handlers (services/api/src/operations/lists.ts,
- * http/pagination.ts, search/compiler.ts), placeholders and bindings included. A ceiling that ran
+ * services/api/src/http/pagination.ts, libs/search/src/compiler.ts), placeholders and bindings included. A ceiling that ran
  * other SQL would measure another database cost: when the API's statements change (the search
  * total rule, for instance), change them here too (docs/api.md section 4).
  */
@@ -20,7 +20,7 @@ export interface Statement {
 /** Rows a page fetches beyond `limit`, to know whether an older page exists. */
 const EXTRA = 1;
 
-/** Visible rows of a tenant's list, as db/scoped.ts of the API narrows them. */
+/** Visible rows of a tenant's list, as libs/domain/src/kernel/scoped.ts narrows them. */
 const VISIBLE: Record<'debts' | 'payments', { where: string; values: unknown[] }> = {
   debts: { where: `"debts"."tenant_id" = $1 and not "debts"."status" = $2`, values: ['deleted'] },
   payments: { where: `"payments"."tenant_id" = $1`, values: [] },

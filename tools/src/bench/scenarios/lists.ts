@@ -5,8 +5,8 @@
  * a bare node:http + pg server serving the same pages (ceiling/bare-server.ts: the same SQL, the same
  * JSON bytes, checked before loading, the same load generator and worker count): the HTTP ceiling.
  *
- * The pgbench scripts repeat the statements the API's list handler sends (routes/list.ts with
- * http/pagination.ts: cursor lookup, keyset page of limit + 1 rows, maintained counter), with the
+ * The pgbench scripts repeat the statements the API's list handler sends
+ * (services/api/src/operations/lists.ts with services/api/src/http/pagination.ts: cursor lookup, keyset page of limit + 1 rows, maintained counter), with the
  * constant `'deleted'` written inline where Knex binds it.
  */
 import { explainAnalyze, executionMs, log, type BenchContext } from '../context.js';

@@ -1,7 +1,7 @@
 /**
  * Payout runs (docs/api.md section 14): one organisation with `BENCH_PAYOUT_PAYMENTS` succeeded
  * payments (loaded set-based, spread over debts of 100 payments each) and the balance item each
- * payment's success writes (its fee by the default settings, as payouts/ledger.ts computes it),
+ * payment's success writes (its fee by the default settings, as libs/domain/src/payouts/ledger.ts computes it),
  * then in the same run:
  * - the reference: one PostgreSQL aggregate over the same payments (count, gross and the platform
  *   fee of every payment, the join to debts included), best of three warm runs;

@@ -2,9 +2,9 @@
  * Search at a million debts: `GET /debts/search` with a broad query (the issue's
  * `status:prepared AND amount_remaining>10000`, about 40% of a tenant's debts) and a selective one,
  * each checked against the issue's target (p50 <= 50 ms at BENCH_CONNECTIONS connections) and
- * beside pgbench of the SQL the search handler sends (operations/lists.ts `searchPage`: the keyset
+ * beside pgbench of the SQL the search handler sends (services/api/src/operations/lists.ts `searchPage`: the keyset
  * page of the matches, and for `X-Total-Count` the matches counted up to `SEARCH_TOTAL_CAP`,
- * services/api/src/search/total.ts, docs/api.md section 4), with the plans of both statements and
+ * libs/search/src/total.ts, docs/api.md section 4), with the plans of both statements and
  * the exact `count(*)` the capped count replaced.
  */
 import { DEFAULT_SEARCH_TOTAL_CAP } from '@dms/search';

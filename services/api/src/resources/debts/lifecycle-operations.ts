@@ -1,6 +1,6 @@
 /**
  * `POST /debts/{id}/{action}` (docs/api.md sections 6 and 9): one operation per lifecycle action,
- * built from the transition table itself (lifecycle.ts), each with an optional body (`reason`;
+ * built from the transition table itself (@dms/domain's debts/states.ts), each with an optional body (`reason`;
  * `end_at` for pause, `info` for withdraw) and behind `debts:write`. Answers the moved debt, or
  * 409 when the action is not allowed from its status. The status records the client as `whodunnit`.
  * Each takes `expand[]` as the other debt operations do (docs/api.md section 10).
