@@ -141,7 +141,7 @@ try {
     }
     if (block.kind === 'output') {
       const shown = block.code.split('\n');
-      if (!matchesShown(shown, lastOutput, block.mode))
+      if (!matchesShown(shown, lastOutput, block.mode ?? 'exact'))
         failures.push(`${where}: the output shown (${block.mode}) is not what the block before printed:\n${block.code}`);
       else console.log(`--- ${where}: output as shown (${block.mode})`);
     }
@@ -150,7 +150,7 @@ try {
     if (!system) throw new Error(`${where}: a shell block runs before any npm start block`);
     console.log(`--- ${where}`);
     lastOutput = '';
-    for (const [s, step] of block.steps.entries()) {
+    for (const [s, step] of (block.steps ?? []).entries()) {
       console.log(step.code.replace(/^/gm, '$ '));
       const { text, status } = await run(step.code, `${n}_${s}`);
       process.stdout.write(text.endsWith('\n') || !text ? text : `${text}\n`);

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import type { RunningService } from '@dms/tools/processes';
 import { SERVICE_ENV, closeHarness, signedInTenant, testDb } from '../support/harness.js';
 import { startDbProxy, type DbProxy } from '../support/db-proxy.js';
-import { eventually } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
 import { faultSmtp, type FaultSmtp } from './fault-smtp.js';
 import { customerWith, engineRig, offsetToLondon, preparedDebt, type EngineRig } from './support.js';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { startService, type RunningService } from '@dms/tools/processes';
 import { API_URL, SERVICE_ENV, apiAs, closeHarness, signedInTenant, testDb } from '../support/harness.js';
-import { eventually } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
 import { PLACEMENT_HEADER, csvOf, debtByAccount, finished, placementRow, startImportWorker, upload } from './support.js';
 
 type Tenant = Awaited<ReturnType<typeof signedInTenant>>;

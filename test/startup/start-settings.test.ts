@@ -19,7 +19,7 @@ import { SecretBox } from '@dms/secrets';
 import { REPO_ROOT, freePort } from '@dms/tools/processes';
 import { SERVICE_ENV } from '../support/harness.js';
 import { createOwnDatabase, type OwnDatabase } from '../support/own-database.js';
-import { eventually } from '../support/webhook-receiver.js';
+import { eventually } from '../support/eventually.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'dms-start-settings-'));
 let own: OwnDatabase;
