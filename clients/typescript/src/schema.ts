@@ -2201,7 +2201,7 @@ export type components = {
              * @description Stable error code; see the response descriptions.
              * @enum {string}
              */
-            code: "invalid_json" | "validation_failed" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query" | "idempotency_key_invalid" | "unsupported_api_version" | "invalid_token" | "insufficient_scope" | "resource_missing" | "route_not_found" | "method_not_allowed" | "invalid_state_transition" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "business_rule_violation" | "request_header_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "invalid_json" | "content_encoding_invalid" | "validation_failed" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query" | "idempotency_key_invalid" | "unsupported_api_version" | "invalid_token" | "insufficient_scope" | "resource_missing" | "route_not_found" | "method_not_allowed" | "invalid_state_transition" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "business_rule_violation" | "request_header_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description Human-readable explanation (generic for 5xx). */
             message: string;
             /** @description The parameter, header or body field at fault (`contact_details[0].value`). */
@@ -5444,7 +5444,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organisation"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -5455,7 +5455,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -5521,7 +5521,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -5770,7 +5770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organisation"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -5781,7 +5781,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -5862,7 +5862,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -5974,7 +5974,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organisation"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -5985,7 +5985,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -6066,7 +6066,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6316,7 +6316,7 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6327,7 +6327,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -6393,7 +6393,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6786,7 +6786,7 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6797,7 +6797,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -6878,7 +6878,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6983,7 +6983,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedCustomer"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6994,7 +6994,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "parameter_invalid";
                     };
                 };
             };
@@ -7060,7 +7060,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7160,7 +7160,7 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7171,7 +7171,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -7252,7 +7252,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7518,7 +7518,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContactDetail"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7529,7 +7529,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -7610,7 +7610,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7876,7 +7876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContactDetail"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7887,7 +7887,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -7968,7 +7968,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8221,7 +8221,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContactDetail"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8232,7 +8232,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -8313,7 +8313,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8420,7 +8420,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContactDetail"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8431,7 +8431,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "parameter_invalid";
                     };
                 };
             };
@@ -8512,7 +8512,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8611,7 +8611,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContactDetail"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8622,7 +8622,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -8703,7 +8703,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8953,7 +8953,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8964,7 +8964,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -9045,7 +9045,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9438,7 +9438,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9449,7 +9449,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -9530,7 +9530,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9635,7 +9635,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedDebt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9646,7 +9646,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "parameter_invalid";
                     };
                 };
             };
@@ -9727,7 +9727,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9827,7 +9827,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9838,7 +9838,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -9919,7 +9919,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10171,7 +10171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10182,7 +10182,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -10263,7 +10263,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10378,7 +10378,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10389,7 +10389,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -10470,7 +10470,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10585,7 +10585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10596,7 +10596,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -10677,7 +10677,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10792,7 +10792,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10803,7 +10803,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -10884,7 +10884,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10999,7 +10999,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11010,7 +11010,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -11091,7 +11091,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11206,7 +11206,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11217,7 +11217,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -11298,7 +11298,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11413,7 +11413,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11424,7 +11424,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -11505,7 +11505,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11771,7 +11771,7 @@ export interface operations {
                     "application/json": components["schemas"]["LineItem"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11782,7 +11782,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -11863,7 +11863,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12134,7 +12134,7 @@ export interface operations {
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12145,7 +12145,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -12226,7 +12226,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12641,7 +12641,7 @@ export interface operations {
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12652,7 +12652,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -12733,7 +12733,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12850,7 +12850,7 @@ export interface operations {
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12861,7 +12861,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -12942,7 +12942,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13213,7 +13213,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13224,7 +13224,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -13305,7 +13305,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13720,7 +13720,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13731,7 +13731,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -13812,7 +13812,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13929,7 +13929,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13940,7 +13940,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -14021,7 +14021,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -14138,7 +14138,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -14149,7 +14149,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -14230,7 +14230,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15229,7 +15229,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15240,7 +15240,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -15321,7 +15321,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15571,7 +15571,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15582,7 +15582,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -15663,7 +15663,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15913,7 +15913,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15924,7 +15924,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -16005,7 +16005,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16400,7 +16400,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16411,7 +16411,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -16492,7 +16492,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16607,7 +16607,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16618,7 +16618,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -16699,7 +16699,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16814,7 +16814,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16825,7 +16825,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -16906,7 +16906,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17021,7 +17021,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17032,7 +17032,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -17113,7 +17113,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17228,7 +17228,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17239,7 +17239,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -17320,7 +17320,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17435,7 +17435,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17446,7 +17446,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -17527,7 +17527,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17642,7 +17642,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17653,7 +17653,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -17734,7 +17734,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17849,7 +17849,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17860,7 +17860,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -17941,7 +17941,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -18052,7 +18052,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -18063,7 +18063,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -18144,7 +18144,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -18255,7 +18255,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -18266,7 +18266,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -18347,7 +18347,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -19268,7 +19268,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tenant"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -19279,7 +19279,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -19329,7 +19329,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -19438,7 +19438,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tenant"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -19449,7 +19449,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -19499,7 +19499,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -19744,7 +19744,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommunicationTemplate"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -19755,7 +19755,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -19821,7 +19821,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -20070,7 +20070,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommunicationTemplate"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -20081,7 +20081,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -20162,7 +20162,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -20274,7 +20274,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommunicationTemplate"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -20285,7 +20285,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -20366,7 +20366,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -21474,7 +21474,7 @@ export interface operations {
                     "application/json": components["schemas"]["Import"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -21485,7 +21485,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -21551,7 +21551,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22224,7 +22224,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22235,7 +22235,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -22301,7 +22301,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22550,7 +22550,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22561,7 +22561,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -22642,7 +22642,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22747,7 +22747,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedWebhookEndpoint"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22758,7 +22758,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "parameter_invalid";
                     };
                 };
             };
@@ -22824,7 +22824,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22921,7 +22921,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22932,7 +22932,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -23013,7 +23013,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23275,7 +23275,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23286,7 +23286,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -23367,7 +23367,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23477,7 +23477,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23488,7 +23488,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -23569,7 +23569,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23681,7 +23681,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookRecovery"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23692,7 +23692,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -23773,7 +23773,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23881,7 +23881,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23892,7 +23892,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -23973,7 +23973,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24361,7 +24361,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24372,7 +24372,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -24453,7 +24453,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24562,7 +24562,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayoutRunResult"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24573,7 +24573,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -24654,7 +24654,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24769,7 +24769,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payout"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24780,7 +24780,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -24861,7 +24861,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24973,7 +24973,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommunicationClassified"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24984,7 +24984,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -25065,7 +25065,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25173,7 +25173,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContactDetail"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25184,7 +25184,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -25265,7 +25265,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25531,7 +25531,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrganisationContactDetail"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25542,7 +25542,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -25623,7 +25623,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25876,7 +25876,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrganisationContactDetail"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25887,7 +25887,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -25968,7 +25968,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26082,7 +26082,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrganisationContactDetail"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26093,7 +26093,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -26174,7 +26174,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26417,7 +26417,7 @@ export interface operations {
                     "application/json": components["schemas"]["TestClock"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26428,7 +26428,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -26509,7 +26509,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26620,7 +26620,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26631,7 +26631,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -26712,7 +26712,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26827,7 +26827,7 @@ export interface operations {
                     "application/json": components["schemas"]["Communication"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26838,7 +26838,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -26919,7 +26919,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27034,7 +27034,7 @@ export interface operations {
                     "application/json": components["schemas"]["Communication"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27045,7 +27045,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -27126,7 +27126,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27529,7 +27529,7 @@ export interface operations {
                     "application/json": components["schemas"]["CallbackResult"];
                 };
             };
-            /** @description `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27538,7 +27538,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -27582,7 +27582,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27660,7 +27660,7 @@ export interface operations {
                     "application/json": components["schemas"]["CallbackResult"];
                 };
             };
-            /** @description `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27669,7 +27669,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -27713,7 +27713,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27791,7 +27791,7 @@ export interface operations {
                     "application/json": components["schemas"]["CallbackResult"];
                 };
             };
-            /** @description `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27800,7 +27800,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -27844,7 +27844,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

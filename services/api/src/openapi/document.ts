@@ -93,7 +93,7 @@ function errorCodesOf(op: Operation): ErrorCode[] {
     if (op.access.scope) codes.add('insufficient_scope');
   }
   if (isWrite(op) || op.method === 'delete') {
-    for (const c of ['invalid_json', 'validation_failed', 'body_too_large', 'unsupported_media_type'] as const) codes.add(c);
+    for (const c of ['invalid_json', 'content_encoding_invalid', 'validation_failed', 'body_too_large', 'unsupported_media_type'] as const) codes.add(c);
   }
   if (isWrite(op)) {
     for (const c of ['idempotency_key_invalid', 'idempotency_key_in_use', 'idempotency_key_reused'] as const) codes.add(c);
