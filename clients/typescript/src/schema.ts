@@ -1233,7 +1233,9 @@ export type paths = {
         get: operations["retrieveCurrentTenant"];
         /**
          * Replace the tenant of the calling token
-         * @description Send `name` and/or `description` (null clears it). Any valid token of the tenant may call this. Same as `PATCH` on this path: fields given are replaced, others kept.
+         * @description Send `name` and/or `description` (null clears it). A read-only token cannot change the tenant. Same as `PATCH` on this path: fields given are replaced, others kept.
+         *
+         *     Scope: `organisations:write`.
          */
         put: operations["replaceCurrentTenant"];
         post?: never;
@@ -1242,7 +1244,9 @@ export type paths = {
         head?: never;
         /**
          * Update the tenant of the calling token
-         * @description Send `name` and/or `description` (null clears it). Any valid token of the tenant may call this.
+         * @description Send `name` and/or `description` (null clears it). A read-only token cannot change the tenant.
+         *
+         *     Scope: `organisations:write`.
          */
         patch: operations["updateCurrentTenant"];
         trace?: never;
@@ -19299,6 +19303,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
             /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. */
             409: {
                 headers: {
@@ -19466,6 +19486,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
