@@ -2236,8 +2236,16 @@ export type components = {
              * @description Address of the logo image (absolute URL).
              */
             logo: string | null;
-            /** @description How customers may pay: instalments and settlements (each field optional). */
+            /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
             payment_options_configuration: {
+                /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                pay_later_permitted?: boolean;
+                /** @description Whether customers may agree a payment plan (the public API's field). */
+                payment_plans_permitted?: boolean;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata?: {
+                    [key: string]: string;
+                };
                 /** @description Whether customers may pay by instalments (a payment plan). */
                 instalments_allowed?: boolean;
                 /**
@@ -2368,8 +2376,16 @@ export type components = {
              * @description Address of the logo image (absolute URL).
              */
             logo?: string | null;
-            /** @description How customers may pay: instalments and settlements (each field optional). */
+            /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
             payment_options_configuration?: {
+                /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                pay_later_permitted?: boolean;
+                /** @description Whether customers may agree a payment plan (the public API's field). */
+                payment_plans_permitted?: boolean;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata?: {
+                    [key: string]: string;
+                };
                 /** @description Whether customers may pay by instalments (a payment plan). */
                 instalments_allowed?: boolean;
                 /**
@@ -2479,8 +2495,16 @@ export type components = {
              * @description Address of the logo image (absolute URL).
              */
             logo?: string | null;
-            /** @description How customers may pay: instalments and settlements (each field optional). */
+            /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
             payment_options_configuration?: {
+                /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                pay_later_permitted?: boolean;
+                /** @description Whether customers may agree a payment plan (the public API's field). */
+                payment_plans_permitted?: boolean;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata?: {
+                    [key: string]: string;
+                };
                 /** @description Whether customers may pay by instalments (a payment plan). */
                 instalments_allowed?: boolean;
                 /**
@@ -2654,8 +2678,16 @@ export type components = {
                 originator: string | null;
                 /** @description The debt's settings, one key per concern. */
                 configurations: {
-                    /** @description How customers may pay: instalments and settlements (each field optional). */
+                    /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
                     payment_options?: {
+                        /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                        pay_later_permitted?: boolean;
+                        /** @description Whether customers may agree a payment plan (the public API's field). */
+                        payment_plans_permitted?: boolean;
+                        /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                        metadata?: {
+                            [key: string]: string;
+                        };
                         /** @description Whether customers may pay by instalments (a payment plan). */
                         instalments_allowed?: boolean;
                         /**
@@ -2962,8 +2994,16 @@ export type components = {
             originator: string | null;
             /** @description The debt's settings, one key per concern. */
             configurations: {
-                /** @description How customers may pay: instalments and settlements (each field optional). */
+                /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
                 payment_options?: {
+                    /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                    pay_later_permitted?: boolean;
+                    /** @description Whether customers may agree a payment plan (the public API's field). */
+                    payment_plans_permitted?: boolean;
+                    /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
                     /** @description Whether customers may pay by instalments (a payment plan). */
                     instalments_allowed?: boolean;
                     /**
@@ -3232,8 +3272,16 @@ export type components = {
             originator?: string | null;
             /** @description The debt's settings, one key per concern. */
             configurations?: {
-                /** @description How customers may pay: instalments and settlements (each field optional). */
+                /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
                 payment_options?: {
+                    /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                    pay_later_permitted?: boolean;
+                    /** @description Whether customers may agree a payment plan (the public API's field). */
+                    payment_plans_permitted?: boolean;
+                    /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
                     /** @description Whether customers may pay by instalments (a payment plan). */
                     instalments_allowed?: boolean;
                     /**
@@ -3321,8 +3369,16 @@ export type components = {
             originator?: string | null;
             /** @description The debt's settings, one key per concern. */
             configurations?: {
-                /** @description How customers may pay: instalments and settlements (each field optional). */
+                /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
                 payment_options?: {
+                    /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                    pay_later_permitted?: boolean;
+                    /** @description Whether customers may agree a payment plan (the public API's field). */
+                    payment_plans_permitted?: boolean;
+                    /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
                     /** @description Whether customers may pay by instalments (a payment plan). */
                     instalments_allowed?: boolean;
                     /**
@@ -3453,8 +3509,16 @@ export type components = {
                 originator: string | null;
                 /** @description The debt's settings, one key per concern. */
                 configurations: {
-                    /** @description How customers may pay: instalments and settlements (each field optional). */
+                    /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
                     payment_options?: {
+                        /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                        pay_later_permitted?: boolean;
+                        /** @description Whether customers may agree a payment plan (the public API's field). */
+                        payment_plans_permitted?: boolean;
+                        /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                        metadata?: {
+                            [key: string]: string;
+                        };
                         /** @description Whether customers may pay by instalments (a payment plan). */
                         instalments_allowed?: boolean;
                         /**
@@ -3665,8 +3729,16 @@ export type components = {
                 originator: string | null;
                 /** @description The debt's settings, one key per concern. */
                 configurations: {
-                    /** @description How customers may pay: instalments and settlements (each field optional). */
+                    /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
                     payment_options?: {
+                        /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                        pay_later_permitted?: boolean;
+                        /** @description Whether customers may agree a payment plan (the public API's field). */
+                        payment_plans_permitted?: boolean;
+                        /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                        metadata?: {
+                            [key: string]: string;
+                        };
                         /** @description Whether customers may pay by instalments (a payment plan). */
                         instalments_allowed?: boolean;
                         /**
@@ -3893,8 +3965,16 @@ export type components = {
                 originator: string | null;
                 /** @description The debt's settings, one key per concern. */
                 configurations: {
-                    /** @description How customers may pay: instalments and settlements (each field optional). */
+                    /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
                     payment_options?: {
+                        /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                        pay_later_permitted?: boolean;
+                        /** @description Whether customers may agree a payment plan (the public API's field). */
+                        payment_plans_permitted?: boolean;
+                        /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                        metadata?: {
+                            [key: string]: string;
+                        };
                         /** @description Whether customers may pay by instalments (a payment plan). */
                         instalments_allowed?: boolean;
                         /**
@@ -4254,8 +4334,16 @@ export type components = {
                     originator: string | null;
                     /** @description The debt's settings, one key per concern. */
                     configurations: {
-                        /** @description How customers may pay: instalments and settlements (each field optional). */
+                        /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
                         payment_options?: {
+                            /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                            pay_later_permitted?: boolean;
+                            /** @description Whether customers may agree a payment plan (the public API's field). */
+                            payment_plans_permitted?: boolean;
+                            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                            metadata?: {
+                                [key: string]: string;
+                            };
                             /** @description Whether customers may pay by instalments (a payment plan). */
                             instalments_allowed?: boolean;
                             /**
@@ -4545,8 +4633,16 @@ export type components = {
                 originator: string | null;
                 /** @description The debt's settings, one key per concern. */
                 configurations: {
-                    /** @description How customers may pay: instalments and settlements (each field optional). */
+                    /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
                     payment_options?: {
+                        /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                        pay_later_permitted?: boolean;
+                        /** @description Whether customers may agree a payment plan (the public API's field). */
+                        payment_plans_permitted?: boolean;
+                        /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                        metadata?: {
+                            [key: string]: string;
+                        };
                         /** @description Whether customers may pay by instalments (a payment plan). */
                         instalments_allowed?: boolean;
                         /**
