@@ -14,6 +14,7 @@ import { OPERATOR_SCOPES, SCOPES } from '@dms/scopes';
 import { API_URL, SERVICE_ENV, closeHarness, newTenant, seedParties, signedInTenant, tokenFor, apiAs } from '../support/harness.js';
 import { runScript } from '../support/run-script.js';
 import { newTestClient } from '../test-mode/support.js';
+import { upload } from '../imports/support.js';
 
 type Json = Record<string, any>;
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => void;
@@ -279,5 +280,42 @@ describe('agreement with the running API', () => {
     check(responseSchema('get', '/debts/{id}', '404'), missing.body);
     const invalid = await api.post('/debts', {}).expect(400);
     check(responseSchema('post', '/debts', '400'), invalid.body);
+  });
+
+  test('every success status an operation answers is documented: POST /imports is 201 for a new file, 200 for the same file again', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(doc, 'openapi.json');
+    const documented = (status: number, body: unknown) => {
+      const response = doc.paths['/imports'].post.responses[String(status)];
+      expect([status, response?.content['application/json'].schema]).toEqual([status, { $ref: '#/components/schemas/Import' }]);
+      const validate = ajv.getSchema('openapi.json#/components/schemas/Import')!;
+      expect(validate(body) ? [] : validate.errors).toEqual([]);
+    };
+    const { api } = await signedInTenant();
+    const file = 'account_number,reason\nNONE-1,PIF\n';
+    const created = await upload(api, 'closure', file);
+    expect(created.status).toBe(201);
+    documented(created.status, created.body);
+    const again = await upload(api, 'closure', file);
+    expect([again.status, again.body.id]).toEqual([200, created.body.id]);
+    documented(again.status, again.body);
+  });
+
+  test('a URL over the header limit is the documented 431 on every operation', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(doc, 'openapi.json');
+    const answers: string[] = [];
+    for (const { method, path, op } of operations) {
+      const res = await fetch(`${API_URL}${concrete(path)}?q=${'a'.repeat(20_000)}`, { method: method.toUpperCase() });
+      const body = await res.json();
+      const schema = op.responses[String(res.status)]?.content?.['application/json']?.schema;
+      const validate = schema
+        ? ajv.compile({ $ref: `openapi.json#/paths/${path.replaceAll('/', '~1')}/${method}/responses/${res.status}/content/application~1json/schema` })
+        : undefined;
+      answers.push(`${method} ${path} ${res.status} ${validate ? validate(body) : 'undocumented'}`);
+    }
+    expect(answers).toEqual(operations.map(({ method, path }) => `${method} ${path} 431 true`));
   });
 });

@@ -5481,6 +5481,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -5667,6 +5680,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -5801,6 +5827,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -6008,6 +6047,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -6212,6 +6264,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -6347,6 +6412,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -6539,6 +6617,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -6674,6 +6765,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -6814,6 +6918,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -7024,6 +7141,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -7188,6 +7318,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -7398,6 +7541,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -7549,6 +7705,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -7756,6 +7925,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -7907,6 +8089,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -8114,6 +8309,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -8250,6 +8458,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -8459,6 +8680,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -8640,6 +8874,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -8849,6 +9096,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -8984,6 +9244,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -9191,6 +9464,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -9326,6 +9612,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -9466,6 +9765,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -9676,6 +9988,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -9855,6 +10180,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -10065,6 +10403,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -10199,6 +10550,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -10409,6 +10773,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -10613,6 +10990,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -10823,6 +11213,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -11027,6 +11430,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -11237,6 +11653,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -11441,6 +11870,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -11651,6 +12093,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -11802,6 +12257,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -12009,6 +12477,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -12162,6 +12643,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -12372,6 +12866,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -12528,6 +13035,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -12667,6 +13187,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -12879,6 +13412,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -13088,6 +13634,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -13241,6 +13800,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -13451,6 +14023,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -13607,6 +14192,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -13746,6 +14344,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -13958,6 +14569,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -14164,6 +14788,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -14376,6 +15013,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -14514,6 +15164,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -14649,6 +15312,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -14808,6 +15484,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -14964,6 +15653,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -15101,6 +15803,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -15257,6 +15972,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -15467,6 +16195,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -15602,6 +16343,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -15809,6 +16563,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -15944,6 +16711,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -16151,6 +16931,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -16291,6 +17084,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -16428,6 +17234,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -16638,6 +17457,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -16842,6 +17674,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -17052,6 +17897,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -17256,6 +18114,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -17466,6 +18337,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -17670,6 +18554,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -17880,6 +18777,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -18087,6 +18997,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -18287,6 +19210,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -18493,6 +19429,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -18628,6 +19577,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -18769,6 +19731,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -18906,6 +19881,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -19065,6 +20053,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -19202,6 +20203,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -19302,6 +20316,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -19491,6 +20518,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -19677,6 +20717,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -19810,6 +20863,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -19999,6 +21065,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -20133,6 +21212,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -20340,6 +21432,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -20544,6 +21649,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -20698,6 +21816,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -20833,6 +21964,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -20974,6 +22118,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -21111,6 +22268,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -21270,6 +22440,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -21404,6 +22587,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -21543,6 +22739,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -21592,8 +22801,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Import. */
+            /** @description The existing import: the same file (SHA-256) of the same type was uploaded before. */
             200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description The created Import. */
+            201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
                     "Api-Version": components["headers"]["Api-Version"];
@@ -21726,6 +22949,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -21863,6 +23099,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -22020,6 +23269,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -22157,6 +23419,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -22290,6 +23565,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -22479,6 +23767,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -22613,6 +23914,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -22820,6 +24134,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -22984,6 +24311,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -23191,6 +24531,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -23342,6 +24695,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -23545,6 +24911,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -23744,6 +25123,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -23951,6 +25343,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -24151,6 +25556,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -24284,6 +25702,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -24421,6 +25852,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -24631,6 +26075,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -24829,6 +26286,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -25039,6 +26509,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -25243,6 +26726,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -25443,6 +26939,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -25594,6 +27103,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -25801,6 +27323,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -25937,6 +27472,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -26146,6 +27694,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -26352,6 +27913,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -26483,6 +28057,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -26687,6 +28274,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -26887,6 +28487,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -27097,6 +28710,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -27304,6 +28930,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -27362,6 +29001,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -27426,6 +29078,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -27484,6 +29149,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -27548,6 +29226,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -27606,6 +29297,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -27740,6 +29444,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -27871,6 +29588,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -27999,6 +29729,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };

@@ -6,7 +6,9 @@
  *
  * What every operation gets from its kind:
  * - every operation: 400 `parameter_invalid` (a query parameter, or a path that does not decode),
- *   503 `service_unavailable` (with `Retry-After`) and 500;
+ *   431 `request_header_too_large` (a URL and headers over Node's limit, answered before any
+ *   middleware, so without the rate-limit headers), 503 `service_unavailable` (with `Retry-After`)
+ *   and 500; other success statuses it declares (`also`) beside its own;
  * - token operations: the OAuth 2.0 client-credentials security requirement with its scope,
  *   `Api-Version`, the rate-limit headers on every 2xx and 4xx answer, and the errors 400
  *   `unsupported_api_version`, 401, 403 (when scoped) and 429;
@@ -109,6 +111,9 @@ function errorCodesOf(op: Operation): ErrorCode[] {
   // A test helper does not exist for a live token (docs/api.md section 15).
   if (op.testOnly) codes.add('route_not_found');
   for (const c of op.errors ?? []) codes.add(c);
+  // Any request whose URL and headers exceed Node's limit, a long query string above all (answered
+  // before any middleware: libs/lifecycle's client-errors.ts).
+  codes.add('request_header_too_large');
   codes.add('internal_error').add('service_unavailable');
   return [...codes];
 }
@@ -128,13 +133,21 @@ function errorResponses(op: Operation): Record<string, unknown> {
     if (status === 429 || status === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
     // Every answer of a token operation below 500 has passed the rate limiters (the failed-token one
     // for a 401), which set their headers.
-    if (op.access.token && status < 500) Object.assign(headers, rateLimitHeaders);
+    // A 431 is answered before anything else ran.
+    if (op.access.token && status < 500 && status !== 431) Object.assign(headers, rateLimitHeaders);
     out[String(status)] = {
       description: codes.map((c) => `\`${c}\`: ${ERROR_CODES[c].description}`).join(' '),
       headers,
       content: { 'application/json': { schema: { allOf: [ref('schemas', 'Error'), { properties: { code: { enum: codes } } }] } } },
     };
   }
+  return out;
+}
+
+function successResponses(op: Operation): Record<string, unknown> {
+  const main = successResponse(op);
+  const out: Record<string, unknown> = { [String(op.response.status)]: main };
+  for (const [status, when] of Object.entries(op.response.also ?? {})) out[status] = { ...main, description: when };
   return out;
 }
 
@@ -211,7 +224,7 @@ function operationObject(op: Operation, expand: Json | undefined): Record<string
       content: { [op.body.multipart ? 'multipart/form-data' : 'application/json']: { schema: ref('schemas', op.body.name) } },
     };
   }
-  object.responses = { [String(op.response.status)]: successResponse(op), ...errorResponses(op) };
+  object.responses = { ...successResponses(op), ...errorResponses(op) };
   return object;
 }
 
