@@ -302,6 +302,38 @@ describe('agreement with the running API', () => {
     documented(again.status, again.body);
   });
 
+  test('answers in the older version 2025-04-01 match the shapes documented for it, those of the newest version theirs', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(doc, 'openapi.json');
+    const { api, token } = await signedInTenant();
+    const { organisationId, customerId } = await seedParties(api);
+    const debt = (
+      await api.post('/debts', { customer_id: customerId, organisation_id: organisationId, currency: 'GBP', breakdown: { principal: 900 } }).expect(201)
+    ).body;
+    await api.post('/webhooks', { url: 'https://hooks.example.com/dms', enabled_events: ['debt.created'] }).expect(201);
+    const old = (path: string) => request(API_URL).get(path).set('Authorization', `Bearer ${token}`).set('Api-Version', '2025-04-01').expect(200);
+    const checked: string[] = [];
+    for (const [path, concretePath] of [
+      ['/debts/{id}', `/debts/${debt.id}`],
+      ['/debts', '/debts'],
+      ['/debts/{debtId}/line_items', `/debts/${debt.id}/line_items`],
+      ['/webhooks', '/webhooks'],
+      ['/events', '/events'],
+    ] as const) {
+      const pointer = `openapi.json#/paths/${path.replaceAll('/', '~1')}/get/responses/200`;
+      const documented = doc.paths[path].get.responses['200']['x-api-versions']?.['2025-04-01'];
+      const validate = documented ? ajv.compile({ $ref: `${pointer}/x-api-versions/2025-04-01/schema` }) : undefined;
+      const body = (await old(concretePath)).body;
+      const newest = (await api.get(concretePath).expect(200)).body;
+      const validateNewest = ajv.compile({ $ref: `${pointer}/content/application~1json/schema` });
+      checked.push(
+        `${path} ${validate ? validate(body) || JSON.stringify(validate.errors) : 'undocumented'} ${validateNewest(newest) || JSON.stringify(validateNewest.errors)}`,
+      );
+    }
+    expect(checked).toEqual(['/debts/{id}', '/debts', '/debts/{debtId}/line_items', '/webhooks', '/events'].map((p) => `${p} true true`));
+  });
+
   test('a URL over the header limit is the documented 431 on every operation', async () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);

@@ -5325,6 +5325,487 @@ export type components = {
             communication?: string;
             reason?: string;
         };
+        Debt_2025_04_01: {
+            /** @example deb_1a2B3c4D5e6F7g8H9i0JkLmN */
+            id: string;
+            /** @constant */
+            object: "debt";
+            /** @description Customer id, or the customer object with `expand[]=customer`. */
+            customer: string | components["schemas"]["Customer"] | {
+                id: string;
+                /** @constant */
+                object: "customer";
+                /** @constant */
+                deleted: true;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            };
+            /** @description Organisation id, or the object with `expand[]=organisation`. */
+            organisation: string | components["schemas"]["Organisation"];
+            account_number: string | null;
+            kind: string | null;
+            /** @description Who the debt was originally owed to, when it was sold or assigned. */
+            originator: string | null;
+            /** @description The debt's settings, one key per concern. */
+            configurations: {
+                /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
+                payment_options?: {
+                    /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                    pay_later_permitted?: boolean;
+                    /** @description Whether customers may agree a payment plan (the public API's field). */
+                    payment_plans_permitted?: boolean;
+                    /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description Whether customers may pay by instalments (a payment plan). */
+                    instalments_allowed?: boolean;
+                    /**
+                     * Format: int32
+                     * @description Most instalments a plan may have.
+                     */
+                    max_instalments?: number;
+                    /**
+                     * Format: int64
+                     * @description Smallest instalment, minor units.
+                     */
+                    min_instalment_amount?: number;
+                    /** @description Whether a settlement (less than the balance in full) may be offered. */
+                    settlement_allowed?: boolean;
+                    /**
+                     * Format: int32
+                     * @description Largest settlement discount, percent of the balance.
+                     */
+                    max_discount_percent?: number;
+                };
+            };
+            /** @enum {string} */
+            currency: "GBP" | "EUR" | "USD";
+            /** Format: date-time */
+            start_at: string | null;
+            tags: string[];
+            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            status: {
+                /** @enum {string} */
+                value: "initializing" | "prepared" | "paused" | "resumed" | "withdrawn" | "deleted" | "adjusted" | "analysing" | "enriching" | "contacted" | "contact_established" | "contact_failed" | "process_exhausted" | "arranging" | "paying" | "defaulted" | "settled" | "paid" | "queried" | "disputed" | "follow_up_required" | "assessing" | "recovering" | "legal_protection" | "returned" | "discharged" | "closed" | "open";
+                reason: string | null;
+                /** @description Who made the move: the client id, or `system` for the worker. */
+                whodunnit: string | null;
+                /** @description The `info` of a withdrawal, or what caused an automatic move. */
+                context: string | null;
+                /**
+                 * Format: date-time
+                 * @description When a pause ends by itself (`paused` only).
+                 */
+                end_at: string | null;
+                /** Format: date-time */
+                updated_at: string;
+            };
+            summary: {
+                /** Format: int64 */
+                amount_total: number;
+                /** Format: int64 */
+                amount_paid: number;
+                /** Format: int64 */
+                amount_remaining: number;
+                breakdown: {
+                    /** Format: int64 */
+                    principal: number;
+                    /** Format: int64 */
+                    interest: number;
+                    /** Format: int64 */
+                    fees: number;
+                    /** Format: int64 */
+                    value_added_tax: number;
+                    /** Format: int64 */
+                    discounts: number;
+                    /** Format: int64 */
+                    refunds: number;
+                };
+            };
+            /** @description The debt's payments, newest first, with `expand[]=payments`. */
+            payments?: (string | {
+                /** @example pay_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "payment";
+                debt: string;
+                /** Format: int64 */
+                amount: number;
+                /** @enum {string} */
+                currency: "GBP" | "EUR" | "USD";
+                /** @enum {string} */
+                status: "pending" | "succeeded" | "failed" | "canceled" | "refunded" | "partially_refunded";
+                payment_provider: string | null;
+                /** @description Id of the payment plan the payment went to. */
+                payment_plan: string | null;
+                /** Format: int64 */
+                amount_refunded: number;
+                /** Format: date-time */
+                transaction_at: string;
+                transaction_ref: string | null;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            })[];
+            /** @description The debt's line items, newest first, with `expand[]=line_items`. */
+            line_items?: (string | {
+                /** @example li_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "line_item";
+                /** @description Id of the debt. */
+                debt_id: string;
+                /** @description Id of the invoice. */
+                invoice_id: string | null;
+                /** @enum {string} */
+                kind: "debt" | "interest" | "fee" | "vat" | "refund" | "credit" | "discount" | "creditor_refund";
+                /** Format: int64 */
+                amount: number;
+                /** @enum {string} */
+                currency: "GBP" | "EUR" | "USD";
+                description: string | null;
+                /** Format: date-time */
+                transaction_at: string;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            })[];
+            /** @description The debt's invoices, newest first, with `expand[]=invoices`. */
+            invoices?: (string | {
+                /** @example inv_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "invoice";
+                debt: string;
+                reference: string;
+                /** Format: date */
+                invoiced_on: string | null;
+                /** Format: date */
+                due_on: string | null;
+                description: string | null;
+                /** @enum {string} */
+                status: "open" | "paid" | "void";
+                /** @description Ids of the line items created with the invoice. */
+                line_items: string[];
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            })[];
+            /** @description The debt's payment plans, newest first, with `expand[]=payment_plans`. */
+            payment_plans?: (string | {
+                /** @example pp_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "payment_plan";
+                debt: string;
+                /** @enum {string} */
+                status: "active" | "completed" | "broken" | "canceled";
+                /** @enum {string} */
+                frequency: "weekly" | "fortnightly" | "monthly";
+                /** Format: date */
+                start_on: string;
+                /** Format: int64 */
+                grace_days: number;
+                /** Format: int64 */
+                amount_total: number;
+                /** Format: int64 */
+                amount_paid: number;
+                schedule: {
+                    /** Format: int64 */
+                    sequence: number;
+                    /** Format: date */
+                    due_on: string;
+                    /** Format: int64 */
+                    amount: number;
+                    /** Format: int64 */
+                    amount_paid: number;
+                    /** @enum {string} */
+                    status: "upcoming" | "due" | "paid" | "missed";
+                }[];
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            })[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
+        LineItem_2025_04_01: {
+            /** @example li_1a2B3c4D5e6F7g8H9i0JkLmN */
+            id: string;
+            /** @constant */
+            object: "line_item";
+            /** @description Id of the debt. */
+            debt_id: string;
+            /** @description Id of the invoice. */
+            invoice_id: string | null;
+            /** @enum {string} */
+            kind: "debt" | "interest" | "fee" | "vat" | "refund" | "credit" | "discount" | "creditor_refund";
+            /** Format: int64 */
+            amount: number;
+            /** @enum {string} */
+            currency: "GBP" | "EUR" | "USD";
+            description: string | null;
+            /** Format: date-time */
+            transaction_at: string;
+            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
+        Invoice_2025_04_01: {
+            /** @example inv_1a2B3c4D5e6F7g8H9i0JkLmN */
+            id: string;
+            /** @constant */
+            object: "invoice";
+            /** @description Id of the debt, or the debt with `expand[]=debt`. */
+            debt: string | {
+                /** @example deb_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "debt";
+                customer: string;
+                organisation: string;
+                account_number: string | null;
+                kind: string | null;
+                /** @description Who the debt was originally owed to, when it was sold or assigned. */
+                originator: string | null;
+                /** @description The debt's settings, one key per concern. */
+                configurations: {
+                    /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
+                    payment_options?: {
+                        /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                        pay_later_permitted?: boolean;
+                        /** @description Whether customers may agree a payment plan (the public API's field). */
+                        payment_plans_permitted?: boolean;
+                        /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        /** @description Whether customers may pay by instalments (a payment plan). */
+                        instalments_allowed?: boolean;
+                        /**
+                         * Format: int32
+                         * @description Most instalments a plan may have.
+                         */
+                        max_instalments?: number;
+                        /**
+                         * Format: int64
+                         * @description Smallest instalment, minor units.
+                         */
+                        min_instalment_amount?: number;
+                        /** @description Whether a settlement (less than the balance in full) may be offered. */
+                        settlement_allowed?: boolean;
+                        /**
+                         * Format: int32
+                         * @description Largest settlement discount, percent of the balance.
+                         */
+                        max_discount_percent?: number;
+                    };
+                };
+                /** @enum {string} */
+                currency: "GBP" | "EUR" | "USD";
+                /** Format: date-time */
+                start_at: string | null;
+                tags: string[];
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                status: {
+                    /** @enum {string} */
+                    value: "initializing" | "prepared" | "paused" | "resumed" | "withdrawn" | "deleted" | "adjusted" | "analysing" | "enriching" | "contacted" | "contact_established" | "contact_failed" | "process_exhausted" | "arranging" | "paying" | "defaulted" | "settled" | "paid" | "queried" | "disputed" | "follow_up_required" | "assessing" | "recovering" | "legal_protection" | "returned" | "discharged" | "closed" | "open";
+                    reason: string | null;
+                    /** @description Who made the move: the client id, or `system` for the worker. */
+                    whodunnit: string | null;
+                    /** @description The `info` of a withdrawal, or what caused an automatic move. */
+                    context: string | null;
+                    /**
+                     * Format: date-time
+                     * @description When a pause ends by itself (`paused` only).
+                     */
+                    end_at: string | null;
+                    /** Format: date-time */
+                    updated_at: string;
+                };
+                summary: {
+                    /** Format: int64 */
+                    amount_total: number;
+                    /** Format: int64 */
+                    amount_paid: number;
+                    /** Format: int64 */
+                    amount_remaining: number;
+                    breakdown: {
+                        /** Format: int64 */
+                        principal: number;
+                        /** Format: int64 */
+                        interest: number;
+                        /** Format: int64 */
+                        fees: number;
+                        /** Format: int64 */
+                        value_added_tax: number;
+                        /** Format: int64 */
+                        discounts: number;
+                        /** Format: int64 */
+                        refunds: number;
+                    };
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            };
+            reference: string;
+            /** Format: date */
+            invoiced_on: string | null;
+            /** Format: date */
+            due_on: string | null;
+            description: string | null;
+            /** @enum {string} */
+            status: "open" | "paid" | "void";
+            /** @description The line items created with the invoice (ids, or the objects with `expand[]=line_items`), oldest first. */
+            line_items: (string | {
+                /** @example li_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "line_item";
+                /** @description Id of the debt. */
+                debt_id: string;
+                /** @description Id of the invoice. */
+                invoice_id: string | null;
+                /** @enum {string} */
+                kind: "debt" | "interest" | "fee" | "vat" | "refund" | "credit" | "discount" | "creditor_refund";
+                /** Format: int64 */
+                amount: number;
+                /** @enum {string} */
+                currency: "GBP" | "EUR" | "USD";
+                description: string | null;
+                /** Format: date-time */
+                transaction_at: string;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            })[];
+            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
+        WebhookEndpoint_2025_04_01: {
+            /** @example wh_1a2B3c4D5e6F7g8H9i0JkLmN */
+            id: string;
+            /** @constant */
+            object: "webhook";
+            url: string;
+            /** @description False when turned off by the tenant or after failing a whole retry schedule. */
+            enabled: boolean;
+            enabled_events: string[];
+            version: string;
+            /**
+             * @description How deliveries are signed (default `standard`): `standard` (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`) or `hmac_sha256_hex` (the public API's `Ophelos-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 over "<t>.<raw body>">`, keyed by the signing secret as UTF-8 text). During a secret rotation each carries one signature per secret.
+             * @enum {string}
+             */
+            signature_scheme: "standard" | "hmac_sha256_hex";
+            credentials: {
+                oauth2: {
+                    token_url: string;
+                    client_id: string;
+                };
+            } | null;
+            /** @description Only in the create response: the `whsec_` secret that signs deliveries (Standard Webhooks). Store it; it is not shown again. */
+            signing_secret?: string;
+            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
+        DeletedWebhookEndpoint_2025_04_01: {
+            id: string;
+            /** @constant */
+            object: "webhook";
+            /** @constant */
+            deleted: true;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
+        Event_2025_04_01: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0JkLmN */
+            id: string;
+            /** @constant */
+            object: "event";
+            /** @enum {string} */
+            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed" | "webhook.test";
+            /** Format: date-time */
+            created_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+            /** @description The affected object right after the change. */
+            data: {
+                [key: string]: unknown;
+            };
+        };
     };
     responses: never;
     parameters: {
@@ -9163,7 +9644,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of Debt objects. */
+            /** @description A page of Debt objects. With `Api-Version: 2025-04-01` the items are `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9312,7 +9793,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created Debt. */
+            /** @description The created Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9531,7 +10012,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of Debt objects. */
+            /** @description A page of Debt objects. With `Api-Version: 2025-04-01` the items are `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9677,7 +10158,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9836,7 +10317,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10251,7 +10732,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10621,7 +11102,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10841,7 +11322,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11061,7 +11542,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11281,7 +11762,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11501,7 +11982,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11721,7 +12202,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11941,7 +12422,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12161,7 +12642,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of LineItem objects. */
+            /** @description A page of LineItem objects. With `Api-Version: 2025-04-01` the items are `LineItem_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12325,7 +12806,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created LineItem. */
+            /** @description The created LineItem. With `Api-Version: 2025-04-01` the body is `LineItem_2025_04_01`. */
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12547,7 +13028,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of Invoice objects. */
+            /** @description A page of Invoice objects. With `Api-Version: 2025-04-01` the items are `Invoice_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12714,7 +13195,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created Invoice. */
+            /** @description The created Invoice. With `Api-Version: 2025-04-01` the body is `Invoice_2025_04_01`. */
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12936,7 +13417,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of Invoice objects. */
+            /** @description A page of Invoice objects. With `Api-Version: 2025-04-01` the items are `Invoice_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13099,7 +13580,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The Invoice. */
+            /** @description The Invoice. With `Api-Version: 2025-04-01` the body is `Invoice_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13260,7 +13741,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Invoice. */
+            /** @description The Invoice. With `Api-Version: 2025-04-01` the body is `Invoice_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13482,7 +13963,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Invoice. */
+            /** @description The Invoice. With `Api-Version: 2025-04-01` the body is `Invoice_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23484,7 +23965,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of WebhookEndpoint objects. */
+            /** @description A page of WebhookEndpoint objects. With `Api-Version: 2025-04-01` the items are `WebhookEndpoint_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23630,7 +24111,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created WebhookEndpoint. */
+            /** @description The created WebhookEndpoint. With `Api-Version: 2025-04-01` the body is `WebhookEndpoint_2025_04_01`. */
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23826,7 +24307,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The WebhookEndpoint. */
+            /** @description The WebhookEndpoint. With `Api-Version: 2025-04-01` the body is `WebhookEndpoint_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23982,7 +24463,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The WebhookEndpoint. */
+            /** @description The WebhookEndpoint. With `Api-Version: 2025-04-01` the body is `WebhookEndpoint_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24193,7 +24674,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The DeletedWebhookEndpoint. */
+            /** @description The DeletedWebhookEndpoint. With `Api-Version: 2025-04-01` the body is `DeletedWebhookEndpoint_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24379,7 +24860,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The WebhookEndpoint. */
+            /** @description The WebhookEndpoint. With `Api-Version: 2025-04-01` the body is `WebhookEndpoint_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25404,7 +25885,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The WebhookEndpoint. */
+            /** @description The WebhookEndpoint. With `Api-Version: 2025-04-01` the body is `WebhookEndpoint_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25621,7 +26102,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of Event objects. */
+            /** @description A page of Event objects. With `Api-Version: 2025-04-01` the items are `Event_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25764,7 +26245,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The Event. */
+            /** @description The Event. With `Api-Version: 2025-04-01` the body is `Event_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25923,7 +26404,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];

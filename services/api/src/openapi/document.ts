@@ -31,6 +31,7 @@ import { DEFAULT_LIMIT, EXPAND_PARAM, MAX_LIMIT } from '../operations/query.js';
 import { DEFAULT_SEARCH_TOTAL_CAP, TOTAL_RELATION_HEADER } from '@dms/search';
 import { componentSchemas } from './components.js';
 import { withLivemodeProperty } from '../operations/livemode.js';
+import { olderComponents, olderResponses } from './versions.js';
 import { expandParameter, headerComponents, parameterComponents, plain, queryProperties, ref, sharedExpand, type Json } from './parameters.js';
 
 /** The first paragraph of a test helper's description (docs/api.md section 15). */
@@ -144,8 +145,11 @@ function errorResponses(op: Operation): Record<string, unknown> {
   return out;
 }
 
-function successResponses(op: Operation): Record<string, unknown> {
-  const main = successResponse(op);
+function successResponses(op: Operation, older: Record<string, unknown>): Record<string, unknown> {
+  let main = successResponse(op);
+  // The older versions' shapes (docs/api.md section 15, versions.ts).
+  const versions = olderResponses(op, older);
+  if (versions) main = { ...main, description: `${main.description as string} ${versions.note}`, 'x-api-versions': versions.extension };
   const out: Record<string, unknown> = { [String(op.response.status)]: main };
   for (const [status, when] of Object.entries(op.response.also ?? {})) out[status] = { ...main, description: when };
   return out;
@@ -188,7 +192,7 @@ function pathParameter(name: string, prefix: IdPrefix): Record<string, unknown> 
  * The operation's OpenAPI object.
  * @param expand the shared `expand[]` schema: an operation accepting other values states its own
  */
-function operationObject(op: Operation, expand: Json | undefined): Record<string, unknown> {
+function operationObject(op: Operation, expand: Json | undefined, older: Record<string, unknown>): Record<string, unknown> {
   const parameters: unknown[] = Object.entries(op.pathParams ?? {}).map(([name, prefix]) => pathParameter(name, prefix));
   const required = new Set(((op.query as Json | undefined)?.required ?? []) as string[]);
   for (const [name, schema] of Object.entries(queryProperties(op))) {
@@ -224,7 +228,7 @@ function operationObject(op: Operation, expand: Json | undefined): Record<string
       content: { [op.body.multipart ? 'multipart/form-data' : 'application/json']: { schema: ref('schemas', op.body.name) } },
     };
   }
-  object.responses = { ...successResponses(op), ...errorResponses(op) };
+  object.responses = { ...successResponses(op, older), ...errorResponses(op) };
   return object;
 }
 
@@ -263,7 +267,9 @@ function withIntegerFormats(doc: OpenApiDocument): OpenApiDocument {
 function assemble(opts: DocumentOptions, operations: readonly Operation[]): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
   const expand = sharedExpand(operations);
-  for (const op of operations) (paths[op.path] ??= {})[op.method] = operationObject(op, expand);
+  const schemas = JSON.parse(JSON.stringify(componentSchemas(operations))) as Record<string, unknown>;
+  const older = olderComponents(schemas, operations);
+  for (const op of operations) (paths[op.path] ??= {})[op.method] = operationObject(op, expand, older);
   const tags = [...new Set(operations.map((o) => o.tag))].map((name) => ({ name }));
   return {
     openapi: '3.1.0',
@@ -273,7 +279,7 @@ function assemble(opts: DocumentOptions, operations: readonly Operation[]): Open
     tags,
     paths,
     components: {
-      schemas: withLivemodeProperty(JSON.parse(JSON.stringify(componentSchemas(operations))), 'documented') as Json,
+      schemas: withLivemodeProperty({ ...schemas, ...older }, 'documented') as Json,
       parameters: parameterComponents(operations),
       headers: headerComponents(opts.searchTotalCap ?? DEFAULT_SEARCH_TOTAL_CAP),
       securitySchemes: {
