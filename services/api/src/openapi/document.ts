@@ -219,6 +219,8 @@ function operationObject(op: Operation, expand: Json | undefined, older: Record<
       ? { description: [testOnly, op.description, scopes.length ? `Scope: \`${scopes[0]}\`.` : ''].filter(Boolean).join('\n\n') }
       : {}),
     ...(op.testOnly ? { 'x-test-only': true } : {}),
+    // The event types it may record (docs/api.md section 7), as declared with the operation.
+    ...(op.events?.length ? { 'x-events': op.events } : {}),
     security: op.access.token ? [{ [SECURITY_SCHEME]: scopes }] : [],
     parameters,
   };
