@@ -4,7 +4,7 @@
  * naming it, nothing changed); `pause` with `end_at` as a date in the customer's zone.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { closeHarness, seedParties, signedInTenant } from '../support/harness.js';
+import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
 import { createDebt, type Parties } from '../support/debts.js';
 
 let main: Awaited<ReturnType<typeof signedInTenant>>;
@@ -48,6 +48,51 @@ describe('organisations', () => {
     expect(res.body).toMatchObject({ code: 'validation_failed', param });
     expect((await main.api.get(`/organisations/${org.id}`).expect(200)).body).toMatchObject({ payment_options_configuration: options, logo: null });
     expect((await main.api.post('/organisations', { name: 'Never', ...patch }).expect(400)).body.param).toBe(param);
+  });
+});
+
+describe("the public API's payment options (CONTRACT sections 15 and 17)", () => {
+  const publicFields = { pay_later_permitted: true, payment_plans_permitted: false, metadata: { plan_source: 'crm', tier: 'gold' } };
+
+  test('pay_later_permitted, payment_plans_permitted and metadata beside ours: stored, returned, replaced whole by PATCH', async () => {
+    const body = { name: 'Public Options', payment_options_configuration: { ...options, ...publicFields } };
+    const created = (await main.api.post('/organisations', body).expect(201)).body;
+    expect(created.payment_options_configuration).toEqual({ ...options, ...publicFields });
+    expect((await main.api.get(`/organisations/${created.id}`).expect(200)).body.payment_options_configuration).toEqual({ ...options, ...publicFields });
+    const row = await testDb()('organisations').where({ id: created.id }).first();
+    expect(row.payment_options_configuration).toEqual({ ...options, ...publicFields });
+    const replaced = { pay_later_permitted: false, metadata: { tier: 'silver' } };
+    const patched = (await main.api.patch(`/organisations/${created.id}`, { payment_options_configuration: replaced }).expect(200)).body;
+    expect(patched.payment_options_configuration).toEqual(replaced);
+    const put = (await main.api.put(`/organisations/${created.id}`, { payment_options_configuration: { payment_plans_permitted: true } }).expect(200)).body;
+    expect(put.payment_options_configuration).toEqual({ payment_plans_permitted: true });
+  });
+
+  test('a debt overrides them in configurations.payment_options: stored, returned, updated', async () => {
+    const debt = await createDebt(main.api, parties, { configurations: { payment_options: { ...publicFields, max_instalments: 3 } } });
+    expect(debt.configurations).toEqual({ payment_options: { ...publicFields, max_instalments: 3 } });
+    const patched = (await main.api.patch(`/debts/${debt.id}`, { configurations: { payment_options: { pay_later_permitted: false } } }).expect(200)).body;
+    expect(patched.configurations).toEqual({ payment_options: { pay_later_permitted: false } });
+    expect((await main.api.get(`/debts/${debt.id}`).expect(200)).body.configurations).toEqual({ payment_options: { pay_later_permitted: false } });
+  });
+
+  test.each([
+    ['pay_later_permitted', { pay_later_permitted: 'yes' }],
+    ['payment_plans_permitted', { payment_plans_permitted: 1 }],
+    ['metadata', { metadata: 'crm' }],
+    ['metadata.tier', { metadata: { tier: 7 } }],
+  ])('a wrong %s is 400 naming it, on organisations and debts, nothing changed', async (field, wrong) => {
+    const org = (await main.api.post('/organisations', { name: 'Typed', payment_options_configuration: publicFields }).expect(201)).body;
+    const res = await main.api.patch(`/organisations/${org.id}`, { payment_options_configuration: wrong }).expect(400);
+    expect(res.body).toMatchObject({ code: 'validation_failed', param: `payment_options_configuration.${field}` });
+    expect((await main.api.get(`/organisations/${org.id}`).expect(200)).body.payment_options_configuration).toEqual(publicFields);
+    expect((await main.api.post('/organisations', { name: 'Never', payment_options_configuration: wrong }).expect(400)).body.param).toBe(
+      `payment_options_configuration.${field}`,
+    );
+    const debt = await createDebt(main.api, parties, { configurations: { payment_options: publicFields } });
+    const bad = await main.api.patch(`/debts/${debt.id}`, { configurations: { payment_options: wrong } }).expect(400);
+    expect(bad.body.param).toBe(`configurations.payment_options.${field}`);
+    expect((await main.api.get(`/debts/${debt.id}`).expect(200)).body.configurations).toEqual({ payment_options: publicFields });
   });
 });
 

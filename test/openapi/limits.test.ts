@@ -85,7 +85,8 @@ describe('the document states the bounds', () => {
         if (op.security.length === 0) continue;
         expect([where, codes(op.responses['401'])]).toEqual([where, ['invalid_token']]);
         for (const [status, response] of Object.entries<Json>(op.responses)) {
-          if (Number(status) >= 500) continue;
+          // A 431 is answered by the HTTP server before any middleware (no rate limiter has run).
+          if (Number(status) >= 500 || status === '431') continue;
           expect([where, status, Object.keys(response.headers)]).toEqual([where, status, expect.arrayContaining(['RateLimit', 'RateLimit-Policy'])]);
         }
       }

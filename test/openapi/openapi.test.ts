@@ -14,6 +14,7 @@ import { OPERATOR_SCOPES, SCOPES } from '@dms/scopes';
 import { API_URL, SERVICE_ENV, closeHarness, newTenant, seedParties, signedInTenant, tokenFor, apiAs } from '../support/harness.js';
 import { runScript } from '../support/run-script.js';
 import { newTestClient } from '../test-mode/support.js';
+import { upload } from '../imports/support.js';
 
 type Json = Record<string, any>;
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => void;
@@ -279,5 +280,74 @@ describe('agreement with the running API', () => {
     check(responseSchema('get', '/debts/{id}', '404'), missing.body);
     const invalid = await api.post('/debts', {}).expect(400);
     check(responseSchema('post', '/debts', '400'), invalid.body);
+  });
+
+  test('every success status an operation answers is documented: POST /imports is 201 for a new file, 200 for the same file again', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(doc, 'openapi.json');
+    const documented = (status: number, body: unknown) => {
+      const response = doc.paths['/imports'].post.responses[String(status)];
+      expect([status, response?.content['application/json'].schema]).toEqual([status, { $ref: '#/components/schemas/Import' }]);
+      const validate = ajv.getSchema('openapi.json#/components/schemas/Import')!;
+      expect(validate(body) ? [] : validate.errors).toEqual([]);
+    };
+    const { api } = await signedInTenant();
+    const file = 'account_number,reason\nNONE-1,PIF\n';
+    const created = await upload(api, 'closure', file);
+    expect(created.status).toBe(201);
+    documented(created.status, created.body);
+    const again = await upload(api, 'closure', file);
+    expect([again.status, again.body.id]).toEqual([200, created.body.id]);
+    documented(again.status, again.body);
+  });
+
+  test('answers in the older version 2025-04-01 match the shapes documented for it, those of the newest version theirs', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(doc, 'openapi.json');
+    const { api, token } = await signedInTenant();
+    const { organisationId, customerId } = await seedParties(api);
+    const debt = (
+      await api.post('/debts', { customer_id: customerId, organisation_id: organisationId, currency: 'GBP', breakdown: { principal: 900 } }).expect(201)
+    ).body;
+    await api.post('/webhooks', { url: 'https://hooks.example.com/dms', enabled_events: ['debt.created'] }).expect(201);
+    const old = (path: string) => request(API_URL).get(path).set('Authorization', `Bearer ${token}`).set('Api-Version', '2025-04-01').expect(200);
+    const checked: string[] = [];
+    for (const [path, concretePath] of [
+      ['/debts/{id}', `/debts/${debt.id}`],
+      ['/debts', '/debts'],
+      ['/debts/{debtId}/line_items', `/debts/${debt.id}/line_items`],
+      ['/webhooks', '/webhooks'],
+      ['/events', '/events'],
+    ] as const) {
+      const pointer = `openapi.json#/paths/${path.replaceAll('/', '~1')}/get/responses/200`;
+      const documented = doc.paths[path].get.responses['200']['x-api-versions']?.['2025-04-01'];
+      const validate = documented ? ajv.compile({ $ref: `${pointer}/x-api-versions/2025-04-01/schema` }) : undefined;
+      const body = (await old(concretePath)).body;
+      const newest = (await api.get(concretePath).expect(200)).body;
+      const validateNewest = ajv.compile({ $ref: `${pointer}/content/application~1json/schema` });
+      checked.push(
+        `${path} ${validate ? validate(body) || JSON.stringify(validate.errors) : 'undocumented'} ${validateNewest(newest) || JSON.stringify(validateNewest.errors)}`,
+      );
+    }
+    expect(checked).toEqual(['/debts/{id}', '/debts', '/debts/{debtId}/line_items', '/webhooks', '/events'].map((p) => `${p} true true`));
+  });
+
+  test('a URL over the header limit is the documented 431 on every operation', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(doc, 'openapi.json');
+    const answers: string[] = [];
+    for (const { method, path, op } of operations) {
+      const res = await fetch(`${API_URL}${concrete(path)}?q=${'a'.repeat(20_000)}`, { method: method.toUpperCase() });
+      const body = await res.json();
+      const schema = op.responses[String(res.status)]?.content?.['application/json']?.schema;
+      const validate = schema
+        ? ajv.compile({ $ref: `openapi.json#/paths/${path.replaceAll('/', '~1')}/${method}/responses/${res.status}/content/application~1json/schema` })
+        : undefined;
+      answers.push(`${method} ${path} ${res.status} ${validate ? validate(body) : 'undocumented'}`);
+    }
+    expect(answers).toEqual(operations.map(({ method, path }) => `${method} ${path} 431 true`));
   });
 });

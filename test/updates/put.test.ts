@@ -152,8 +152,8 @@ describe('PUT on every PATCH path', () => {
 });
 
 describe('PATCH /tenants/me', () => {
-  test('sets name and description (null clears it); any valid token may; unknown fields are 400', async () => {
-    const t = await signedInTenant('events:read');
+  test('sets name and description (null clears it) with organisations:write; unknown fields are 400', async () => {
+    const t = await signedInTenant('organisations:write');
     const res = await t.api.patch('/tenants/me', { name: 'Acme Collections', description: 'Our UK book' }).expect(200);
     expect(res.body).toMatchObject({ id: t.tenant.tenantId, object: 'tenant', name: 'Acme Collections', description: 'Our UK book' });
     expect((await t.api.get('/tenants/me').expect(200)).body).toEqual(res.body);

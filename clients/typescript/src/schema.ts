@@ -1233,7 +1233,9 @@ export type paths = {
         get: operations["retrieveCurrentTenant"];
         /**
          * Replace the tenant of the calling token
-         * @description Send `name` and/or `description` (null clears it). Any valid token of the tenant may call this. Same as `PATCH` on this path: fields given are replaced, others kept.
+         * @description Send `name` and/or `description` (null clears it). A read-only token cannot change the tenant. Same as `PATCH` on this path: fields given are replaced, others kept.
+         *
+         *     Scope: `organisations:write`.
          */
         put: operations["replaceCurrentTenant"];
         post?: never;
@@ -1242,7 +1244,9 @@ export type paths = {
         head?: never;
         /**
          * Update the tenant of the calling token
-         * @description Send `name` and/or `description` (null clears it). Any valid token of the tenant may call this.
+         * @description Send `name` and/or `description` (null clears it). A read-only token cannot change the tenant.
+         *
+         *     Scope: `organisations:write`.
          */
         patch: operations["updateCurrentTenant"];
         trace?: never;
@@ -2201,7 +2205,7 @@ export type components = {
              * @description Stable error code; see the response descriptions.
              * @enum {string}
              */
-            code: "invalid_json" | "validation_failed" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query" | "idempotency_key_invalid" | "unsupported_api_version" | "invalid_token" | "insufficient_scope" | "resource_missing" | "route_not_found" | "method_not_allowed" | "invalid_state_transition" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "business_rule_violation" | "request_header_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "invalid_json" | "content_encoding_invalid" | "validation_failed" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query" | "idempotency_key_invalid" | "unsupported_api_version" | "invalid_token" | "insufficient_scope" | "resource_missing" | "route_not_found" | "method_not_allowed" | "invalid_state_transition" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "business_rule_violation" | "request_header_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description Human-readable explanation (generic for 5xx). */
             message: string;
             /** @description The parameter, header or body field at fault (`contact_details[0].value`). */
@@ -2232,8 +2236,16 @@ export type components = {
              * @description Address of the logo image (absolute URL).
              */
             logo: string | null;
-            /** @description How customers may pay: instalments and settlements (each field optional). */
+            /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
             payment_options_configuration: {
+                /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                pay_later_permitted?: boolean;
+                /** @description Whether customers may agree a payment plan (the public API's field). */
+                payment_plans_permitted?: boolean;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata?: {
+                    [key: string]: string;
+                };
                 /** @description Whether customers may pay by instalments (a payment plan). */
                 instalments_allowed?: boolean;
                 /**
@@ -2364,8 +2376,16 @@ export type components = {
              * @description Address of the logo image (absolute URL).
              */
             logo?: string | null;
-            /** @description How customers may pay: instalments and settlements (each field optional). */
+            /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
             payment_options_configuration?: {
+                /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                pay_later_permitted?: boolean;
+                /** @description Whether customers may agree a payment plan (the public API's field). */
+                payment_plans_permitted?: boolean;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata?: {
+                    [key: string]: string;
+                };
                 /** @description Whether customers may pay by instalments (a payment plan). */
                 instalments_allowed?: boolean;
                 /**
@@ -2475,8 +2495,16 @@ export type components = {
              * @description Address of the logo image (absolute URL).
              */
             logo?: string | null;
-            /** @description How customers may pay: instalments and settlements (each field optional). */
+            /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
             payment_options_configuration?: {
+                /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                pay_later_permitted?: boolean;
+                /** @description Whether customers may agree a payment plan (the public API's field). */
+                payment_plans_permitted?: boolean;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata?: {
+                    [key: string]: string;
+                };
                 /** @description Whether customers may pay by instalments (a payment plan). */
                 instalments_allowed?: boolean;
                 /**
@@ -2650,8 +2678,16 @@ export type components = {
                 originator: string | null;
                 /** @description The debt's settings, one key per concern. */
                 configurations: {
-                    /** @description How customers may pay: instalments and settlements (each field optional). */
+                    /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
                     payment_options?: {
+                        /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                        pay_later_permitted?: boolean;
+                        /** @description Whether customers may agree a payment plan (the public API's field). */
+                        payment_plans_permitted?: boolean;
+                        /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                        metadata?: {
+                            [key: string]: string;
+                        };
                         /** @description Whether customers may pay by instalments (a payment plan). */
                         instalments_allowed?: boolean;
                         /**
@@ -2958,8 +2994,16 @@ export type components = {
             originator: string | null;
             /** @description The debt's settings, one key per concern. */
             configurations: {
-                /** @description How customers may pay: instalments and settlements (each field optional). */
+                /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
                 payment_options?: {
+                    /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                    pay_later_permitted?: boolean;
+                    /** @description Whether customers may agree a payment plan (the public API's field). */
+                    payment_plans_permitted?: boolean;
+                    /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
                     /** @description Whether customers may pay by instalments (a payment plan). */
                     instalments_allowed?: boolean;
                     /**
@@ -3228,8 +3272,16 @@ export type components = {
             originator?: string | null;
             /** @description The debt's settings, one key per concern. */
             configurations?: {
-                /** @description How customers may pay: instalments and settlements (each field optional). */
+                /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
                 payment_options?: {
+                    /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                    pay_later_permitted?: boolean;
+                    /** @description Whether customers may agree a payment plan (the public API's field). */
+                    payment_plans_permitted?: boolean;
+                    /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
                     /** @description Whether customers may pay by instalments (a payment plan). */
                     instalments_allowed?: boolean;
                     /**
@@ -3317,8 +3369,16 @@ export type components = {
             originator?: string | null;
             /** @description The debt's settings, one key per concern. */
             configurations?: {
-                /** @description How customers may pay: instalments and settlements (each field optional). */
+                /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
                 payment_options?: {
+                    /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                    pay_later_permitted?: boolean;
+                    /** @description Whether customers may agree a payment plan (the public API's field). */
+                    payment_plans_permitted?: boolean;
+                    /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
                     /** @description Whether customers may pay by instalments (a payment plan). */
                     instalments_allowed?: boolean;
                     /**
@@ -3449,8 +3509,16 @@ export type components = {
                 originator: string | null;
                 /** @description The debt's settings, one key per concern. */
                 configurations: {
-                    /** @description How customers may pay: instalments and settlements (each field optional). */
+                    /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
                     payment_options?: {
+                        /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                        pay_later_permitted?: boolean;
+                        /** @description Whether customers may agree a payment plan (the public API's field). */
+                        payment_plans_permitted?: boolean;
+                        /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                        metadata?: {
+                            [key: string]: string;
+                        };
                         /** @description Whether customers may pay by instalments (a payment plan). */
                         instalments_allowed?: boolean;
                         /**
@@ -3661,8 +3729,16 @@ export type components = {
                 originator: string | null;
                 /** @description The debt's settings, one key per concern. */
                 configurations: {
-                    /** @description How customers may pay: instalments and settlements (each field optional). */
+                    /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
                     payment_options?: {
+                        /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                        pay_later_permitted?: boolean;
+                        /** @description Whether customers may agree a payment plan (the public API's field). */
+                        payment_plans_permitted?: boolean;
+                        /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                        metadata?: {
+                            [key: string]: string;
+                        };
                         /** @description Whether customers may pay by instalments (a payment plan). */
                         instalments_allowed?: boolean;
                         /**
@@ -3889,8 +3965,16 @@ export type components = {
                 originator: string | null;
                 /** @description The debt's settings, one key per concern. */
                 configurations: {
-                    /** @description How customers may pay: instalments and settlements (each field optional). */
+                    /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
                     payment_options?: {
+                        /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                        pay_later_permitted?: boolean;
+                        /** @description Whether customers may agree a payment plan (the public API's field). */
+                        payment_plans_permitted?: boolean;
+                        /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                        metadata?: {
+                            [key: string]: string;
+                        };
                         /** @description Whether customers may pay by instalments (a payment plan). */
                         instalments_allowed?: boolean;
                         /**
@@ -4250,8 +4334,16 @@ export type components = {
                     originator: string | null;
                     /** @description The debt's settings, one key per concern. */
                     configurations: {
-                        /** @description How customers may pay: instalments and settlements (each field optional). */
+                        /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
                         payment_options?: {
+                            /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                            pay_later_permitted?: boolean;
+                            /** @description Whether customers may agree a payment plan (the public API's field). */
+                            payment_plans_permitted?: boolean;
+                            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                            metadata?: {
+                                [key: string]: string;
+                            };
                             /** @description Whether customers may pay by instalments (a payment plan). */
                             instalments_allowed?: boolean;
                             /**
@@ -4541,8 +4633,16 @@ export type components = {
                 originator: string | null;
                 /** @description The debt's settings, one key per concern. */
                 configurations: {
-                    /** @description How customers may pay: instalments and settlements (each field optional). */
+                    /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
                     payment_options?: {
+                        /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                        pay_later_permitted?: boolean;
+                        /** @description Whether customers may agree a payment plan (the public API's field). */
+                        payment_plans_permitted?: boolean;
+                        /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                        metadata?: {
+                            [key: string]: string;
+                        };
                         /** @description Whether customers may pay by instalments (a payment plan). */
                         instalments_allowed?: boolean;
                         /**
@@ -5225,6 +5325,487 @@ export type components = {
             communication?: string;
             reason?: string;
         };
+        Debt_2025_04_01: {
+            /** @example deb_1a2B3c4D5e6F7g8H9i0JkLmN */
+            id: string;
+            /** @constant */
+            object: "debt";
+            /** @description Customer id, or the customer object with `expand[]=customer`. */
+            customer: string | components["schemas"]["Customer"] | {
+                id: string;
+                /** @constant */
+                object: "customer";
+                /** @constant */
+                deleted: true;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            };
+            /** @description Organisation id, or the object with `expand[]=organisation`. */
+            organisation: string | components["schemas"]["Organisation"];
+            account_number: string | null;
+            kind: string | null;
+            /** @description Who the debt was originally owed to, when it was sold or assigned. */
+            originator: string | null;
+            /** @description The debt's settings, one key per concern. */
+            configurations: {
+                /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
+                payment_options?: {
+                    /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                    pay_later_permitted?: boolean;
+                    /** @description Whether customers may agree a payment plan (the public API's field). */
+                    payment_plans_permitted?: boolean;
+                    /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description Whether customers may pay by instalments (a payment plan). */
+                    instalments_allowed?: boolean;
+                    /**
+                     * Format: int32
+                     * @description Most instalments a plan may have.
+                     */
+                    max_instalments?: number;
+                    /**
+                     * Format: int64
+                     * @description Smallest instalment, minor units.
+                     */
+                    min_instalment_amount?: number;
+                    /** @description Whether a settlement (less than the balance in full) may be offered. */
+                    settlement_allowed?: boolean;
+                    /**
+                     * Format: int32
+                     * @description Largest settlement discount, percent of the balance.
+                     */
+                    max_discount_percent?: number;
+                };
+            };
+            /** @enum {string} */
+            currency: "GBP" | "EUR" | "USD";
+            /** Format: date-time */
+            start_at: string | null;
+            tags: string[];
+            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            status: {
+                /** @enum {string} */
+                value: "initializing" | "prepared" | "paused" | "resumed" | "withdrawn" | "deleted" | "adjusted" | "analysing" | "enriching" | "contacted" | "contact_established" | "contact_failed" | "process_exhausted" | "arranging" | "paying" | "defaulted" | "settled" | "paid" | "queried" | "disputed" | "follow_up_required" | "assessing" | "recovering" | "legal_protection" | "returned" | "discharged" | "closed" | "open";
+                reason: string | null;
+                /** @description Who made the move: the client id, or `system` for the worker. */
+                whodunnit: string | null;
+                /** @description The `info` of a withdrawal, or what caused an automatic move. */
+                context: string | null;
+                /**
+                 * Format: date-time
+                 * @description When a pause ends by itself (`paused` only).
+                 */
+                end_at: string | null;
+                /** Format: date-time */
+                updated_at: string;
+            };
+            summary: {
+                /** Format: int64 */
+                amount_total: number;
+                /** Format: int64 */
+                amount_paid: number;
+                /** Format: int64 */
+                amount_remaining: number;
+                breakdown: {
+                    /** Format: int64 */
+                    principal: number;
+                    /** Format: int64 */
+                    interest: number;
+                    /** Format: int64 */
+                    fees: number;
+                    /** Format: int64 */
+                    value_added_tax: number;
+                    /** Format: int64 */
+                    discounts: number;
+                    /** Format: int64 */
+                    refunds: number;
+                };
+            };
+            /** @description The debt's payments, newest first, with `expand[]=payments`. */
+            payments?: (string | {
+                /** @example pay_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "payment";
+                debt: string;
+                /** Format: int64 */
+                amount: number;
+                /** @enum {string} */
+                currency: "GBP" | "EUR" | "USD";
+                /** @enum {string} */
+                status: "pending" | "succeeded" | "failed" | "canceled" | "refunded" | "partially_refunded";
+                payment_provider: string | null;
+                /** @description Id of the payment plan the payment went to. */
+                payment_plan: string | null;
+                /** Format: int64 */
+                amount_refunded: number;
+                /** Format: date-time */
+                transaction_at: string;
+                transaction_ref: string | null;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            })[];
+            /** @description The debt's line items, newest first, with `expand[]=line_items`. */
+            line_items?: (string | {
+                /** @example li_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "line_item";
+                /** @description Id of the debt. */
+                debt_id: string;
+                /** @description Id of the invoice. */
+                invoice_id: string | null;
+                /** @enum {string} */
+                kind: "debt" | "interest" | "fee" | "vat" | "refund" | "credit" | "discount" | "creditor_refund";
+                /** Format: int64 */
+                amount: number;
+                /** @enum {string} */
+                currency: "GBP" | "EUR" | "USD";
+                description: string | null;
+                /** Format: date-time */
+                transaction_at: string;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            })[];
+            /** @description The debt's invoices, newest first, with `expand[]=invoices`. */
+            invoices?: (string | {
+                /** @example inv_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "invoice";
+                debt: string;
+                reference: string;
+                /** Format: date */
+                invoiced_on: string | null;
+                /** Format: date */
+                due_on: string | null;
+                description: string | null;
+                /** @enum {string} */
+                status: "open" | "paid" | "void";
+                /** @description Ids of the line items created with the invoice. */
+                line_items: string[];
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            })[];
+            /** @description The debt's payment plans, newest first, with `expand[]=payment_plans`. */
+            payment_plans?: (string | {
+                /** @example pp_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "payment_plan";
+                debt: string;
+                /** @enum {string} */
+                status: "active" | "completed" | "broken" | "canceled";
+                /** @enum {string} */
+                frequency: "weekly" | "fortnightly" | "monthly";
+                /** Format: date */
+                start_on: string;
+                /** Format: int64 */
+                grace_days: number;
+                /** Format: int64 */
+                amount_total: number;
+                /** Format: int64 */
+                amount_paid: number;
+                schedule: {
+                    /** Format: int64 */
+                    sequence: number;
+                    /** Format: date */
+                    due_on: string;
+                    /** Format: int64 */
+                    amount: number;
+                    /** Format: int64 */
+                    amount_paid: number;
+                    /** @enum {string} */
+                    status: "upcoming" | "due" | "paid" | "missed";
+                }[];
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            })[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
+        LineItem_2025_04_01: {
+            /** @example li_1a2B3c4D5e6F7g8H9i0JkLmN */
+            id: string;
+            /** @constant */
+            object: "line_item";
+            /** @description Id of the debt. */
+            debt_id: string;
+            /** @description Id of the invoice. */
+            invoice_id: string | null;
+            /** @enum {string} */
+            kind: "debt" | "interest" | "fee" | "vat" | "refund" | "credit" | "discount" | "creditor_refund";
+            /** Format: int64 */
+            amount: number;
+            /** @enum {string} */
+            currency: "GBP" | "EUR" | "USD";
+            description: string | null;
+            /** Format: date-time */
+            transaction_at: string;
+            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
+        Invoice_2025_04_01: {
+            /** @example inv_1a2B3c4D5e6F7g8H9i0JkLmN */
+            id: string;
+            /** @constant */
+            object: "invoice";
+            /** @description Id of the debt, or the debt with `expand[]=debt`. */
+            debt: string | {
+                /** @example deb_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "debt";
+                customer: string;
+                organisation: string;
+                account_number: string | null;
+                kind: string | null;
+                /** @description Who the debt was originally owed to, when it was sold or assigned. */
+                originator: string | null;
+                /** @description The debt's settings, one key per concern. */
+                configurations: {
+                    /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
+                    payment_options?: {
+                        /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                        pay_later_permitted?: boolean;
+                        /** @description Whether customers may agree a payment plan (the public API's field). */
+                        payment_plans_permitted?: boolean;
+                        /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        /** @description Whether customers may pay by instalments (a payment plan). */
+                        instalments_allowed?: boolean;
+                        /**
+                         * Format: int32
+                         * @description Most instalments a plan may have.
+                         */
+                        max_instalments?: number;
+                        /**
+                         * Format: int64
+                         * @description Smallest instalment, minor units.
+                         */
+                        min_instalment_amount?: number;
+                        /** @description Whether a settlement (less than the balance in full) may be offered. */
+                        settlement_allowed?: boolean;
+                        /**
+                         * Format: int32
+                         * @description Largest settlement discount, percent of the balance.
+                         */
+                        max_discount_percent?: number;
+                    };
+                };
+                /** @enum {string} */
+                currency: "GBP" | "EUR" | "USD";
+                /** Format: date-time */
+                start_at: string | null;
+                tags: string[];
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                status: {
+                    /** @enum {string} */
+                    value: "initializing" | "prepared" | "paused" | "resumed" | "withdrawn" | "deleted" | "adjusted" | "analysing" | "enriching" | "contacted" | "contact_established" | "contact_failed" | "process_exhausted" | "arranging" | "paying" | "defaulted" | "settled" | "paid" | "queried" | "disputed" | "follow_up_required" | "assessing" | "recovering" | "legal_protection" | "returned" | "discharged" | "closed" | "open";
+                    reason: string | null;
+                    /** @description Who made the move: the client id, or `system` for the worker. */
+                    whodunnit: string | null;
+                    /** @description The `info` of a withdrawal, or what caused an automatic move. */
+                    context: string | null;
+                    /**
+                     * Format: date-time
+                     * @description When a pause ends by itself (`paused` only).
+                     */
+                    end_at: string | null;
+                    /** Format: date-time */
+                    updated_at: string;
+                };
+                summary: {
+                    /** Format: int64 */
+                    amount_total: number;
+                    /** Format: int64 */
+                    amount_paid: number;
+                    /** Format: int64 */
+                    amount_remaining: number;
+                    breakdown: {
+                        /** Format: int64 */
+                        principal: number;
+                        /** Format: int64 */
+                        interest: number;
+                        /** Format: int64 */
+                        fees: number;
+                        /** Format: int64 */
+                        value_added_tax: number;
+                        /** Format: int64 */
+                        discounts: number;
+                        /** Format: int64 */
+                        refunds: number;
+                    };
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            };
+            reference: string;
+            /** Format: date */
+            invoiced_on: string | null;
+            /** Format: date */
+            due_on: string | null;
+            description: string | null;
+            /** @enum {string} */
+            status: "open" | "paid" | "void";
+            /** @description The line items created with the invoice (ids, or the objects with `expand[]=line_items`), oldest first. */
+            line_items: (string | {
+                /** @example li_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "line_item";
+                /** @description Id of the debt. */
+                debt_id: string;
+                /** @description Id of the invoice. */
+                invoice_id: string | null;
+                /** @enum {string} */
+                kind: "debt" | "interest" | "fee" | "vat" | "refund" | "credit" | "discount" | "creditor_refund";
+                /** Format: int64 */
+                amount: number;
+                /** @enum {string} */
+                currency: "GBP" | "EUR" | "USD";
+                description: string | null;
+                /** Format: date-time */
+                transaction_at: string;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            })[];
+            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
+        WebhookEndpoint_2025_04_01: {
+            /** @example wh_1a2B3c4D5e6F7g8H9i0JkLmN */
+            id: string;
+            /** @constant */
+            object: "webhook";
+            url: string;
+            /** @description False when turned off by the tenant or after failing a whole retry schedule. */
+            enabled: boolean;
+            enabled_events: string[];
+            version: string;
+            /**
+             * @description How deliveries are signed (default `standard`): `standard` (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`) or `hmac_sha256_hex` (the public API's `Ophelos-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 over "<t>.<raw body>">`, keyed by the signing secret as UTF-8 text). During a secret rotation each carries one signature per secret.
+             * @enum {string}
+             */
+            signature_scheme: "standard" | "hmac_sha256_hex";
+            credentials: {
+                oauth2: {
+                    token_url: string;
+                    client_id: string;
+                };
+            } | null;
+            /** @description Only in the create response: the `whsec_` secret that signs deliveries (Standard Webhooks). Store it; it is not shown again. */
+            signing_secret?: string;
+            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
+        DeletedWebhookEndpoint_2025_04_01: {
+            id: string;
+            /** @constant */
+            object: "webhook";
+            /** @constant */
+            deleted: true;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
+        Event_2025_04_01: {
+            /** @example evt_1a2B3c4D5e6F7g8H9i0JkLmN */
+            id: string;
+            /** @constant */
+            object: "event";
+            /** @enum {string} */
+            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed" | "webhook.test";
+            /** Format: date-time */
+            created_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+            /** @description The affected object right after the change. */
+            data: {
+                [key: string]: unknown;
+            };
+        };
     };
     responses: never;
     parameters: {
@@ -5381,6 +5962,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -5444,7 +6038,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organisation"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -5455,7 +6049,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -5521,7 +6115,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -5564,6 +6158,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -5704,6 +6311,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -5770,7 +6390,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organisation"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -5781,7 +6401,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -5862,7 +6482,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -5905,6 +6525,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -5974,7 +6607,7 @@ export interface operations {
                     "application/json": components["schemas"]["Organisation"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -5985,7 +6618,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -6066,7 +6699,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6109,6 +6742,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -6250,6 +6896,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -6316,7 +6975,7 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6327,7 +6986,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -6393,7 +7052,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6436,6 +7095,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -6574,6 +7246,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -6717,6 +7402,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -6786,7 +7484,7 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6797,7 +7495,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -6878,7 +7576,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6921,6 +7619,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -6983,7 +7694,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedCustomer"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -6994,7 +7705,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "parameter_invalid";
                     };
                 };
             };
@@ -7060,7 +7771,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7088,6 +7799,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -7160,7 +7884,7 @@ export interface operations {
                     "application/json": components["schemas"]["Customer"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7171,7 +7895,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -7252,7 +7976,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7295,6 +8019,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -7452,6 +8189,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -7518,7 +8268,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContactDetail"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7529,7 +8279,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -7610,7 +8360,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7653,6 +8403,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -7810,6 +8573,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -7876,7 +8652,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContactDetail"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -7887,7 +8663,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -7968,7 +8744,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8011,6 +8787,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -8153,6 +8942,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -8221,7 +9023,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContactDetail"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8232,7 +9034,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -8313,7 +9115,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8356,6 +9158,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -8420,7 +9235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContactDetail"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8431,7 +9246,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "parameter_invalid";
                     };
                 };
             };
@@ -8512,7 +9327,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8540,6 +9355,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -8611,7 +9439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContactDetail"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8622,7 +9450,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -8703,7 +9531,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8746,6 +9574,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -8803,7 +9644,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of Debt objects. */
+            /** @description A page of Debt objects. With `Api-Version: 2025-04-01` the items are `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8887,6 +9728,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -8939,7 +9793,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created Debt. */
+            /** @description The created Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8953,7 +9807,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -8964,7 +9818,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -9045,7 +9899,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9088,6 +9942,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -9145,7 +10012,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of Debt objects. */
+            /** @description A page of Debt objects. With `Api-Version: 2025-04-01` the items are `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9229,6 +10096,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -9278,7 +10158,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9369,6 +10249,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -9424,7 +10317,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9438,7 +10331,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9449,7 +10342,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -9530,7 +10423,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9573,6 +10466,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -9635,7 +10541,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedDebt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9646,7 +10552,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "parameter_invalid";
                     };
                 };
             };
@@ -9727,7 +10633,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9755,6 +10661,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -9813,7 +10732,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9827,7 +10746,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9838,7 +10757,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -9919,7 +10838,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -9962,6 +10881,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -10102,6 +11034,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -10157,7 +11102,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10171,7 +11116,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10182,7 +11127,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -10263,7 +11208,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10306,6 +11251,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -10364,7 +11322,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10378,7 +11336,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10389,7 +11347,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -10470,7 +11428,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10513,6 +11471,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -10571,7 +11542,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10585,7 +11556,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10596,7 +11567,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -10677,7 +11648,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10720,6 +11691,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -10778,7 +11762,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10792,7 +11776,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10803,7 +11787,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -10884,7 +11868,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10927,6 +11911,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -10985,7 +11982,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -10999,7 +11996,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11010,7 +12007,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -11091,7 +12088,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11134,6 +12131,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -11192,7 +12202,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11206,7 +12216,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11217,7 +12227,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -11298,7 +12308,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11341,6 +12351,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -11399,7 +12422,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11413,7 +12436,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11424,7 +12447,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -11505,7 +12528,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11548,6 +12571,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -11606,7 +12642,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of LineItem objects. */
+            /** @description A page of LineItem objects. With `Api-Version: 2025-04-01` the items are `LineItem_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11705,6 +12741,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -11757,7 +12806,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created LineItem. */
+            /** @description The created LineItem. With `Api-Version: 2025-04-01` the body is `LineItem_2025_04_01`. */
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11771,7 +12820,7 @@ export interface operations {
                     "application/json": components["schemas"]["LineItem"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11782,7 +12831,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -11863,7 +12912,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -11906,6 +12955,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -11966,7 +13028,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of Invoice objects. */
+            /** @description A page of Invoice objects. With `Api-Version: 2025-04-01` the items are `Invoice_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12065,6 +13127,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -12120,7 +13195,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created Invoice. */
+            /** @description The created Invoice. With `Api-Version: 2025-04-01` the body is `Invoice_2025_04_01`. */
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12134,7 +13209,7 @@ export interface operations {
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12145,7 +13220,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -12226,7 +13301,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12269,6 +13344,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -12329,7 +13417,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of Invoice objects. */
+            /** @description A page of Invoice objects. With `Api-Version: 2025-04-01` the items are `Invoice_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12428,6 +13516,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -12479,7 +13580,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The Invoice. */
+            /** @description The Invoice. With `Api-Version: 2025-04-01` the body is `Invoice_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12570,6 +13671,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -12627,7 +13741,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Invoice. */
+            /** @description The Invoice. With `Api-Version: 2025-04-01` the body is `Invoice_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12641,7 +13755,7 @@ export interface operations {
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12652,7 +13766,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -12733,7 +13847,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12776,6 +13890,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -12836,7 +13963,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Invoice. */
+            /** @description The Invoice. With `Api-Version: 2025-04-01` the body is `Invoice_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12850,7 +13977,7 @@ export interface operations {
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12861,7 +13988,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -12942,7 +14069,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -12985,6 +14112,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -13144,6 +14284,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -13213,7 +14366,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13224,7 +14377,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -13305,7 +14458,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13348,6 +14501,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -13507,6 +14673,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -13649,6 +14828,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -13720,7 +14912,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13731,7 +14923,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -13812,7 +15004,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13855,6 +15047,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -13929,7 +15134,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13940,7 +15145,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -14021,7 +15226,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -14064,6 +15269,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -14138,7 +15356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -14149,7 +15367,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -14230,7 +15448,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -14273,6 +15491,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -14414,6 +15645,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -14549,6 +15793,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -14708,6 +15965,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -14864,6 +16134,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -15001,6 +16284,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -15160,6 +16456,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -15229,7 +16538,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15240,7 +16549,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -15321,7 +16630,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15364,6 +16673,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -15505,6 +16827,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -15571,7 +16906,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15582,7 +16917,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -15663,7 +16998,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15706,6 +17041,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -15847,6 +17195,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -15913,7 +17274,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -15924,7 +17285,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -16005,7 +17366,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16048,6 +17409,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -16191,6 +17565,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -16331,6 +17718,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -16400,7 +17800,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16411,7 +17811,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -16492,7 +17892,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16535,6 +17935,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -16607,7 +18020,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16618,7 +18031,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -16699,7 +18112,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16742,6 +18155,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -16814,7 +18240,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16825,7 +18251,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -16906,7 +18332,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -16949,6 +18375,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -17021,7 +18460,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17032,7 +18471,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -17113,7 +18552,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17156,6 +18595,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -17228,7 +18680,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17239,7 +18691,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -17320,7 +18772,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17363,6 +18815,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -17435,7 +18900,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17446,7 +18911,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -17527,7 +18992,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17570,6 +19035,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -17642,7 +19120,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17653,7 +19131,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -17734,7 +19212,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17777,6 +19255,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -17849,7 +19340,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17860,7 +19351,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -17941,7 +19432,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -17984,6 +19475,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -18052,7 +19556,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -18063,7 +19567,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -18144,7 +19648,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -18187,6 +19691,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -18255,7 +19772,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentPlan"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -18266,7 +19783,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -18347,7 +19864,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -18390,6 +19907,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -18531,6 +20061,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -18666,6 +20209,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -18806,6 +20362,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -18965,6 +20534,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -19102,6 +20684,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -19205,6 +20800,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -19268,7 +20876,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tenant"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -19279,7 +20887,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -19296,6 +20904,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -19329,7 +20953,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -19372,6 +20996,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -19438,7 +21075,7 @@ export interface operations {
                     "application/json": components["schemas"]["Tenant"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -19449,7 +21086,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -19466,6 +21103,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
                     };
                 };
             };
@@ -19499,7 +21152,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -19542,6 +21195,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -19681,6 +21347,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -19744,7 +21423,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommunicationTemplate"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -19755,7 +21434,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -19821,7 +21500,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -19864,6 +21543,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -20004,6 +21696,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -20070,7 +21775,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommunicationTemplate"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -20081,7 +21786,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -20162,7 +21867,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -20205,6 +21910,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -20274,7 +21992,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommunicationTemplate"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -20285,7 +22003,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -20366,7 +22084,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -20409,6 +22127,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -20566,6 +22297,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -20701,6 +22445,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -20842,6 +22599,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -20979,6 +22749,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -21138,6 +22921,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -21272,6 +23068,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -21411,6 +23220,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -21460,7 +23282,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Import. */
+            /** @description The existing import: the same file (SHA-256) of the same type was uploaded before. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -21474,7 +23296,21 @@ export interface operations {
                     "application/json": components["schemas"]["Import"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description The created Import. */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -21485,7 +23321,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -21551,7 +23387,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -21594,6 +23430,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -21731,6 +23580,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -21888,6 +23750,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -22025,6 +23900,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -22077,7 +23965,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of WebhookEndpoint objects. */
+            /** @description A page of WebhookEndpoint objects. With `Api-Version: 2025-04-01` the items are `WebhookEndpoint_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22161,6 +24049,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -22210,7 +24111,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created WebhookEndpoint. */
+            /** @description The created WebhookEndpoint. With `Api-Version: 2025-04-01` the body is `WebhookEndpoint_2025_04_01`. */
             201: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22224,7 +24125,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22235,7 +24136,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -22301,7 +24202,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22344,6 +24245,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -22393,7 +24307,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The WebhookEndpoint. */
+            /** @description The WebhookEndpoint. With `Api-Version: 2025-04-01` the body is `WebhookEndpoint_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22484,6 +24398,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -22536,7 +24463,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The WebhookEndpoint. */
+            /** @description The WebhookEndpoint. With `Api-Version: 2025-04-01` the body is `WebhookEndpoint_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22550,7 +24477,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22561,7 +24488,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -22642,7 +24569,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22685,6 +24612,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -22734,7 +24674,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The DeletedWebhookEndpoint. */
+            /** @description The DeletedWebhookEndpoint. With `Api-Version: 2025-04-01` the body is `DeletedWebhookEndpoint_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22747,7 +24687,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedWebhookEndpoint"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22758,7 +24698,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "parameter_invalid";
                     };
                 };
             };
@@ -22824,7 +24764,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22852,6 +24792,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -22907,7 +24860,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The WebhookEndpoint. */
+            /** @description The WebhookEndpoint. With `Api-Version: 2025-04-01` the body is `WebhookEndpoint_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22921,7 +24874,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -22932,7 +24885,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -23013,7 +24966,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23056,6 +25009,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -23213,6 +25179,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -23275,7 +25254,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23286,7 +25265,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -23367,7 +25346,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23410,6 +25389,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -23477,7 +25469,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23488,7 +25480,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -23569,7 +25561,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23612,6 +25604,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -23681,7 +25686,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookRecovery"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23692,7 +25697,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -23773,7 +25778,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23816,6 +25821,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -23867,7 +25885,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The WebhookEndpoint. */
+            /** @description The WebhookEndpoint. With `Api-Version: 2025-04-01` the body is `WebhookEndpoint_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23881,7 +25899,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -23892,7 +25910,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -23973,7 +25991,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24016,6 +26034,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -24071,7 +26102,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of Event objects. */
+            /** @description A page of Event objects. With `Api-Version: 2025-04-01` the items are `Event_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24155,6 +26186,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -24201,7 +26245,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The Event. */
+            /** @description The Event. With `Api-Version: 2025-04-01` the body is `Event_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24292,6 +26336,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -24347,7 +26404,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The Debt. */
+            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24361,7 +26418,7 @@ export interface operations {
                     "application/json": components["schemas"]["Debt"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24372,7 +26429,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -24453,7 +26510,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24496,6 +26553,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -24562,7 +26632,7 @@ export interface operations {
                     "application/json": components["schemas"]["PayoutRunResult"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24573,7 +26643,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -24654,7 +26724,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24697,6 +26767,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -24769,7 +26852,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payout"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24780,7 +26863,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -24861,7 +26944,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24904,6 +26987,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -24973,7 +27069,7 @@ export interface operations {
                     "application/json": components["schemas"]["CommunicationClassified"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -24984,7 +27080,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -25065,7 +27161,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25108,6 +27204,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -25173,7 +27282,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContactDetail"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25184,7 +27293,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -25265,7 +27374,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25308,6 +27417,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -25465,6 +27587,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -25531,7 +27666,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrganisationContactDetail"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25542,7 +27677,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -25623,7 +27758,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25666,6 +27801,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -25808,6 +27956,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -25876,7 +28037,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrganisationContactDetail"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -25887,7 +28048,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -25968,7 +28129,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26011,6 +28172,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -26082,7 +28256,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrganisationContactDetail"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26093,7 +28267,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -26174,7 +28348,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26217,6 +28391,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -26354,6 +28541,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -26417,7 +28617,7 @@ export interface operations {
                     "application/json": components["schemas"]["TestClock"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26428,7 +28628,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -26509,7 +28709,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26552,6 +28752,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -26620,7 +28833,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payment"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26631,7 +28844,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -26712,7 +28925,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26755,6 +28968,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -26827,7 +29053,7 @@ export interface operations {
                     "application/json": components["schemas"]["Communication"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26838,7 +29064,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -26919,7 +29145,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -26962,6 +29188,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -27034,7 +29273,7 @@ export interface operations {
                     "application/json": components["schemas"]["Communication"];
                 };
             };
-            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27045,7 +29284,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "unsupported_api_version" | "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -27126,7 +29365,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27169,6 +29408,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -27233,6 +29485,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -27291,6 +29556,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -27355,6 +29633,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -27413,6 +29704,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -27477,6 +29781,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
             /** @description `internal_error`: An unexpected server error. */
             500: {
                 headers: {
@@ -27529,7 +29846,7 @@ export interface operations {
                     "application/json": components["schemas"]["CallbackResult"];
                 };
             };
-            /** @description `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27538,7 +29855,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -27582,7 +29899,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27605,6 +29922,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -27660,7 +29990,7 @@ export interface operations {
                     "application/json": components["schemas"]["CallbackResult"];
                 };
             };
-            /** @description `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27669,7 +29999,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -27713,7 +30043,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27736,6 +30066,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };
@@ -27791,7 +30134,7 @@ export interface operations {
                     "application/json": components["schemas"]["CallbackResult"];
                 };
             };
-            /** @description `invalid_json`: The body is not valid JSON. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            /** @description `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27800,7 +30143,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "invalid_json" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                        code?: "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
                     };
                 };
             };
@@ -27844,7 +30187,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `unsupported_media_type`: The body is not `application/json`. */
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
             415: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -27867,6 +30210,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
                     };
                 };
             };

@@ -23,7 +23,16 @@ export interface ErrorCodeSpec {
  * The OpenAPI document lists this registry, so code and docs cannot drift apart.
  */
 export const ERROR_CODES = {
-  invalid_json: { status: 400, type: 'invalid_request_error', description: 'The body is not valid JSON.' },
+  invalid_json: {
+    status: 400,
+    type: 'invalid_request_error',
+    description: 'The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate.',
+  },
+  content_encoding_invalid: {
+    status: 400,
+    type: 'invalid_request_error',
+    description: 'The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated.',
+  },
   validation_failed: {
     status: 400,
     type: 'invalid_request_error',
@@ -65,7 +74,11 @@ export const ERROR_CODES = {
     type: 'invalid_request_error',
     description: 'The uploaded file exceeds the import size limit (`IMPORT_MAX_BYTES`, default 1 GiB).',
   },
-  unsupported_media_type: { status: 415, type: 'invalid_request_error', description: 'The body is not `application/json`.' },
+  unsupported_media_type: {
+    status: 415,
+    type: 'invalid_request_error',
+    description: 'The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`).',
+  },
   idempotency_key_reused: { status: 422, type: 'invalid_request_error', description: 'The idempotency key was used with a different request.' },
   business_rule_violation: { status: 422, type: 'invalid_request_error', description: 'The request is well formed but breaks a business rule.' },
   request_header_too_large: {

@@ -26,11 +26,22 @@ export interface VersionChange {
   objects: Readonly<Record<string, (obj: Json, ctx: DowngradeContext) => Json>>;
   /** Object type → relations the previous version shows as lists of ids: the API loads them for such answers. */
   relationIds?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Object type → the same change on the object's JSON Schema (the OpenAPI document describes each
+   * version's shape with it, `downgradeSchema`); `top` as for `objects`.
+   */
+  schemas: Readonly<Record<string, (schema: Json, ctx: { top: boolean }) => Json>>;
 }
 
 const DEBT_LISTS = ['invoices', 'line_items', 'payments', 'payment_plans'] as const;
 
 const idOf = (v: unknown): unknown => (v !== null && typeof v === 'object' && 'id' in v ? v.id : v);
+
+/** `schema`'s properties and `required` with each key renamed by `rename` (order kept), values by `retype`. */
+function renameProperties(schema: Json, rename: (key: string) => string, retype: (key: string, value: unknown) => unknown): Json {
+  const properties = Object.fromEntries(Object.entries((schema.properties ?? {}) as Json).map(([k, v]) => [rename(k), retype(k, v)]));
+  return { ...schema, properties, ...(Array.isArray(schema.required) ? { required: (schema.required as string[]).map(rename) } : {}) };
+}
 
 /** Every change, newest version first. */
 export const VERSION_CHANGES: readonly VersionChange[] = [
@@ -47,6 +58,18 @@ export const VERSION_CHANGES: readonly VersionChange[] = [
         return out;
       },
     },
+    schemas: {
+      // An answer's debts show the lists, each item an id unless expanded.
+      debt: (schema, { top }) => {
+        if (!top) return schema;
+        const lists = new Set<string>(DEBT_LISTS);
+        return renameProperties(
+          schema,
+          (k) => k,
+          (k, v) => (lists.has(k) ? { ...(v as Json), items: { anyOf: [{ type: 'string', description: 'The id, unless expanded.' }, (v as Json).items] } } : v),
+        );
+      },
+    },
   },
   {
     version: '2026-11-01',
@@ -55,11 +78,32 @@ export const VERSION_CHANGES: readonly VersionChange[] = [
       // The ids take the places the references had, keeping the field order.
       line_item: (item) => Object.fromEntries(Object.entries(item).map(([k, v]) => (k === 'debt' || k === 'invoice' ? [`${k}_id`, idOf(v ?? null)] : [k, v]))),
     },
+    schemas: {
+      line_item: (schema) =>
+        renameProperties(
+          schema,
+          (k) => (k === 'debt' || k === 'invoice' ? `${k}_id` : k),
+          (k, v) =>
+            k === 'debt'
+              ? { type: 'string', description: 'Id of the debt.' }
+              : k === 'invoice'
+                ? { type: ['string', 'null'], description: 'Id of the invoice.' }
+                : v,
+        ),
+    },
   },
   {
     version: '2026-11-01',
     description: 'A webhook endpoint is `object: "webhook_endpoint"` (before: `"webhook"`).',
     objects: { webhook_endpoint: (endpoint) => ({ ...endpoint, object: 'webhook' }) },
+    schemas: {
+      webhook_endpoint: (schema) =>
+        renameProperties(
+          schema,
+          (k) => k,
+          (k, v) => (k === 'object' ? { type: 'string', const: 'webhook' } : v),
+        ),
+    },
   },
   {
     version: '2026-11-01',
@@ -75,6 +119,17 @@ export const VERSION_CHANGES: readonly VersionChange[] = [
         livemode: livemode ?? true,
         data: (data as { object?: unknown } | undefined)?.object ?? null,
       }),
+    },
+    schemas: {
+      event: (schema) => {
+        const p = schema.properties as Json;
+        const object = ((p.data as Json).properties as Json).object;
+        return {
+          ...schema,
+          required: ['id', 'object', 'type', 'created_at', 'livemode', 'data'],
+          properties: { id: p.id, object: p.object, type: p.type, created_at: p.created_at, livemode: { type: 'boolean' }, data: object },
+        };
+      },
     },
   },
 ];
@@ -116,4 +171,39 @@ export function downgrade(value: unknown, version: string, implied: ReadonlySet<
     return out;
   };
   return walk(value, true);
+}
+
+/**
+ * A JSON Schema of the newest shape (an answer's body, as the OpenAPI document states it) turned
+ * into `version`'s, by the same changes as `downgrade`: every object schema with an `object` const
+ * (embedded ones included, innermost first) passed through the changes' `schemas`. The root, a
+ * list's `data` items and an event's `data` are `top`, as in `downgrade`.
+ * @returns `schema` itself when `version` is the newest
+ */
+export function downgradeSchema(schema: Json, version: string): Json {
+  const changes = changesSince(version);
+  if (!changes.length) return schema;
+  const walk = (node: unknown, top: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((n) => walk(n, top));
+    if (node === null || typeof node !== 'object') return node;
+    const s = node as Json;
+    const kind = ((s.properties as Json | undefined)?.object as Json | undefined)?.const;
+    const passes = kind === undefined || kind === 'list' || kind === 'event';
+    let out: Json = Object.fromEntries(
+      Object.entries(s).map(([k, child]) => {
+        if (k === 'properties')
+          return [
+            k,
+            Object.fromEntries(Object.entries(child as Json).map(([name, sub]) => [name, walk(sub, top && passes && (name === 'data' || name === 'object'))])),
+          ];
+        return [k, ['items', 'anyOf', 'oneOf', 'allOf'].includes(k) ? walk(child, top) : child];
+      }),
+    );
+    for (const change of changes) {
+      const transform = typeof kind === 'string' ? change.schemas[kind] : undefined;
+      if (transform) out = transform(out, { top });
+    }
+    return out;
+  };
+  return walk(schema, true) as Json;
 }

@@ -44,16 +44,23 @@ export type OrganisationConfigurations = Static<typeof OrganisationConfiguration
 /**
  * `payment_options_configuration` (docs/api.md section 15): what the organisation lets its
  * customers do when they pay, in the public API's shape; every field optional, amounts in minor units.
+ * The public API's own fields (`pay_later_permitted`, `payment_plans_permitted`, `metadata`) sit
+ * beside our policy fields; all are stored as given (the whole object, a jsonb column) and returned.
  */
 export const PaymentOptionsConfiguration = Type.Object(
   {
+    pay_later_permitted: Type.Optional(
+      Type.Boolean({ description: "Whether customers may promise one payment of the balance by a later date (the public API's field)." }),
+    ),
+    payment_plans_permitted: Type.Optional(Type.Boolean({ description: "Whether customers may agree a payment plan (the public API's field)." })),
+    metadata: Type.Optional(metadataSchema),
     instalments_allowed: Type.Optional(Type.Boolean({ description: 'Whether customers may pay by instalments (a payment plan).' })),
     max_instalments: Type.Optional(Type.Integer({ minimum: 1, maximum: 120, description: 'Most instalments a plan may have.' })),
     min_instalment_amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1, description: 'Smallest instalment, minor units.' })),
     settlement_allowed: Type.Optional(Type.Boolean({ description: 'Whether a settlement (less than the balance in full) may be offered.' })),
     max_discount_percent: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'Largest settlement discount, percent of the balance.' })),
   },
-  { additionalProperties: false, description: 'How customers may pay: instalments and settlements (each field optional).' },
+  { additionalProperties: false, description: 'How customers may pay: pay later, payment plans (instalments) and settlements (each field optional).' },
 );
 export type PaymentOptionsConfiguration = Static<typeof PaymentOptionsConfiguration>;
 

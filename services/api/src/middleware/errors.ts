@@ -5,7 +5,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError, toErrorBody } from '@dms/errors';
 import { isDatabaseBusy } from '@dms/db';
-import { STORABILITY_MESSAGES } from './json-body.js';
 // `req.log` is pino-http's (request-log.ts), declared on Express's Request by its types.
 import type {} from 'pino-http';
 
@@ -23,21 +22,6 @@ export function routeNotFound(allowed: (path: string) => string[]): RequestHandl
     if (req.method === 'OPTIONS') return void res.set('Allow', allow).status(204).end();
     next(new ApiError('method_not_allowed', `${req.path} does not accept ${req.method}; it accepts ${allow}.`, { headers: { Allow: allow } }));
   };
-}
-
-/** Maps body-parser failures (malformed JSON, size, charset) to registered API errors. */
-function fromBodyParser(err: { type?: string; message?: string }): ApiError | undefined {
-  switch (err.type) {
-    case 'entity.parse.failed':
-      return new ApiError('invalid_json', STORABILITY_MESSAGES.has(err.message ?? '') ? err.message! : 'The request body is not valid JSON.');
-    case 'entity.too.large':
-      return new ApiError('body_too_large', 'The request body exceeds 1 MiB.');
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return new ApiError('unsupported_media_type', 'The request body must be UTF-8 JSON.');
-    default:
-      return undefined;
-  }
 }
 
 /**
@@ -72,7 +56,7 @@ function fromDatabase(err: unknown): ApiError | undefined {
  * If the response has already started it is only ended.
  */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
-  const apiError = err instanceof ApiError ? err : (fromBodyParser(err as { type?: string }) ?? fromRouter(err) ?? fromDatabase(err));
+  const apiError = err instanceof ApiError ? err : (fromRouter(err) ?? fromDatabase(err));
   const { status, body, headers } = toErrorBody(apiError ?? err, req.id as string);
   if (apiError?.code === 'service_unavailable')
     req.log?.warn({ err: { message: (err as Error).message, code: (err as { code?: unknown }).code } }, 'database busy');

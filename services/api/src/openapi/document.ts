@@ -6,7 +6,9 @@
  *
  * What every operation gets from its kind:
  * - every operation: 400 `parameter_invalid` (a query parameter, or a path that does not decode),
- *   503 `service_unavailable` (with `Retry-After`) and 500;
+ *   431 `request_header_too_large` (a URL and headers over Node's limit, answered before any
+ *   middleware, so without the rate-limit headers), 503 `service_unavailable` (with `Retry-After`)
+ *   and 500; other success statuses it declares (`also`) beside its own;
  * - token operations: the OAuth 2.0 client-credentials security requirement with its scope,
  *   `Api-Version`, the rate-limit headers on every 2xx and 4xx answer, and the errors 400
  *   `unsupported_api_version`, 401, 403 (when scoped) and 429;
@@ -29,6 +31,7 @@ import { DEFAULT_LIMIT, EXPAND_PARAM, MAX_LIMIT } from '../operations/query.js';
 import { DEFAULT_SEARCH_TOTAL_CAP, TOTAL_RELATION_HEADER } from '@dms/search';
 import { componentSchemas } from './components.js';
 import { withLivemodeProperty } from '../operations/livemode.js';
+import { olderComponents, olderResponses } from './versions.js';
 import { expandParameter, headerComponents, parameterComponents, plain, queryProperties, ref, sharedExpand, type Json } from './parameters.js';
 
 /** The first paragraph of a test helper's description (docs/api.md section 15). */
@@ -93,7 +96,7 @@ function errorCodesOf(op: Operation): ErrorCode[] {
     if (op.access.scope) codes.add('insufficient_scope');
   }
   if (isWrite(op) || op.method === 'delete') {
-    for (const c of ['invalid_json', 'validation_failed', 'body_too_large', 'unsupported_media_type'] as const) codes.add(c);
+    for (const c of ['invalid_json', 'content_encoding_invalid', 'validation_failed', 'body_too_large', 'unsupported_media_type'] as const) codes.add(c);
   }
   if (isWrite(op)) {
     for (const c of ['idempotency_key_invalid', 'idempotency_key_in_use', 'idempotency_key_reused'] as const) codes.add(c);
@@ -109,6 +112,9 @@ function errorCodesOf(op: Operation): ErrorCode[] {
   // A test helper does not exist for a live token (docs/api.md section 15).
   if (op.testOnly) codes.add('route_not_found');
   for (const c of op.errors ?? []) codes.add(c);
+  // Any request whose URL and headers exceed Node's limit, a long query string above all (answered
+  // before any middleware: libs/lifecycle's client-errors.ts).
+  codes.add('request_header_too_large');
   codes.add('internal_error').add('service_unavailable');
   return [...codes];
 }
@@ -128,13 +134,24 @@ function errorResponses(op: Operation): Record<string, unknown> {
     if (status === 429 || status === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
     // Every answer of a token operation below 500 has passed the rate limiters (the failed-token one
     // for a 401), which set their headers.
-    if (op.access.token && status < 500) Object.assign(headers, rateLimitHeaders);
+    // A 431 is answered before anything else ran.
+    if (op.access.token && status < 500 && status !== 431) Object.assign(headers, rateLimitHeaders);
     out[String(status)] = {
       description: codes.map((c) => `\`${c}\`: ${ERROR_CODES[c].description}`).join(' '),
       headers,
       content: { 'application/json': { schema: { allOf: [ref('schemas', 'Error'), { properties: { code: { enum: codes } } }] } } },
     };
   }
+  return out;
+}
+
+function successResponses(op: Operation, older: Record<string, unknown>): Record<string, unknown> {
+  let main = successResponse(op);
+  // The older versions' shapes (docs/api.md section 15, versions.ts).
+  const versions = olderResponses(op, older);
+  if (versions) main = { ...main, description: `${main.description as string} ${versions.note}`, 'x-api-versions': versions.extension };
+  const out: Record<string, unknown> = { [String(op.response.status)]: main };
+  for (const [status, when] of Object.entries(op.response.also ?? {})) out[status] = { ...main, description: when };
   return out;
 }
 
@@ -175,7 +192,7 @@ function pathParameter(name: string, prefix: IdPrefix): Record<string, unknown> 
  * The operation's OpenAPI object.
  * @param expand the shared `expand[]` schema: an operation accepting other values states its own
  */
-function operationObject(op: Operation, expand: Json | undefined): Record<string, unknown> {
+function operationObject(op: Operation, expand: Json | undefined, older: Record<string, unknown>): Record<string, unknown> {
   const parameters: unknown[] = Object.entries(op.pathParams ?? {}).map(([name, prefix]) => pathParameter(name, prefix));
   const required = new Set(((op.query as Json | undefined)?.required ?? []) as string[]);
   for (const [name, schema] of Object.entries(queryProperties(op))) {
@@ -202,6 +219,8 @@ function operationObject(op: Operation, expand: Json | undefined): Record<string
       ? { description: [testOnly, op.description, scopes.length ? `Scope: \`${scopes[0]}\`.` : ''].filter(Boolean).join('\n\n') }
       : {}),
     ...(op.testOnly ? { 'x-test-only': true } : {}),
+    // The event types it may record (docs/api.md section 7), as declared with the operation.
+    ...(op.events?.length ? { 'x-events': op.events } : {}),
     security: op.access.token ? [{ [SECURITY_SCHEME]: scopes }] : [],
     parameters,
   };
@@ -211,7 +230,7 @@ function operationObject(op: Operation, expand: Json | undefined): Record<string
       content: { [op.body.multipart ? 'multipart/form-data' : 'application/json']: { schema: ref('schemas', op.body.name) } },
     };
   }
-  object.responses = { [String(op.response.status)]: successResponse(op), ...errorResponses(op) };
+  object.responses = { ...successResponses(op, older), ...errorResponses(op) };
   return object;
 }
 
@@ -250,7 +269,9 @@ function withIntegerFormats(doc: OpenApiDocument): OpenApiDocument {
 function assemble(opts: DocumentOptions, operations: readonly Operation[]): OpenApiDocument {
   const paths: Record<string, Record<string, unknown>> = {};
   const expand = sharedExpand(operations);
-  for (const op of operations) (paths[op.path] ??= {})[op.method] = operationObject(op, expand);
+  const schemas = JSON.parse(JSON.stringify(componentSchemas(operations))) as Record<string, unknown>;
+  const older = olderComponents(schemas, operations);
+  for (const op of operations) (paths[op.path] ??= {})[op.method] = operationObject(op, expand, older);
   const tags = [...new Set(operations.map((o) => o.tag))].map((name) => ({ name }));
   return {
     openapi: '3.1.0',
@@ -260,7 +281,7 @@ function assemble(opts: DocumentOptions, operations: readonly Operation[]): Open
     tags,
     paths,
     components: {
-      schemas: withLivemodeProperty(JSON.parse(JSON.stringify(componentSchemas(operations))), 'documented') as Json,
+      schemas: withLivemodeProperty({ ...schemas, ...older }, 'documented') as Json,
       parameters: parameterComponents(operations),
       headers: headerComponents(opts.searchTotalCap ?? DEFAULT_SEARCH_TOTAL_CAP),
       securitySchemes: {

@@ -130,8 +130,8 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
         writePage(req, res, c.cfg.PUBLIC_BASE_URL, page);
         return serialize({ object: 'list', data: page.data });
       }
-      // A handler may answer another documented status itself (readiness: 503); else the declared one.
-      if (res.statusCode === 200) res.status(op.response.status);
+      // A handler may answer another documented status itself (readiness: 503, `also`); else the declared one.
+      if (res.statusCode === 200 && !op.response.also?.[200]) res.status(op.response.status);
       return serialize(result);
     };
     // With an Idempotency-Key claim, the handler's writes and the stored response share one transaction.

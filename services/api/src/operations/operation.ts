@@ -76,10 +76,19 @@ export interface Operation<Q extends TSchema = TSchema, B extends TSchema = TSch
    * Success status and body. `list` wraps the schema in `{"object":"list","data":[…]}` and the
    * handler returns a PageResult; `produces` marks a body the handler writes itself.
    */
-  response: NamedSchema & { status: 200 | 201; list?: boolean; produces?: 'text/html' | 'text/plain' | 'text/csv' | 'application/json' };
+  response: NamedSchema & {
+    status: 200 | 201;
+    list?: boolean;
+    produces?: 'text/html' | 'text/plain' | 'text/csv' | 'application/json';
+    /**
+     * Other success statuses with the same body, each with when it is answered: the handler sets
+     * the status itself on every answer (`POST /imports`: 201 new, 200 the same file again).
+     */
+    also?: Partial<Record<200 | 201, string>>;
+  };
   /** Errors particular to this operation (those common to its kind are added by the generator). */
   errors?: ErrorCode[];
-  /** Event types the operation records (documented; written through the outbox). */
+  /** Event types the operation may record (written through the outbox; OpenAPI `x-events`, checked by test/openapi/events.test.ts). */
   events?: EventType[];
   /**
    * A test helper (docs/api.md section 15): only test clients reach it; to a live token it does not

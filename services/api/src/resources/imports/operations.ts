@@ -43,7 +43,7 @@ export const importOperations: AnyOperation[] = [
     description:
       'multipart/form-data: `type` (placement, transaction, arrangement, closure), `organisation_id` (required for placements), then `file` (CSV, UTF-8, a header row). Answers 201 with the new import (`queued`, or `failed` with the reason when the file is refused whole), or 200 with the existing import when the same file (SHA-256) of the same type was uploaded before. A file over the size limit is 413 `file_too_large`.',
     body: { name: 'ImportUpload', schema: ImportUpload, multipart: true },
-    response: { ...object, status: 200 },
+    response: { ...object, status: 201, also: { 200: 'The existing import: the same file (SHA-256) of the same type was uploaded before.' } },
     errors: ['file_too_large', 'unsupported_media_type'],
     events: ['import.failed'],
     handler: (i) => uploadImport(i),
