@@ -138,9 +138,12 @@ describe('stop signals and WEB_CONCURRENCY=2', () => {
     // The primary and both workers receive it; the primary passes it on to each worker as well.
     process.kill(-api.child.pid!, 'SIGTERM');
     expect(await exit).toBe(0);
-    const log = readFileSync(api.logFile, 'utf8');
-    expect(log.split('"msg":"draining"').length - 1).toBe(2);
-    expect(log.split('"msg":"stopped"').length - 1).toBe(2);
+    // The primary's exit can come before the piped output of its workers reached the log file (the
+    // harness copies it asynchronously): wait for both workers' last line, then count exactly.
+    const count = (msg: string) => readFileSync(api.logFile, 'utf8').split(`"msg":"${msg}"`).length - 1;
+    await eventually(() => count('stopped') >= 2, 'both workers to log "stopped"');
+    expect(count('draining')).toBe(2);
+    expect(count('stopped')).toBe(2);
   });
 });
 
