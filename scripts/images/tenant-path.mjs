@@ -237,7 +237,11 @@ async function drainWithRequestInFlight(platform, container, port, token) {
   await pause(300);
   const started = Date.now();
   const stopping = platform.terminate(container);
-  await pause(500);
+  // The listener closes as the "draining" line is logged: probe once that line is there (a fixed
+  // pause lost the race when the signal took longer than it to arrive on a busy machine).
+  const drainingBy = Date.now() + 15_000;
+  while (!(await logs(container)).includes('"msg":"draining"') && Date.now() < drainingBy) await pause(100);
+  await pause(100);
   const refused = await new Promise((resolve) => {
     const probe = connect(port, '127.0.0.1');
     probe.once('connect', () => (probe.destroy(), resolve(false)));

@@ -17,12 +17,13 @@
 import type { Knex } from '@dms/db';
 import { mergeMetadata } from '../kernel/metadata.js';
 import { SYSTEM_ACTOR, type StatusNote } from '../debts/moves.js';
-import { deferEngineState, flushEngineState, setEngineState, type EngineColumns } from '../debts/engine-state.js';
+import { flushEngineState, setEngineState, type EngineColumns } from '../debts/engine-state.js';
 import type { DebtRow } from '../debts/schemas.js';
 import { debtsResource } from '../debts/resource.js';
 import { moveLockedDebts, type LockedMove } from '../debts/set-wise.js';
 import type { CollectionStrategy } from '../organisations/strategy.js';
-import { deferEvents, flushEvents } from '../kernel/outbox.js';
+import { flushEvents } from '../kernel/outbox.js';
+import { batchWrites } from '../kernel/write-batch.js';
 import { acrossTenants, tenantRows } from '../kernel/scoped.js';
 import { stepDueAt } from './engine.js';
 import { markUndeliverable } from './inbound.js';
@@ -127,9 +128,8 @@ function cachedStrategies(trx: Knex.Transaction): Pick<EngineReads, 'strategyFor
  */
 export async function recordOutcomes(db: Knex, outcomes: ReadonlyArray<{ sent: CommunicationRow; outcome: SendOutcome }>): Promise<number> {
   if (!outcomes.length) return 0;
-  return db.transaction(async (trx) => {
-    deferEvents(trx);
-    deferEngineState(trx);
+  return db.transaction(async (outer) => {
+    const trx = batchWrites(outer, ['events', 'engineState']);
     const debtIds = [...new Set(outcomes.map((o) => o.sent.debt_id))].sort();
     const debts = new Map(
       ((await acrossTenants(trx, debtsResource).whereIn('debts.id', debtIds).orderBy('debts.id').forUpdate()) as DebtRow[]).map((d) => [d.id, d]),

@@ -1,11 +1,12 @@
 /**
  * The collection engine's bookkeeping on a debt (docs/api.md section 13): its strategy step, when
  * it is next due and when the customer was last contacted. `setEngineState` writes it for a debt
- * the caller has locked; in a transaction that defers it (`deferEngineState`), the writes are
- * collected and `flushEngineState` makes them in one statement per set of columns before the commit.
+ * the caller has locked; through a write batch (`batchWrites`, kernel) the writes are collected and
+ * `flushEngineState` makes them in one statement per set of columns before the commit.
  */
 import type { Knex } from '@dms/db';
 import { tenantRows } from '../kernel/scoped.js';
+import { writeBatchOf, type BatchedTransaction } from '../kernel/write-batch.js';
 import { bySignature, updateFromValues } from '../kernel/set-wise.js';
 import { debtsResource } from './resource.js';
 import type { DebtRow } from './schemas.js';
@@ -30,8 +31,8 @@ export interface EngineState {
 
 /**
  * Writes the engine's bookkeeping of a debt the caller has locked: no event (nothing a client
- * sees changes; the communications and status moves it goes with record theirs). In a
- * transaction that defers it (`deferEngineState`) it is collected and written set-wise.
+ * sees changes; the communications and status moves it goes with record theirs). Through a write
+ * batch (`batchWrites`) it is collected and written set-wise by `flushEngineState`.
  */
 export async function setEngineState(trx: Knex.Transaction, tenantId: string, debtId: string, given: EngineState): Promise<void> {
   const state = collectEngineState(trx, tenantId, debtId, given);
@@ -44,40 +45,30 @@ export async function setEngineState(trx: Knex.Transaction, tenantId: string, de
   if (Object.keys(columns).length) await tenantRows(trx, debtsResource, tenantId).where('debts.id', debtId).update(columns);
 }
 
-/** Engine bookkeeping collected per transaction, by debt id. */
-const pending = new WeakMap<Knex.Transaction, Map<string, { tenantId: string; state: EngineColumns }>>();
-
 /**
- * Makes `setEngineState` in `trx` collect what it writes (a debt's later call overrides its
- * earlier one column by column) until `flushEngineState`, which must run before the commit. A
- * status move of a debt with collected state must not write engine columns itself.
- */
-export function deferEngineState(trx: Knex.Transaction): void {
-  if (!pending.has(trx)) pending.set(trx, new Map());
-}
-
-/**
- * Collects `state` for `debtId` when `trx` defers (and the state holds no `'now'`).
+ * Collects `state` for `debtId` when `trx` carries a write batch (and the state holds no `'now'`);
+ * a debt's later call overrides its earlier one column by column. A status move of a debt with
+ * collected state must not write engine columns itself.
  * @returns null when collected; else what the caller must write at once (with what was collected
  *   for the debt, which is then dropped, so that nothing older is written after it)
  */
 export function collectEngineState(trx: Knex.Transaction, tenantId: string, debtId: string, state: EngineState): EngineState | null {
-  const collected = pending.get(trx);
+  const collected = writeBatchOf(trx)?.engineStates;
   if (!collected) return state;
   const merged: EngineState = { ...collected.get(debtId)?.state, ...state };
   if (merged.engine_due_at === 'now' || merged.contacted_at === 'now') {
     collected.delete(debtId);
     return merged;
   }
-  collected.set(debtId, { tenantId, state: merged as EngineColumns });
+  collected.set(debtId, { tenantId, state: merged as EngineColumns & Record<string, unknown> });
   return null;
 }
 
-/** Writes the state `trx` collected since `deferEngineState`; `setEngineState` writes at once again afterwards. */
-export async function flushEngineState(trx: Knex.Transaction): Promise<void> {
-  const collected = pending.get(trx);
-  pending.delete(trx);
+/** Writes the state `trx`'s write batch collected; `setEngineState` through `trx` writes at once afterwards. */
+export async function flushEngineState(trx: BatchedTransaction): Promise<void> {
+  const collected = trx.writeBatch.engineStates;
+  trx.writeBatch.engineStates = null;
   if (!collected?.size) return;
-  const rows = [...collected].map(([id, { tenantId, state }]) => ({ id, tenant_id: tenantId, ...state }));
+  const rows = [...collected].map(([id, { tenantId, state }]) => ({ id, tenant_id: tenantId, ...(state as EngineColumns) }));
   for (const group of bySignature(rows, (r) => Object.keys(r))) await updateFromValues<DebtRow>(trx, 'debts', ENGINE_TYPES, group);
 }

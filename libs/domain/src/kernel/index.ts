@@ -8,6 +8,7 @@ export * from './resource.js';
 export * from './scoped.js';
 export * from './owned.js';
 export * from './outbox.js';
+export * from './write-batch.js';
 export * from './metadata.js';
 export * from './machine.js';
 export * from './validation.js';

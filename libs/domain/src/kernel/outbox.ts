@@ -11,6 +11,7 @@ import { currentTraceparent } from '@dms/telemetry';
 import { LATEST_API_VERSION, renderEvent, type EventBody } from '@dms/webhook-delivery';
 import type { AnyResource, EventOf } from './resource.js';
 import { tenantLivemode, withLivemode } from './livemode.js';
+import { batchWrites, writeBatchOf, type BatchedTransaction } from './write-batch.js';
 
 /** Prefix of event ids (`evt_…`); the `events` resource declares the same. */
 export const EVENT_ID_PREFIX = 'evt';
@@ -42,7 +43,7 @@ export async function recordEvent<R extends AnyResource>(
     data: JSON.stringify({ object: shown }),
     trace_parent: currentTraceparent(),
   };
-  const pending = deferred.get(trx);
+  const pending = writeBatchOf(trx)?.events;
   if (pending) {
     pending.push(values);
     return renderEvent({ id, type, created_at: new Date(), data: { object: shown } }, LATEST_API_VERSION);
@@ -52,28 +53,18 @@ export async function recordEvent<R extends AnyResource>(
   return renderEvent({ id, type, created_at: row!.created_at as Date, data: { object: shown } }, LATEST_API_VERSION);
 }
 
-/** Rows of events recorded in a transaction that defers them, in the order recorded. */
-const deferred = new WeakMap<Knex.Transaction, Array<Record<string, unknown>>>();
-/** Events per INSERT statement when deferred events are written. */
+/** Events per INSERT statement when a batch's events are written. */
 const EVENTS_PER_INSERT = 500;
 
 /**
- * Makes `recordEvent` in `trx` collect its events instead of writing each at once, for work that
- * records many (the collection engine's batches, docs/api.md section 13); `flushEvents` writes them,
- * set-wise, and must run before the commit. The event `recordEvent` returns meanwhile carries the
- * process's clock as `created_at` (the stored one is the transaction's time).
+ * Writes the events `trx`'s write batch collected (`batchWrites`; in the order recorded, up to 500
+ * rows per statement) and wakes the dispatchers once per tenant; must run before the commit. The
+ * events `recordEvent` returned meanwhile carry the process's clock as `created_at` (the stored
+ * one is the transaction's time). `recordEvent` through `trx` writes at once afterwards.
  */
-export function deferEvents(trx: Knex.Transaction): void {
-  if (!deferred.has(trx)) deferred.set(trx, []);
-}
-
-/**
- * Writes the events `trx` collected since `deferEvents` (in the order recorded, up to 500 rows per
- * statement) and wakes the dispatchers once per tenant; `recordEvent` writes at once again afterwards.
- */
-export async function flushEvents(trx: Knex.Transaction): Promise<void> {
-  const pending = deferred.get(trx);
-  deferred.delete(trx);
+export async function flushEvents(trx: BatchedTransaction): Promise<void> {
+  const pending = trx.writeBatch.events;
+  trx.writeBatch.events = null;
   if (!pending?.length) return;
   for (let i = 0; i < pending.length; i += EVENTS_PER_INSERT) await trx('events').insert(pending.slice(i, i + EVENTS_PER_INSERT));
   for (const tenantId of new Set(pending.map((e) => e.tenant_id as string))) await notifyDispatchers(trx, tenantId);
@@ -89,15 +80,15 @@ export interface PendingEvent<R extends AnyResource = AnyResource> {
 /**
  * Writes `events` of `tenantId` in transaction `trx`, in the given order (their `seq` follows it):
  * the set form of `recordEvent` for writers of many objects at once (file imports, docs/api.md
- * section 16), through the same deferral as the engine's batches, so each is stored exactly as
- * `recordEvent` stores it. In a transaction that already defers its events they join those (the
- * caller flushes); otherwise they are flushed here.
+ * section 16), through a write batch like the engine's, so each is stored exactly as `recordEvent`
+ * stores it. Through a handle whose batch still collects events they join those (its owner
+ * flushes); otherwise they are flushed here.
  */
 export async function recordEvents(trx: Knex.Transaction, tenantId: string, events: readonly PendingEvent[]): Promise<void> {
-  const owner = !deferred.has(trx);
-  if (owner) deferEvents(trx);
-  for (const e of events) await recordEvent(trx, e.resource, tenantId, e.type, e.object);
-  if (owner) await flushEvents(trx);
+  const owner = !writeBatchOf(trx)?.events;
+  const batched = owner ? batchWrites(trx, ['events']) : trx;
+  for (const e of events) await recordEvent(batched, e.resource, tenantId, e.type, e.object);
+  if (owner) await flushEvents(batched as BatchedTransaction);
 }
 
 /**

@@ -203,7 +203,7 @@ async function pendingChanges(
  * `PUT`/`PATCH` of a payment, in one transaction under the debt's and the payment's locks: changes
  * a pending payment's amount, currency or transaction (`payment.updated`), moves a pending payment
  * to its outcome (`payment.<outcome>`; a success is counted then, at its new amount), and/or merges
- * metadata. A refusal changes nothing.
+ * metadata (alone: `payment.updated`, as for every resource). A refusal changes nothing.
  * @throws ApiError 404, 409 `invalid_state_transition` (payment not pending, or the debt no longer
  *   accepts payments), 422 `business_rule_violation` (param `amount` or `currency`)
  */
@@ -232,9 +232,10 @@ export async function updatePayment(db: Knex, tenantId: string, debtId: string, 
       }
     }
     const metadata = input.metadata === undefined ? {} : { metadata: JSON.stringify(mergeMetadata(payment.metadata, input.metadata)) };
-    // The pending payment's new terms are an event of their own, recorded before its outcome's.
+    // The pending payment's new terms, or new metadata alone, are an event of their own, recorded
+    // before its outcome's (metadata given with an outcome goes with the outcome's event).
     let updated: Payment | undefined;
-    if (Object.keys(fields).length) {
+    if (Object.keys(fields).length || (outcome === undefined && input.metadata !== undefined)) {
       updated = await write({ ...fields, ...metadata });
       await recordEvent(trx, paymentsResource, tenantId, 'payment.updated', updated);
     }

@@ -4,7 +4,7 @@
  * LOCKED` (so two workers never work one debt at once); each is decided through the domain
  * (@dms/domain/communications) in the batch's one transaction, whose reads are loaded set-wise
  * for the batch (`batchReads`) and whose events are written set-wise through the outbox before
- * the commit (`deferEvents`, `flushEvents`). Communications are handed to their providers only
+ * the commit (a write batch: `batchWrites`, `flushEvents`). Communications are handed to their providers only
  * after that transaction committed, each marked just before and recorded just after (send.ts).
  * The engine's clock is the debt's tenant's (`tenant_now`) plus the worker's offset.
  * - `debt_taken_in`: `prepared`, `adjusted`, `resumed` debts, and `enriching` or `contact_failed`
@@ -22,8 +22,8 @@
  */
 import type { Channels } from '@dms/channels';
 import type { Knex } from '@dms/db';
-import { deferEngineState, flushEngineState, type DebtRow } from '@dms/domain/debts';
-import { deferEvents, flushEvents } from '@dms/domain/kernel';
+import { flushEngineState, type DebtRow } from '@dms/domain/debts';
+import { batchWrites, flushEvents, type BatchedTransaction } from '@dms/domain/kernel';
 import {
   analyseDebts,
   applyReconciliation,
@@ -79,21 +79,21 @@ const earliestOf = (claimed: readonly Claimed[]): Date => new Date(Math.min(...c
 const made = (debt: Claimed, outcome: EngineOutcome): ChangeOutcome => ({ kind: 'made', object: debt.id, tenant: debt.tenant_id, context: outcome.context });
 
 /**
- * Decides the claimed debts with `decide`, with reads loaded for the whole batch; the engine's
- * bookkeeping and the events are written set-wise before the caller commits.
+ * Decides the claimed debts with `decide` through a write batch on `outer`, with reads loaded for
+ * the whole batch; the engine's bookkeeping and the events are written set-wise before the caller
+ * commits.
  */
 async function inBatch(
-  trx: Knex.Transaction,
+  outer: Knex.Transaction,
   claimed: Claimed[],
-  decide: (claimed: Claimed[], reads: Awaited<ReturnType<typeof batchReads>>) => Promise<EngineOutcome[]>,
+  decide: (trx: BatchedTransaction, claimed: Claimed[], reads: Awaited<ReturnType<typeof batchReads>>) => Promise<EngineOutcome[]>,
 ): Promise<Array<{ debt: Claimed; outcome: EngineOutcome }>> {
   if (!claimed.length) return [];
-  deferEvents(trx);
-  deferEngineState(trx);
+  const trx = batchWrites(outer, ['events', 'engineState']);
   // The 7-day limit counts what other workers handed over: their batches' customers wait for their commits.
   await lockContactsOf(trx, claimed);
   const reads = await batchReads(trx, claimed, earliestOf(claimed));
-  const outcomes = await decide(claimed, reads);
+  const outcomes = await decide(trx, claimed, reads);
   await flushEngineState(trx);
   await flushEvents(trx);
   return claimed.map((debt, i) => ({ debt, outcome: outcomes[i]! }));
@@ -115,13 +115,13 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
     const claimed = await claim(trx, clock, intakeDues(trx, tenantIds), limit);
     if (!claimed.length) return { outcomes: [] };
     const reads = await batchReads(trx, claimed, earliestOf(claimed));
-    deferEvents(trx);
+    const batched = batchWrites(trx, ['events']);
     const outcomes = await analyseDebts(
-      trx,
+      batched,
       claimed.map((debt) => ({ debt, now: debt.engine_now })),
       reads,
     );
-    await flushEvents(trx);
+    await flushEvents(batched);
     return { outcomes: claimed.map((debt, i) => made(debt, outcomes[i]!)) };
   };
   const intake: TimedChange = {
@@ -133,9 +133,9 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
 
   const stepBatch: TimedChange['applyBatch'] = async (trx, clock, tenantIds, limit): Promise<BatchOutcome> => {
     const claimed = await claim(trx, clock, [dueSteps(trx, clock, tenantIds)], limit);
-    const decided = await inBatch(trx, claimed, (debts, reads) =>
+    const decided = await inBatch(trx, claimed, (batched, debts, reads) =>
       runSteps(
-        trx,
+        batched,
         debts.map((debt) => ({ debt, now: debt.engine_now })),
         deps.links,
         reads,
@@ -163,13 +163,13 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
       Claimed & { hand_over_id: string }
     >;
     if (!claimed.length) return { outcomes: [] };
-    deferEvents(trx);
+    const batched = batchWrites(trx, ['events']);
     const prepared = await prepareHandOvers(
-      trx,
+      batched,
       claimed.map((debt) => ({ debt, communicationId: debt.hand_over_id, now: debt.engine_now })),
       deps.leaseSeconds,
     );
-    await flushEvents(trx);
+    await flushEvents(batched);
     const handed = new Set(prepared.map((p) => p.communication.id));
     return {
       outcomes: claimed.map((debt) =>
