@@ -34,8 +34,7 @@ test('money, plans, templates, imports, webhooks and organisation contact detail
   const { api } = await signedInTenant();
   const { run, results } = await eventCheck(api, doc);
   const org = (await api.post('/organisations', { name: 'Events Money Ltd' }).expect(201)).body;
-  const cus = (await api.post('/customers', { full_name: 'Bea Events', contact_details: [{ type: 'email', value: 'bea@example.com' }] }).expect(201))
-    .body;
+  const cus = (await api.post('/customers', { full_name: 'Bea Events', contact_details: [{ type: 'email', value: 'bea@example.com' }] }).expect(201)).body;
   const newDebt = async (principal: number, ready = true) => {
     const d = (await api.post('/debts', { customer_id: cus.id, organisation_id: org.id, currency: 'GBP', breakdown: { principal } }).expect(201)).body;
     if (ready) await api.post(`/debts/${d.id}/ready`).expect(200);
@@ -87,7 +86,15 @@ test('money, plans, templates, imports, webhooks and organisation contact detail
   await run('patch', '/communication_templates/{id}', api.patch(`/communication_templates/${made.id}`, { subject: 'Hello again' }));
   await run('put', '/communication_templates/{id}', api.put(`/communication_templates/${made.id}`, { body: 'Please call us.' }));
 
-  await run('post', '/imports', api.post('/imports').field('type', 'placement').field('organisation_id', org.id).attach('file', Buffer.from([0, 159, 146, 150]), 'bad.csv'));
+  await run(
+    'post',
+    '/imports',
+    api
+      .post('/imports')
+      .field('type', 'placement')
+      .field('organisation_id', org.id)
+      .attach('file', Buffer.from([0, 159, 146, 150]), 'bad.csv'),
+  );
 
   const hook = (await api.post('/webhooks', { url: 'https://hooks.example.com/events', enabled_events: ['debt.created'] }).expect(201)).body;
   await run('post', '/webhooks/{id}/test', api.post(`/webhooks/${hook.id}/test`));
@@ -116,10 +123,9 @@ test("the operator's operations and the test helpers record only declared events
   const { run, results } = await eventCheck(api, doc);
   const ops = operatorAs(await tokenFor(await newOperator()), mode.tenant.tenantId);
   const org = (await api.post('/organisations', { name: 'Events Ops Ltd', configurations: { payouts: { fee_basis_points: 100 } } }).expect(201)).body;
-  const cus = (await api.post('/customers', { full_name: 'Cy Events', contact_details: [{ type: 'email', value: 'cy@example.com' }] }).expect(201))
-    .body;
-  const debt = (await api.post('/debts', { customer_id: cus.id, organisation_id: org.id, currency: 'GBP', breakdown: { principal: 50_000 } }).expect(201))
-    .body.id as string;
+  const cus = (await api.post('/customers', { full_name: 'Cy Events', contact_details: [{ type: 'email', value: 'cy@example.com' }] }).expect(201)).body;
+  const debt = (await api.post('/debts', { customer_id: cus.id, organisation_id: org.id, currency: 'GBP', breakdown: { principal: 50_000 } }).expect(201)).body
+    .id as string;
   await api.post(`/debts/${debt}/ready`).expect(200);
 
   const inbound = await run('post', '/test_helpers/debts/{id}/inbound', api.post(`/test_helpers/debts/${debt}/inbound`, { text: 'Who are you?' }));
