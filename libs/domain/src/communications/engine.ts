@@ -12,7 +12,8 @@
  *   an undeliverable or deleted detail): a step that may not run now waits for the next allowed
  *   time. A step that runs makes one communication (the unique index makes it once per debt and
  *   step), `queued` for the worker to hand over after commit, or `failed` with the reason when it
- *   cannot be rendered. When no detail is left, the debt moves to `enriching` or
+ *   cannot be rendered. A step whose channel cannot reach the customer goes, with its template's
+ *   message adapted (`adaptRendered`), to the strategy's next channel that can. When no detail is left, the debt moves to `enriching` or
  *   `contact_failed`; after the last step, to `process_exhausted`. The last step, when it is
  *   meant for a later day than the first, never runs for a debt nothing was handed over for yet
  *   (it would be the customer's first message).
@@ -21,15 +22,17 @@
  */
 import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
+import { adaptRendered } from '@dms/templates';
+import type { DeliveryMethod } from '../communication-templates/schemas.js';
 import { SYSTEM_ACTOR, moveLockedDebt } from '../debts/moves.js';
 import type { DebtRow } from '../debts/schemas.js';
 import { DEBT_MACHINE, forbidsContact, type DebtMove } from '../debts/states.js';
 import { moveLockedDebts } from '../debts/set-wise.js';
 import { setEngineState, type EngineColumns } from '../debts/engine-state.js';
 import { DEFAULT_CONTACTS_PER_7_DAYS, type CollectionStrategy } from '../organisations/strategy.js';
-import { pickDetail } from './details.js';
+import { pickDetail, stepChannel } from './details.js';
 import { directReads, type EngineReads } from './reads.js';
-import { renderStep, type Links } from './render.js';
+import { renderStep, type Links, type RenderOutcome } from './render.js';
 import { nextAllowedByLimit, nextContactTime, timeZoneOf } from './rules.js';
 import type { CommunicationRow } from './schemas.js';
 import { insertOutbounds, type OutboundInput } from './store.js';
@@ -173,18 +176,25 @@ async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: 
   const limitAt = nextAllowedByLimit(now, recent.count, recent.oldest, limit);
   if (limitAt > now) return done(waitUntil(trx, debt, limitAt, `${recent.count} contacts in 7 days (limit ${limit})`));
   const details = await reads.usableDetails(debt);
-  if (!strategy.steps.some((s) => pickDetail(details, s.delivery_method))) return done(noDetailLeft(trx, debt));
-  const detail = pickDetail(details, step.delivery_method);
-  if (!detail) {
-    await setEngineState(trx, debt.tenant_id, debt.id, { engine_step: index + 1, engine_due_at: now });
-    return done({ kind: 'waiting', context: `step ${index} skipped: no usable ${step.delivery_method} contact detail` });
-  }
-  const outcome = await renderStep(reads.template, { debt, customer, organisation }, step.template, step.delivery_method, links, { now, timeZone });
+  // The step's own channel, else the strategy's next channel that reaches the customer (same step, same template).
+  const reach = stepChannel(
+    details,
+    step.delivery_method,
+    strategy.steps.map((s) => s.delivery_method),
+  );
+  if (!reach) return done(noDetailLeft(trx, debt));
+  const { method, detail } = reach;
+  const senderName = organisation.customer_facing_name ?? organisation.name;
+  const outcome = adaptedTo(
+    method,
+    senderName,
+    await renderStep(reads.template, { debt, customer, organisation }, step.template, step.delivery_method, links, { now, timeZone }),
+  );
   await setEngineState(trx, debt.tenant_id, debt.id, { engine_step: index + 1, engine_due_at: outcome.ok ? null : now });
   const input: OutboundInput = {
     debtId: debt.id,
     customerId: debt.customer_id,
-    deliveryMethod: step.delivery_method,
+    deliveryMethod: method,
     step: index,
     templateId: outcome.template?.id ?? null,
     templateVersion: outcome.template?.version ?? null,
@@ -206,12 +216,18 @@ async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: 
       value: detail.value,
       address: detail.address,
       name,
-      senderName: organisation.customer_facing_name ?? organisation.name,
+      senderName,
       subject: outcome.rendered.subject,
       body: outcome.rendered.body,
       timeZone,
     },
   };
+}
+
+/** A rendered step as channel `method` carries it (unchanged on the template's own channel). */
+function adaptedTo(method: DeliveryMethod, senderName: string, outcome: RenderOutcome): RenderOutcome {
+  if (!outcome.ok || outcome.template.deliveryMethod === method) return outcome;
+  return { ...outcome, rendered: adaptRendered(outcome.rendered, method, senderName) };
 }
 
 /**
