@@ -185,6 +185,17 @@ describe('failures the stand-in simulates', () => {
     expect(await failure(sms.send({ communicationId: comId(), to: '+44', text: 'hello' }))).toMatchObject({ outcome: 'rejected', code: 'vonage_status_3' });
   });
 
+  test('an outage (5xx) or throttling (429) answer: not_sent, the message not taken; the next submission goes through', async () => {
+    const to = '+447700900014';
+    for (const status of [503, 500, 429]) {
+      await fetch(`${standin.url}/_standin/outage`, { method: 'POST', body: JSON.stringify({ status, count: 1 }) });
+      const communicationId = comId();
+      expect(await failure(sms.send({ communicationId, to, text: 'hello' }))).toMatchObject({ outcome: 'not_sent', code: `http_${status}` });
+      expect(standin.messages().some((m) => m.clientRef === communicationId)).toBe(false);
+    }
+    await expect(sms.send({ communicationId: comId(), to, text: 'hello' })).resolves.toMatchObject({ providerReference: expect.any(String) });
+  });
+
   test('an API nobody listens on: not_sent; one that takes the request and never answers: unknown', async () => {
     const closed = createVonageSmsProvider(options({ apiUrl: `http://127.0.0.1:${await freePort()}` }));
     const sockets: Socket[] = [];

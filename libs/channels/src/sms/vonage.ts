@@ -10,9 +10,11 @@
  *   reference is the first part's id and `details.parts` lists them all.
  * - **Authentication**: with a signature secret the request is signed (`timestamp` + `sig`),
  *   otherwise it carries `api_secret`.
- * - **Failures**: a connection that never opened is `not_sent`; a lost or timed-out request, or a
- *   5xx answer, is `unknown` (Vonage may have queued it); `status` 1 (throttled) is `not_sent`;
- *   any other non-zero `status` is `rejected` with Vonage's `error-text`.
+ * - **Failures**: a connection that never opened is `not_sent`; a lost or timed-out request is
+ *   `unknown` (Vonage may have queued it); a 5xx or 429 answer, and `status` 1 (throttled), are
+ *   `not_sent` (the API answered that it did not take the message: the engine retries it with
+ *   backoff, docs/api.md section 13); any other non-zero `status` is `rejected` with Vonage's
+ *   `error-text`.
  * - **Reconciliation**: the Reports API's synchronous records of outbound SMS received in a window
  *   around the attempt (at most 24 hours, per the API) are searched for our `client-ref`. Records
  *   appear with a delay, so a search sooner than `settleSeconds` after the attempt answers
@@ -123,8 +125,7 @@ export function createVonageSmsProvider(options: VonageOptions): ChannelProvider
     const text = await res.body.text().catch((err: unknown) => {
       throw classifyHttpError(err);
     });
-    if (res.statusCode >= 500)
-      throw new ChannelError('unknown', `http_${res.statusCode}`, `SMS API answered ${res.statusCode} (it may have accepted the message)`);
+    if (res.statusCode >= 500) throw new ChannelError('not_sent', `http_${res.statusCode}`, `SMS API unavailable (answered ${res.statusCode})`);
     if (res.statusCode === 429) throw new ChannelError('not_sent', 'http_429', 'SMS API rate limit');
     if (res.statusCode >= 400)
       throw new ChannelError('rejected', `http_${res.statusCode}`, `SMS API refused the request: ${res.statusCode} ${text.slice(0, 200)}`);

@@ -14,7 +14,9 @@
  * - Control (not Vonage): `POST /_standin/numbers` `{msisdn, status, errCode?}` makes later SMS to
  *   that number get that final receipt status (`failed`, `rejected`, `expired`...) or, with status
  *   `submit_error`, refused at submission (status 6); `POST /_standin/inbound` `{from, text, to?}`
- *   sends a signed inbound message to the inbound URL; `GET /_standin/messages` lists what was kept.
+ *   sends a signed inbound message to the inbound URL; `GET /_standin/messages` lists what was kept;
+ *   `POST /_standin/outage` `{status, count}` makes the next `count` submissions answer HTTP
+ *   `status` (a 5xx or 429) without taking the message, as a provider's outage or throttling does.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -80,6 +82,8 @@ export async function startLocalSmsServer(options: LocalSmsServerOptions): Promi
     kept.set(m.messageIds[0]!, m);
   }
   const outcomes = new Map<string, { status: string; errCode: string }>();
+  /** Submissions still to refuse with an HTTP status (`/_standin/outage`). */
+  const outage = { status: 0, left: 0 };
   const pending = new Set<Promise<void>>();
   const save = (m: StoredSms) => writeFile(join(dir, `${m.messageIds[0]}.json`), JSON.stringify(m, null, 2));
 
@@ -149,6 +153,10 @@ export async function startLocalSmsServer(options: LocalSmsServerOptions): Promi
   });
 
   async function submit(req: StandinRequest): Promise<StandinResponse> {
+    if (outage.left > 0) {
+      outage.left -= 1;
+      return { status: outage.status, body: { error: 'stand-in outage' } };
+    }
     const p = requestParams(req);
     const denied = await authenticate(p);
     if (denied) return refuse(denied, denied === '14' ? 'Invalid Signature' : 'Bad Credentials');
@@ -198,6 +206,15 @@ export async function startLocalSmsServer(options: LocalSmsServerOptions): Promi
     return { status: 204 };
   }
 
+  function setOutage(req: StandinRequest): StandinResponse {
+    const b = JSON.parse(req.body.toString('utf8')) as { status?: number; count?: number };
+    if (!Number.isInteger(b.status) || (b.status! < 500 && b.status !== 429) || b.status! > 599 || !Number.isInteger(b.count) || b.count! < 0)
+      return { status: 400, body: { error: 'status (429 or 5xx) and count (an integer >= 0) are required' } };
+    outage.status = b.status!;
+    outage.left = b.count!;
+    return { status: 204 };
+  }
+
   async function inbound(req: StandinRequest): Promise<StandinResponse> {
     const b = JSON.parse(req.body.toString('utf8')) as { from?: string; text?: string; to?: string };
     if (!b.from || !b.text) return { status: 400, body: { error: 'from and text are required' } };
@@ -223,6 +240,7 @@ export async function startLocalSmsServer(options: LocalSmsServerOptions): Promi
     ['GET', '/v2/reports/records', (req) => reportRecords(req, [...kept.values()], options)],
     ['POST', '/_standin/numbers', setOutcome],
     ['POST', '/_standin/inbound', inbound],
+    ['POST', '/_standin/outage', setOutage],
     ['GET', '/_standin/messages', () => ({ status: 200, body: [...kept.values()].sort((a, b) => b.dateReceived.localeCompare(a.dateReceived)) })],
   ]);
   const port = await listen(server, options.port ?? 0);
