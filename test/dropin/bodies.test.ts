@@ -16,7 +16,14 @@ beforeAll(async () => {
 });
 afterAll(closeHarness);
 
-const options = { instalments_allowed: true, max_instalments: 12, min_instalment_amount: 500, settlement_allowed: false, max_discount_percent: 10 };
+const options = {
+  instalments_allowed: true,
+  min_payment_amount: 100,
+  max_instalments: 12,
+  min_instalment_amount: 500,
+  settlement_allowed: false,
+  max_discount_percent: 10,
+};
 
 describe('organisations', () => {
   test('internal_name, industry, logo, payment_options_configuration: stored, returned, updated', async () => {
@@ -40,6 +47,7 @@ describe('organisations', () => {
 
   test.each([
     ['payment_options_configuration.max_instalments', { payment_options_configuration: { max_instalments: 'twelve' } }],
+    ['payment_options_configuration.min_payment_amount', { payment_options_configuration: { min_payment_amount: 0 } }],
     ['payment_options_configuration.colour', { payment_options_configuration: { colour: 'red' } }],
     ['logo', { logo: 'not a url' }],
   ])('a wrong %s is 400 naming it, nothing changed', async (param, patch) => {

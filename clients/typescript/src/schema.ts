@@ -2249,6 +2249,11 @@ export type components = {
                 /** @description Whether customers may pay by instalments (a payment plan). */
                 instalments_allowed?: boolean;
                 /**
+                 * Format: int64
+                 * @description Smallest single payment a customer may make, minor units.
+                 */
+                min_payment_amount?: number;
+                /**
                  * Format: int32
                  * @description Most instalments a plan may have.
                  */
@@ -2389,6 +2394,11 @@ export type components = {
                 /** @description Whether customers may pay by instalments (a payment plan). */
                 instalments_allowed?: boolean;
                 /**
+                 * Format: int64
+                 * @description Smallest single payment a customer may make, minor units.
+                 */
+                min_payment_amount?: number;
+                /**
                  * Format: int32
                  * @description Most instalments a plan may have.
                  */
@@ -2507,6 +2517,11 @@ export type components = {
                 };
                 /** @description Whether customers may pay by instalments (a payment plan). */
                 instalments_allowed?: boolean;
+                /**
+                 * Format: int64
+                 * @description Smallest single payment a customer may make, minor units.
+                 */
+                min_payment_amount?: number;
                 /**
                  * Format: int32
                  * @description Most instalments a plan may have.
@@ -2690,6 +2705,11 @@ export type components = {
                         };
                         /** @description Whether customers may pay by instalments (a payment plan). */
                         instalments_allowed?: boolean;
+                        /**
+                         * Format: int64
+                         * @description Smallest single payment a customer may make, minor units.
+                         */
+                        min_payment_amount?: number;
                         /**
                          * Format: int32
                          * @description Most instalments a plan may have.
@@ -3007,6 +3027,11 @@ export type components = {
                     /** @description Whether customers may pay by instalments (a payment plan). */
                     instalments_allowed?: boolean;
                     /**
+                     * Format: int64
+                     * @description Smallest single payment a customer may make, minor units.
+                     */
+                    min_payment_amount?: number;
+                    /**
                      * Format: int32
                      * @description Most instalments a plan may have.
                      */
@@ -3285,6 +3310,11 @@ export type components = {
                     /** @description Whether customers may pay by instalments (a payment plan). */
                     instalments_allowed?: boolean;
                     /**
+                     * Format: int64
+                     * @description Smallest single payment a customer may make, minor units.
+                     */
+                    min_payment_amount?: number;
+                    /**
                      * Format: int32
                      * @description Most instalments a plan may have.
                      */
@@ -3381,6 +3411,11 @@ export type components = {
                     };
                     /** @description Whether customers may pay by instalments (a payment plan). */
                     instalments_allowed?: boolean;
+                    /**
+                     * Format: int64
+                     * @description Smallest single payment a customer may make, minor units.
+                     */
+                    min_payment_amount?: number;
                     /**
                      * Format: int32
                      * @description Most instalments a plan may have.
@@ -3521,6 +3556,11 @@ export type components = {
                         };
                         /** @description Whether customers may pay by instalments (a payment plan). */
                         instalments_allowed?: boolean;
+                        /**
+                         * Format: int64
+                         * @description Smallest single payment a customer may make, minor units.
+                         */
+                        min_payment_amount?: number;
                         /**
                          * Format: int32
                          * @description Most instalments a plan may have.
@@ -3741,6 +3781,11 @@ export type components = {
                         };
                         /** @description Whether customers may pay by instalments (a payment plan). */
                         instalments_allowed?: boolean;
+                        /**
+                         * Format: int64
+                         * @description Smallest single payment a customer may make, minor units.
+                         */
+                        min_payment_amount?: number;
                         /**
                          * Format: int32
                          * @description Most instalments a plan may have.
@@ -3977,6 +4022,11 @@ export type components = {
                         };
                         /** @description Whether customers may pay by instalments (a payment plan). */
                         instalments_allowed?: boolean;
+                        /**
+                         * Format: int64
+                         * @description Smallest single payment a customer may make, minor units.
+                         */
+                        min_payment_amount?: number;
                         /**
                          * Format: int32
                          * @description Most instalments a plan may have.
@@ -4347,6 +4397,11 @@ export type components = {
                             /** @description Whether customers may pay by instalments (a payment plan). */
                             instalments_allowed?: boolean;
                             /**
+                             * Format: int64
+                             * @description Smallest single payment a customer may make, minor units.
+                             */
+                            min_payment_amount?: number;
+                            /**
                              * Format: int32
                              * @description Most instalments a plan may have.
                              */
@@ -4645,6 +4700,11 @@ export type components = {
                         };
                         /** @description Whether customers may pay by instalments (a payment plan). */
                         instalments_allowed?: boolean;
+                        /**
+                         * Format: int64
+                         * @description Smallest single payment a customer may make, minor units.
+                         */
+                        min_payment_amount?: number;
                         /**
                          * Format: int32
                          * @description Most instalments a plan may have.
@@ -5361,6 +5421,11 @@ export type components = {
                     /** @description Whether customers may pay by instalments (a payment plan). */
                     instalments_allowed?: boolean;
                     /**
+                     * Format: int64
+                     * @description Smallest single payment a customer may make, minor units.
+                     */
+                    min_payment_amount?: number;
+                    /**
                      * Format: int32
                      * @description Most instalments a plan may have.
                      */
@@ -5625,6 +5690,11 @@ export type components = {
                         };
                         /** @description Whether customers may pay by instalments (a payment plan). */
                         instalments_allowed?: boolean;
+                        /**
+                         * Format: int64
+                         * @description Smallest single payment a customer may make, minor units.
+                         */
+                        min_payment_amount?: number;
                         /**
                          * Format: int32
                          * @description Most instalments a plan may have.

@@ -55,6 +55,9 @@ export const PaymentOptionsConfiguration = Type.Object(
     payment_plans_permitted: Type.Optional(Type.Boolean({ description: "Whether customers may agree a payment plan (the public API's field)." })),
     metadata: Type.Optional(metadataSchema),
     instalments_allowed: Type.Optional(Type.Boolean({ description: 'Whether customers may pay by instalments (a payment plan).' })),
+    min_payment_amount: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1, description: 'Smallest single payment a customer may make, minor units.' }),
+    ),
     max_instalments: Type.Optional(Type.Integer({ minimum: 1, maximum: 120, description: 'Most instalments a plan may have.' })),
     min_instalment_amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1, description: 'Smallest instalment, minor units.' })),
     settlement_allowed: Type.Optional(Type.Boolean({ description: 'Whether a settlement (less than the balance in full) may be offered.' })),
