@@ -18,6 +18,7 @@ import {
   validateStatement,
   type EntryFrequency,
 } from '../../../libs/domain/src/income-and-expenditure/index.js';
+import { disposableIncomeShare } from '../../../libs/domain/src/organisations/portal-settings.js';
 
 const zero = { amount: 0, frequency: 'monthly' as const };
 /** A valid input with every entry 0, then `patch` applied group by group. */
@@ -122,6 +123,12 @@ describe('disposable income', () => {
     expect(affordableInstalmentCap(s, 50)).toBe(5_000);
     expect(() => affordableInstalmentCap(s, 0)).toThrow(RangeError);
     expect(() => affordableInstalmentCap(s, 101)).toThrow(RangeError);
+  });
+
+  test('the share defaults to 100 when the organisation sets none', () => {
+    expect(disposableIncomeShare(undefined)).toBe(100);
+    expect(disposableIncomeShare({})).toBe(100);
+    expect(disposableIncomeShare({ disposable_income_share: 40 })).toBe(40);
   });
 
   test('an offer spreads the balance evenly within the cap', () => {
