@@ -2314,6 +2314,16 @@ export type components = {
                      */
                     contacts_per_7_days?: number;
                 };
+                /** @description The customer's portal (docs/api.md section 18). */
+                portal?: {
+                    /** @description Balance in minor units above which the portal asks for an income and expenditure statement before a plan; null: never on the balance alone. */
+                    ie_required_above?: number | null;
+                    /**
+                     * Format: int32
+                     * @description Percent of the disposable income an offered instalment may reach (default 100).
+                     */
+                    disposable_income_share?: number;
+                };
                 /** @description How its CSV files are read (docs/api.md section 16). */
                 imports?: {
                     /**
@@ -2459,6 +2469,16 @@ export type components = {
                      */
                     contacts_per_7_days?: number;
                 };
+                /** @description The customer's portal (docs/api.md section 18). */
+                portal?: {
+                    /** @description Balance in minor units above which the portal asks for an income and expenditure statement before a plan; null: never on the balance alone. */
+                    ie_required_above?: number | null;
+                    /**
+                     * Format: int32
+                     * @description Percent of the disposable income an offered instalment may reach (default 100).
+                     */
+                    disposable_income_share?: number;
+                };
                 /** @description How its CSV files are read (docs/api.md section 16). */
                 imports?: {
                     /**
@@ -2586,6 +2606,16 @@ export type components = {
                      * @description Most outbound communications a customer receives in any 7 days (default 3).
                      */
                     contacts_per_7_days?: number;
+                };
+                /** @description The customer's portal (docs/api.md section 18). */
+                portal?: {
+                    /** @description Balance in minor units above which the portal asks for an income and expenditure statement before a plan; null: never on the balance alone. */
+                    ie_required_above?: number | null;
+                    /**
+                     * Format: int32
+                     * @description Percent of the disposable income an offered instalment may reach (default 100).
+                     */
+                    disposable_income_share?: number;
                 };
                 /** @description How its CSV files are read (docs/api.md section 16). */
                 imports?: {

@@ -19,6 +19,7 @@ import {
 } from '../kernel/schemas.js';
 import { PayoutSettings } from './payout-settings.js';
 import { CollectionStrategy } from './strategy.js';
+import { PortalSettings } from './portal-settings.js';
 
 /**
  * `configurations` (docs/api.md sections 13 to 15): the organisation's settings in the public API's
@@ -30,6 +31,7 @@ export const OrganisationConfigurations = Type.Object(
   {
     payouts: Type.Optional(PayoutSettings),
     collection_strategy: Type.Optional(CollectionStrategy),
+    portal: Type.Optional(PortalSettings),
     imports: Type.Optional(
       Type.Object(
         { currency: StringEnum(CURRENCIES, { description: 'Currency of the amounts in its import files (docs/api.md section 16); default GBP.' }) },
