@@ -10,7 +10,8 @@
  *   being worked, under the contact rules of section 12 (no contact in a status that forbids it,
  *   only 08:00-21:00 in the customer's zone, at most the strategy's contacts per 7 days, never to
  *   an undeliverable or deleted detail): a step that may not run now waits for the next allowed
- *   time. A step that runs makes one communication (the unique index makes it once per debt and
+ *   time; a step whose channel cannot reach the customer goes to their next usable channel, the
+ *   same step and template (`usableChannels`, channels.ts). A step that runs makes one communication (the unique index makes it once per debt and
  *   step), `queued` for the worker to hand over after commit, or `failed` with the reason when it
  *   cannot be rendered. When no detail is left, the debt moves to `enriching` or
  *   `contact_failed`; after the last step, to `process_exhausted`. The last step, when it is
@@ -27,6 +28,7 @@ import { DEBT_MACHINE, forbidsContact, type DebtMove } from '../debts/states.js'
 import { moveLockedDebts } from '../debts/set-wise.js';
 import { setEngineState, type EngineColumns } from '../debts/engine-state.js';
 import { DEFAULT_CONTACTS_PER_7_DAYS, type CollectionStrategy } from '../organisations/strategy.js';
+import { adaptRendered, usableChannels } from './channels.js';
 import { pickDetail } from './details.js';
 import { directReads, type EngineReads } from './reads.js';
 import { renderStep, type Links } from './render.js';
@@ -86,7 +88,7 @@ async function planIntake(
   const { strategy } = await reads.strategyFor(locked);
   const details = await reads.usableDetails(locked);
   const taken = { move: 'analyse' as const, context: `collection engine: taken in from ${locked.status}`, state: {} };
-  if (!strategy.steps.some((s) => pickDetail(details, s.delivery_method))) {
+  if (!strategy.steps.some((s) => usableChannels(s.delivery_method, details).length > 0)) {
     return {
       moves: [taken, { move: 'enrich', context: 'no usable contact detail for any step of the strategy', state: { engine_due_at: null } }],
       outcome: { kind: 'moved', context: 'enriching: no usable contact detail' },
@@ -173,18 +175,20 @@ async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: 
   const limitAt = nextAllowedByLimit(now, recent.count, recent.oldest, limit);
   if (limitAt > now) return done(waitUntil(trx, debt, limitAt, `${recent.count} contacts in 7 days (limit ${limit})`));
   const details = await reads.usableDetails(debt);
-  if (!strategy.steps.some((s) => pickDetail(details, s.delivery_method))) return done(noDetailLeft(trx, debt));
-  const detail = pickDetail(details, step.delivery_method);
-  if (!detail) {
-    await setEngineState(trx, debt.tenant_id, debt.id, { engine_step: index + 1, engine_due_at: now });
-    return done({ kind: 'waiting', context: `step ${index} skipped: no usable ${step.delivery_method} contact detail` });
-  }
-  const outcome = await renderStep(reads.template, { debt, customer, organisation }, step.template, step.delivery_method, links, { now, timeZone });
+  // The step's own channel, else the customer's next usable one (channels.ts): the same step and template.
+  const method = usableChannels(step.delivery_method, details)[0];
+  if (!method) return done(noDetailLeft(trx, debt));
+  const detail = pickDetail(details, method)!;
+  const senderName = organisation.customer_facing_name ?? organisation.name;
+  const rendered = await renderStep(reads.template, { debt, customer, organisation }, step.template, step.delivery_method, links, { now, timeZone });
+  const outcome = rendered.ok
+    ? { ...rendered, rendered: adaptRendered(rendered.rendered, step.delivery_method, method, `Your ${senderName} account`) }
+    : rendered;
   await setEngineState(trx, debt.tenant_id, debt.id, { engine_step: index + 1, engine_due_at: outcome.ok ? null : now });
   const input: OutboundInput = {
     debtId: debt.id,
     customerId: debt.customer_id,
-    deliveryMethod: step.delivery_method,
+    deliveryMethod: method,
     step: index,
     templateId: outcome.template?.id ?? null,
     templateVersion: outcome.template?.version ?? null,
@@ -206,7 +210,7 @@ async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: 
       value: detail.value,
       address: detail.address,
       name,
-      senderName: organisation.customer_facing_name ?? organisation.name,
+      senderName,
       subject: outcome.rendered.subject,
       body: outcome.rendered.body,
       timeZone,
