@@ -30,6 +30,7 @@ import { setEngineState, type EngineColumns } from '../debts/engine-state.js';
 import { DEFAULT_CONTACTS_PER_7_DAYS, type CollectionStrategy } from '../organisations/strategy.js';
 import { adaptRendered, usableChannels } from './channels.js';
 import { pickDetail } from './details.js';
+import { acceptedChannels, preferredHours } from '../customers/preferences.js';
 import { directReads, type EngineReads } from './reads.js';
 import { renderStep, type Links } from './render.js';
 import { nextAllowedByLimit, nextContactTime, timeZoneOf } from './rules.js';
@@ -88,7 +89,12 @@ async function planIntake(
   const { strategy } = await reads.strategyFor(locked);
   const details = await reads.usableDetails(locked);
   const taken = { move: 'analyse' as const, context: `collection engine: taken in from ${locked.status}`, state: {} };
-  if (!strategy.steps.some((s) => usableChannels(s.delivery_method, details).length > 0)) {
+  // A customer gone meanwhile is the step's to record on the debt (`stepRefused`), not the intake's to fail the batch.
+  const accepted = await reads.customer(locked).then(acceptedChannels, (err: unknown) => {
+    if (err instanceof ApiError) return undefined;
+    throw err;
+  });
+  if (!strategy.steps.some((s) => usableChannels(s.delivery_method, details, accepted).length > 0)) {
     return {
       moves: [taken, { move: 'enrich', context: 'no usable contact detail for any step of the strategy', state: { engine_due_at: null } }],
       outcome: { kind: 'moved', context: 'enriching: no usable contact detail' },
@@ -168,15 +174,15 @@ async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: 
   if (dueAt > now) return done(waitUntil(trx, debt, dueAt, `step ${index} due on day ${step.day}`));
   const customer = await reads.customer(debt);
   const timeZone = timeZoneOf(customer.preferred_locale);
-  const windowAt = nextContactTime(now, timeZone);
-  if (windowAt > now) return done(waitUntil(trx, debt, windowAt, `outside 08:00-21:00 in ${timeZone}`));
+  const windowAt = nextContactTime(now, timeZone, preferredHours(customer));
+  if (windowAt > now) return done(waitUntil(trx, debt, windowAt, `outside the contact hours in ${timeZone}`));
   const limit = strategy.contacts_per_7_days ?? DEFAULT_CONTACTS_PER_7_DAYS;
   const recent = await reads.contactsInSevenDays(debt, now);
   const limitAt = nextAllowedByLimit(now, recent.count, recent.oldest, limit);
   if (limitAt > now) return done(waitUntil(trx, debt, limitAt, `${recent.count} contacts in 7 days (limit ${limit})`));
   const details = await reads.usableDetails(debt);
   // The step's own channel, else the customer's next usable one (channels.ts): the same step and template.
-  const method = usableChannels(step.delivery_method, details)[0];
+  const method = usableChannels(step.delivery_method, details, acceptedChannels(customer))[0];
   if (!method) return done(noDetailLeft(trx, debt));
   const detail = pickDetail(details, method)!;
   const senderName = organisation.customer_facing_name ?? organisation.name;
