@@ -30,7 +30,7 @@ export const CUSTOMER_KINDS = ['individual', 'company', 'unknown'] as const;
 const nullableText = (max: number, description: string) => Nullable(textSchema(max, description));
 
 /** A local time of the contact window, `HH:MM` from 08:00 to 21:00 (docs/api.md section 12). */
-const windowTime = (description: string) => Type.String({ pattern: '^((0[89]|1[0-9]|20):[0-5][0-9]|21:00)$', description });
+const windowTime = (description: string) => Type.String({ pattern: '^((0[89]|1[0-9]|20):[0-5][0-9]|21:00)$', maxLength: 5, description });
 const localeTag = Type.String({ pattern: '^[a-z]{2,3}(-[A-Z]{2})?$', maxLength: 6, description: 'BCP 47 language tag, e.g. `en-GB`.' });
 
 /**
