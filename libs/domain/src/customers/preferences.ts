@@ -29,6 +29,11 @@ export function stampPreferences(prefs: ContactPreferences | null, actor: Prefer
   return { channels: prefs.channels, hours: prefs.hours ?? null, language: prefs.language ?? null, changed_by: actor, changed_at: now.toISOString() };
 }
 
+/** The column's value: the JSON text, or SQL null (never a JSON `null`, which the column's check refuses). */
+export function preferencesColumn(prefs: ContactPreferencesShown | null): string | null {
+  return prefs ? JSON.stringify(prefs) : null;
+}
+
 /** The channels the customer accepts (every channel when they expressed no preference). */
 export function acceptedChannels(customer: Pick<CustomerRow, 'contact_preferences'>): readonly DeliveryMethod[] {
   return customer.contact_preferences?.channels ?? DELIVERY_METHODS;
@@ -68,7 +73,7 @@ export async function writePreferences(
   if (same(current, next)) return false;
   await tenantRows(trx, customersResource, tenantId)
     .where('customers.id', customerId)
-    .update({ contact_preferences: JSON.stringify(stampPreferences(next, actor)), updated_at: trx.fn.now() });
+    .update({ contact_preferences: preferencesColumn(stampPreferences(next, actor)), updated_at: trx.fn.now() });
   await recordUpdated(trx, tenantId, customerId);
   return true;
 }

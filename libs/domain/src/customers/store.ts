@@ -16,7 +16,7 @@ import { createCustomerDetails, replaceCustomerDetails } from './contacts.js';
 import { customersResource } from './resource.js';
 import { debtsResource } from '../debts/resource.js';
 import { ENGINE_STATUSES, type DebtStatus } from '../debts/states.js';
-import { stampPreferences, writePreferences } from './preferences.js';
+import { preferencesColumn, stampPreferences, writePreferences } from './preferences.js';
 import type { Customer, CustomerCreate, CustomerInput, CustomerRow, PreferenceActor } from './schemas.js';
 
 /** Maps a row to the public object. */
@@ -87,7 +87,7 @@ export function createCustomer(db: Knex, tenantId: string, input: CustomerCreate
       last_name: input.last_name ?? null,
       date_of_birth: input.date_of_birth ?? null,
       preferred_locale: input.preferred_locale ?? null,
-      contact_preferences: JSON.stringify(stampPreferences(input.contact_preferences ?? null, 'api')),
+      contact_preferences: preferencesColumn(stampPreferences(input.contact_preferences ?? null, 'api')),
       metadata: input.metadata,
     });
     const details = await createCustomerDetails(trx, tenantId, row, input.contact_details ?? []);
@@ -135,7 +135,7 @@ export function updateCustomer(db: Knex, tenantId: string, id: string, input: Cu
         if (input.contact_details !== undefined)
           details = await replaceCustomerDetails(t, tenantId, { id: current.id, preferred_locale: locale }, input.contact_details);
         const preferences =
-          input.contact_preferences !== undefined ? { contact_preferences: JSON.stringify(stampPreferences(input.contact_preferences, 'api')) } : {};
+          input.contact_preferences !== undefined ? { contact_preferences: preferencesColumn(stampPreferences(input.contact_preferences, 'api')) } : {};
         return {
           ...givenFields(input, ['kind', 'first_name', 'last_name', 'date_of_birth', 'preferred_locale']),
           ...preferences,
