@@ -2668,6 +2668,30 @@ export type components = {
             date_of_birth: string | null;
             /** @description BCP 47 language tag, e.g. `en-GB`. */
             preferred_locale: string | null;
+            /** @description Contact preferences; null when the customer expressed none (every channel, the whole window). */
+            contact_preferences: {
+                /** @description The channels the customer accepts; the engine never uses another. */
+                channels: ("email" | "sms" | "letter")[];
+                /** @description Preferred hours in the customer's time zone; null: the whole 08:00-21:00 window. */
+                hours?: {
+                    /** @description Earliest local time, 08:00 or later. */
+                    from: string;
+                    /** @description Latest local time (exclusive), 21:00 or earlier, after `from`. */
+                    until: string;
+                } | null;
+                /** @description BCP 47 language tag, e.g. `en-GB`. */
+                language?: string | null;
+                /**
+                 * @description Who set them last: `api`, `portal` or `sms_stop` (an inbound `STOP` reply).
+                 * @enum {string}
+                 */
+                changed_by: "api" | "portal" | "sms_stop";
+                /**
+                 * Format: date-time
+                 * @description When they were set last.
+                 */
+                changed_at: string;
+            } | null;
             /** @description The visible contact details (not deleted), oldest first. */
             contact_details: {
                 /** @example cd_1a2B3c4D5e6F7g8H9i0JkLmN */
@@ -2839,6 +2863,20 @@ export type components = {
             date_of_birth?: string | null;
             /** @description BCP 47 language tag, e.g. `en-GB`. */
             preferred_locale?: string | null;
+            /** @description Contact preferences; null when the customer expressed none (every channel, the whole window). */
+            contact_preferences?: {
+                /** @description The channels the customer accepts; the engine never uses another. */
+                channels: ("email" | "sms" | "letter")[];
+                /** @description Preferred hours in the customer's time zone; null: the whole 08:00-21:00 window. */
+                hours?: {
+                    /** @description Earliest local time, 08:00 or later. */
+                    from: string;
+                    /** @description Latest local time (exclusive), 21:00 or earlier, after `from`. */
+                    until: string;
+                } | null;
+                /** @description BCP 47 language tag, e.g. `en-GB`. */
+                language?: string | null;
+            } | null;
             /** @description On create, each entry becomes a contact detail object; on update, the whole set of visible contact details (equal entries keep their object). */
             contact_details?: ({
                 /** @enum {string} */
@@ -2891,6 +2929,20 @@ export type components = {
             date_of_birth?: string | null;
             /** @description BCP 47 language tag, e.g. `en-GB`. */
             preferred_locale?: string | null;
+            /** @description Contact preferences; null when the customer expressed none (every channel, the whole window). */
+            contact_preferences?: {
+                /** @description The channels the customer accepts; the engine never uses another. */
+                channels: ("email" | "sms" | "letter")[];
+                /** @description Preferred hours in the customer's time zone; null: the whole 08:00-21:00 window. */
+                hours?: {
+                    /** @description Earliest local time, 08:00 or later. */
+                    from: string;
+                    /** @description Latest local time (exclusive), 21:00 or earlier, after `from`. */
+                    until: string;
+                } | null;
+                /** @description BCP 47 language tag, e.g. `en-GB`. */
+                language?: string | null;
+            } | null;
             /** @description On create, each entry becomes a contact detail object; on update, the whole set of visible contact details (equal entries keep their object). */
             contact_details?: ({
                 /** @enum {string} */

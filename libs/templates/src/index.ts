@@ -3,7 +3,6 @@
  * liquidjs, escaped by default and strict about variables and filters, with the documented
  * variable set and money formatting.
  */
-export { adaptRendered } from './adapt.js';
 export { CHANNELS, compileTemplate, renderTemplate, validateTemplate } from './template.js';
 export type { Channel, CompiledTemplate, RenderedTemplate, TemplateSource } from './template.js';
 export { TemplateError } from './problems.js';

@@ -83,7 +83,7 @@ export async function startLocalSmsServer(options: LocalSmsServerOptions): Promi
   }
   const outcomes = new Map<string, { status: string; errCode: string }>();
   /** Submissions still to refuse with an HTTP status (`/_standin/outage`). */
-  const outage = { status: 0, left: 0 };
+  const outage = { answer: 0, left: 0 };
   const pending = new Set<Promise<void>>();
   const save = (m: StoredSms) => writeFile(join(dir, `${m.messageIds[0]}.json`), JSON.stringify(m, null, 2));
 
@@ -155,7 +155,7 @@ export async function startLocalSmsServer(options: LocalSmsServerOptions): Promi
   async function submit(req: StandinRequest): Promise<StandinResponse> {
     if (outage.left > 0) {
       outage.left -= 1;
-      return { status: outage.status, body: { error: 'stand-in outage' } };
+      return { status: outage.answer, body: { error: 'stand-in outage' } };
     }
     const p = requestParams(req);
     const denied = await authenticate(p);
@@ -210,7 +210,7 @@ export async function startLocalSmsServer(options: LocalSmsServerOptions): Promi
     const b = JSON.parse(req.body.toString('utf8')) as { status?: number; count?: number };
     if (!Number.isInteger(b.status) || (b.status! < 500 && b.status !== 429) || b.status! > 599 || !Number.isInteger(b.count) || b.count! < 0)
       return { status: 400, body: { error: 'status (429 or 5xx) and count (an integer >= 0) are required' } };
-    outage.status = b.status!;
+    outage.answer = b.status!;
     outage.left = b.count!;
     return { status: 204 };
   }

@@ -10,10 +10,10 @@
  *   being worked, under the contact rules of section 12 (no contact in a status that forbids it,
  *   only 08:00-21:00 in the customer's zone, at most the strategy's contacts per 7 days, never to
  *   an undeliverable or deleted detail): a step that may not run now waits for the next allowed
- *   time. A step that runs makes one communication (the unique index makes it once per debt and
+ *   time; a step whose channel cannot reach the customer goes to their next usable channel, the
+ *   same step and template (`usableChannels`, channels.ts). A step that runs makes one communication (the unique index makes it once per debt and
  *   step), `queued` for the worker to hand over after commit, or `failed` with the reason when it
- *   cannot be rendered. A step whose channel cannot reach the customer goes, with its template's
- *   message adapted (`adaptRendered`), to the strategy's next channel that can. When no detail is left, the debt moves to `enriching` or
+ *   cannot be rendered. When no detail is left, the debt moves to `enriching` or
  *   `contact_failed`; after the last step, to `process_exhausted`. The last step, when it is
  *   meant for a later day than the first, never runs for a debt nothing was handed over for yet
  *   (it would be the customer's first message).
@@ -22,17 +22,17 @@
  */
 import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
-import { adaptRendered } from '@dms/templates';
-import type { DeliveryMethod } from '../communication-templates/schemas.js';
 import { SYSTEM_ACTOR, moveLockedDebt } from '../debts/moves.js';
 import type { DebtRow } from '../debts/schemas.js';
 import { DEBT_MACHINE, forbidsContact, type DebtMove } from '../debts/states.js';
 import { moveLockedDebts } from '../debts/set-wise.js';
 import { setEngineState, type EngineColumns } from '../debts/engine-state.js';
 import { DEFAULT_CONTACTS_PER_7_DAYS, type CollectionStrategy } from '../organisations/strategy.js';
-import { pickDetail, stepChannel } from './details.js';
+import { adaptRendered, usableChannels } from './channels.js';
+import { pickDetail } from './details.js';
+import { acceptedChannels, preferredHours } from '../customers/preferences.js';
 import { directReads, type EngineReads } from './reads.js';
-import { renderStep, type Links, type RenderOutcome } from './render.js';
+import { renderStep, type Links } from './render.js';
 import { nextAllowedByLimit, nextContactTime, timeZoneOf } from './rules.js';
 import type { CommunicationRow } from './schemas.js';
 import { insertOutbounds, type OutboundInput } from './store.js';
@@ -89,7 +89,12 @@ async function planIntake(
   const { strategy } = await reads.strategyFor(locked);
   const details = await reads.usableDetails(locked);
   const taken = { move: 'analyse' as const, context: `collection engine: taken in from ${locked.status}`, state: {} };
-  if (!strategy.steps.some((s) => pickDetail(details, s.delivery_method))) {
+  // A customer gone meanwhile is the step's to record on the debt (`stepRefused`), not the intake's to fail the batch.
+  const accepted = await reads.customer(locked).then(acceptedChannels, (err: unknown) => {
+    if (err instanceof ApiError) return undefined;
+    throw err;
+  });
+  if (!strategy.steps.some((s) => usableChannels(s.delivery_method, details, accepted).length > 0)) {
     return {
       moves: [taken, { move: 'enrich', context: 'no usable contact detail for any step of the strategy', state: { engine_due_at: null } }],
       outcome: { kind: 'moved', context: 'enriching: no usable contact detail' },
@@ -169,27 +174,22 @@ async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: 
   if (dueAt > now) return done(waitUntil(trx, debt, dueAt, `step ${index} due on day ${step.day}`));
   const customer = await reads.customer(debt);
   const timeZone = timeZoneOf(customer.preferred_locale);
-  const windowAt = nextContactTime(now, timeZone);
-  if (windowAt > now) return done(waitUntil(trx, debt, windowAt, `outside 08:00-21:00 in ${timeZone}`));
+  const windowAt = nextContactTime(now, timeZone, preferredHours(customer));
+  if (windowAt > now) return done(waitUntil(trx, debt, windowAt, `outside the contact hours in ${timeZone}`));
   const limit = strategy.contacts_per_7_days ?? DEFAULT_CONTACTS_PER_7_DAYS;
   const recent = await reads.contactsInSevenDays(debt, now);
   const limitAt = nextAllowedByLimit(now, recent.count, recent.oldest, limit);
   if (limitAt > now) return done(waitUntil(trx, debt, limitAt, `${recent.count} contacts in 7 days (limit ${limit})`));
   const details = await reads.usableDetails(debt);
-  // The step's own channel, else the strategy's next channel that reaches the customer (same step, same template).
-  const reach = stepChannel(
-    details,
-    step.delivery_method,
-    strategy.steps.map((s) => s.delivery_method),
-  );
-  if (!reach) return done(noDetailLeft(trx, debt));
-  const { method, detail } = reach;
+  // The step's own channel, else the customer's next usable one (channels.ts): the same step and template.
+  const method = usableChannels(step.delivery_method, details, acceptedChannels(customer))[0];
+  if (!method) return done(noDetailLeft(trx, debt));
+  const detail = pickDetail(details, method)!;
   const senderName = organisation.customer_facing_name ?? organisation.name;
-  const outcome = adaptedTo(
-    method,
-    senderName,
-    await renderStep(reads.template, { debt, customer, organisation }, step.template, step.delivery_method, links, { now, timeZone }),
-  );
+  const rendered = await renderStep(reads.template, { debt, customer, organisation }, step.template, step.delivery_method, links, { now, timeZone });
+  const outcome = rendered.ok
+    ? { ...rendered, rendered: adaptRendered(rendered.rendered, step.delivery_method, method, `Your ${senderName} account`) }
+    : rendered;
   await setEngineState(trx, debt.tenant_id, debt.id, { engine_step: index + 1, engine_due_at: outcome.ok ? null : now });
   const input: OutboundInput = {
     debtId: debt.id,
@@ -222,12 +222,6 @@ async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: 
       timeZone,
     },
   };
-}
-
-/** A rendered step as channel `method` carries it (unchanged on the template's own channel). */
-function adaptedTo(method: DeliveryMethod, senderName: string, outcome: RenderOutcome): RenderOutcome {
-  if (!outcome.ok || outcome.template.deliveryMethod === method) return outcome;
-  return { ...outcome, rendered: adaptRendered(outcome.rendered, method, senderName) };
 }
 
 /**

@@ -2,7 +2,8 @@
  * What comes back from customers and providers (docs/api.md sections 12 and 13), each in one
  * transaction that locks the debt first:
  * - a reply (email to the per-debt reply address, SMS to our number) becomes an inbound
- *   communication, once per provider message, and moves the debt to `contact_established`;
+ *   communication, once per provider message, and moves the debt to `contact_established`; an
+ *   SMS `STOP` also removes `sms` from the customer's accepted channels (`customer.updated`);
  * - a delivery receipt moves the outbound communication to `delivered` or `failed`, a bounce to
  *   `bounced`, which marks its contact detail `undeliverable` and, when the customer has no usable
  *   detail left, moves the debt to `enriching` or `contact_failed`. A receipt the machine no longer
@@ -11,7 +12,9 @@
  * after the caller has authenticated the callback.
  */
 import type { Knex } from '@dms/db';
-import type { DeliveryMethod } from '../communication-templates/schemas.js';
+import { DELIVERY_METHODS, type DeliveryMethod } from '../communication-templates/schemas.js';
+import type { ContactPreferences } from '../customers/schemas.js';
+import { setContactPreferences } from '../customers/store.js';
 import { changeContactDetail, recordDetailEvents } from '../contact-details/store.js';
 import { contactDetailsResource } from '../contact-details/resource.js';
 import { lockCustomer } from '../customers/contacts.js';
@@ -52,6 +55,17 @@ async function debtAnsweredBy(db: Knex | Knex.Transaction, method: DeliveryMetho
   return row?.debt_id;
 }
 
+/** An SMS whose whole text is `STOP` (any case, spaces around): the customer refuses SMS. */
+export function isStop(reply: Pick<Reply, 'deliveryMethod' | 'text'>): boolean {
+  return reply.deliveryMethod === 'sms' && /^\s*stop\s*$/i.test(reply.text);
+}
+
+/** The preferences after an SMS `STOP`: every channel accepted before but `sms`. */
+function withoutSms(current: ContactPreferences | null): ContactPreferences {
+  const channels = (current?.channels ?? DELIVERY_METHODS).filter((c) => c !== 'sms');
+  return { channels, hours: current?.hours ?? null, language: current?.language ?? null };
+}
+
 /** Moves a locked debt to `contact_established` when the table allows it (the customer answered, paid or made a plan). */
 export async function establishContact(trx: Knex.Transaction, debt: DebtRow, context: string): Promise<void> {
   if (DEBT_MACHINE.allows(debt.status, 'establish-contact'))
@@ -82,6 +96,7 @@ export async function recordReply(db: Knex, reply: Reply): Promise<CallbackOutco
       body: reply.text,
     });
     if (!row) return { recorded: false, reason: 'already recorded' } as const;
+    if (isStop(reply)) await setContactPreferences(trx, debt.tenant_id, debt.customer_id, withoutSms, 'sms_stop');
     await establishContact(trx, debt, `communication.received: ${row.id}`);
     return { recorded: true, communication: row.id } as const;
   });

@@ -6,6 +6,7 @@ export * from './store.js';
 export * from './search.js';
 export * from './rules.js';
 export * from './details.js';
+export * from './channels.js';
 export * from './render.js';
 export * from './reads.js';
 export * from './engine.js';

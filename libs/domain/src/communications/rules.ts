@@ -35,13 +35,16 @@ export function localTime(at: Date, timeZone: string): { hour: number; minute: n
 
 /**
  * When a communication may go out, given the window of section 12: `at` itself inside
- * 08:00-21:00 local time, else the next 08:00 local (to the minute).
+ * 08:00-21:00 local time (or inside the customer's preferred `hours`, minutes of the local day
+ * `[from, until)` within that window), else the next start of it, local (to the minute).
  */
-export function nextContactTime(at: Date, timeZone: string): Date {
+export function nextContactTime(at: Date, timeZone: string, hours?: { from: number; until: number }): Date {
+  const from = Math.max(hours?.from ?? 0, CONTACT_FROM_HOUR * 60);
+  const until = Math.min(hours?.until ?? 24 * 60, CONTACT_UNTIL_HOUR * 60);
   const { hour, minute } = localTime(at, timeZone);
-  if (hour >= CONTACT_FROM_HOUR && hour < CONTACT_UNTIL_HOUR) return at;
-  const hoursToWait = hour < CONTACT_FROM_HOUR ? CONTACT_FROM_HOUR - hour : 24 - hour + CONTACT_FROM_HOUR;
-  const wait = (hoursToWait * 60 - minute) * 60_000;
+  const local = hour * 60 + minute;
+  if (local >= from && local < until) return at;
+  const wait = (local < from ? from - local : 24 * 60 - local + from) * 60 * 1000;
   return new Date(Math.floor((at.getTime() + wait) / 60_000) * 60_000);
 }
 

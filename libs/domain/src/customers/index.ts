@@ -2,6 +2,7 @@
 export * from './resource.js';
 export * from './schemas.js';
 export * from './store.js';
+export * from './preferences.js';
 export * from './contacts.js';
 export * from './search.js';
 export * from './zone.js';

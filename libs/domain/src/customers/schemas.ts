@@ -4,6 +4,7 @@
  * stored row, with their types derived from them.
  */
 import { ContactDetail, ContactDetailCreate, type ContactDetailRow } from '../contact-details/schemas.js';
+import { DELIVERY_METHODS } from '../communication-templates/schemas.js';
 import {
   DateColumn,
   Nullable,
@@ -28,13 +29,58 @@ export const CUSTOMER_KINDS = ['individual', 'company', 'unknown'] as const;
 
 const nullableText = (max: number, description: string) => Nullable(textSchema(max, description));
 
+/** A local time of the contact window, `HH:MM` from 08:00 to 21:00 (docs/api.md section 12). */
+const windowTime = (description: string) => Type.String({ pattern: '^((0[89]|1[0-9]|20):[0-5][0-9]|21:00)$', maxLength: 5, description });
+const localeTag = Type.String({ pattern: '^[a-z]{2,3}(-[A-Z]{2})?$', maxLength: 6, description: 'BCP 47 language tag, e.g. `en-GB`.' });
+
+/**
+ * What the customer asked about being contacted (docs/api.md section 10, "Contact preferences"):
+ * the channels they accept, the hours they prefer within 08:00-21:00 in their time zone, and
+ * their language. The collection engine obeys them (section 13).
+ */
+export const ContactPreferences = Type.Object(
+  {
+    channels: Type.Array(StringEnum(DELIVERY_METHODS), {
+      uniqueItems: true,
+      maxItems: 3,
+      description: 'The channels the customer accepts; the engine never uses another.',
+    }),
+    hours: Type.Optional(
+      Nullable(
+        Type.Object(
+          { from: windowTime('Earliest local time, 08:00 or later.'), until: windowTime('Latest local time (exclusive), 21:00 or earlier, after `from`.') },
+          { additionalProperties: false, description: "Preferred hours in the customer's time zone; null: the whole 08:00-21:00 window." },
+        ),
+      ),
+    ),
+    language: Type.Optional(Nullable(localeTag)),
+  },
+  { additionalProperties: false },
+);
+export type ContactPreferences = Static<typeof ContactPreferences>;
+
+/** Who changed a customer's contact preferences: the tenant's API, the customer's portal, or their `STOP` reply to an SMS. */
+export const PREFERENCE_ACTORS = ['api', 'portal', 'sms_stop'] as const;
+export type PreferenceActor = (typeof PREFERENCE_ACTORS)[number];
+
+/** The contact preferences as shown (and stored): what was set, who set it and when. */
+export const ContactPreferencesShown = Type.Object({
+  ...ContactPreferences.properties,
+  changed_by: StringEnum(PREFERENCE_ACTORS, { description: 'Who set them last: `api`, `portal` or `sms_stop` (an inbound `STOP` reply).' }),
+  changed_at: Type.String({ format: 'date-time', description: 'When they were set last.' }),
+});
+export type ContactPreferencesShown = Static<typeof ContactPreferencesShown>;
+
 const fields = {
   kind: StringEnum(CUSTOMER_KINDS, { description: 'A person, a company, or `unknown` when the creditor does not know (default `individual` on create).' }),
   full_name: nullableText(300, 'Full name; derived from first and last name when omitted.'),
   first_name: nullableText(150, 'Given name (individuals).'),
   last_name: nullableText(150, 'Family name (individuals).'),
   date_of_birth: Nullable(dateSchema('ISO 8601 date (individuals).')),
-  preferred_locale: Nullable(Type.String({ pattern: '^[a-z]{2,3}(-[A-Z]{2})?$', maxLength: 6, description: 'BCP 47 language tag, e.g. `en-GB`.' })),
+  preferred_locale: Nullable(localeTag),
+  contact_preferences: Nullable(ContactPreferences, {
+    description: 'Contact preferences; null when the customer expressed none (every channel, the whole window).',
+  }),
   contact_details: Type.Array(ContactDetailCreate, {
     maxItems: 20,
     description:
@@ -52,6 +98,7 @@ export const CustomerCreate = Type.Object(
     last_name: Type.Optional(fields.last_name),
     date_of_birth: Type.Optional(fields.date_of_birth),
     preferred_locale: Type.Optional(fields.preferred_locale),
+    contact_preferences: Type.Optional(fields.contact_preferences),
     contact_details: Type.Optional(fields.contact_details),
     metadata: Type.Optional(fields.metadata),
   },
@@ -65,6 +112,9 @@ export const Customer = Type.Object({
   id: objectId('cus'),
   object: Type.Literal('customer'),
   ...fields,
+  contact_preferences: Nullable(ContactPreferencesShown, {
+    description: 'Contact preferences; null when the customer expressed none (every channel, the whole window).',
+  }),
   contact_details: Type.Array(ContactDetail, { description: 'The visible contact details (not deleted), oldest first.' }),
   ...timestampProperties,
 });
@@ -79,6 +129,7 @@ export const CustomerRow = Type.Object({
   last_name: Nullable(Type.String()),
   date_of_birth: Nullable(Type.String()),
   preferred_locale: Nullable(Type.String()),
+  contact_preferences: Type.Optional(Nullable(Type.Unsafe<ContactPreferencesShown>({}))),
   /** The visible details, aggregated into the row by `contactDetailsColumn` (absent when not selected). */
   contact_details: Type.Optional(Type.Unsafe<ContactDetailRowJson[]>({})),
   metadata: metadataSchema,

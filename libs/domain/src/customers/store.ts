@@ -16,7 +16,8 @@ import { createCustomerDetails, replaceCustomerDetails } from './contacts.js';
 import { customersResource } from './resource.js';
 import { debtsResource } from '../debts/resource.js';
 import { ENGINE_STATUSES, type DebtStatus } from '../debts/states.js';
-import type { Customer, CustomerCreate, CustomerInput, CustomerRow } from './schemas.js';
+import { preferencesColumn, stampPreferences, writePreferences } from './preferences.js';
+import type { Customer, CustomerCreate, CustomerInput, CustomerRow, PreferenceActor } from './schemas.js';
 
 /** Maps a row to the public object. */
 export function toCustomer(row: CustomerRow): Customer {
@@ -29,6 +30,7 @@ export function toCustomer(row: CustomerRow): Customer {
     last_name: row.last_name,
     date_of_birth: row.date_of_birth,
     preferred_locale: row.preferred_locale,
+    contact_preferences: row.contact_preferences ?? null,
     contact_details: (row.contact_details ?? []).map(toContactDetail),
     metadata: row.metadata,
     created_at: iso(row.created_at)!,
@@ -85,6 +87,7 @@ export function createCustomer(db: Knex, tenantId: string, input: CustomerCreate
       last_name: input.last_name ?? null,
       date_of_birth: input.date_of_birth ?? null,
       preferred_locale: input.preferred_locale ?? null,
+      contact_preferences: preferencesColumn(stampPreferences(input.contact_preferences ?? null, 'api')),
       metadata: input.metadata,
     });
     const details = await createCustomerDetails(trx, tenantId, row, input.contact_details ?? []);
@@ -131,12 +134,38 @@ export function updateCustomer(db: Knex, tenantId: string, id: string, input: Cu
         const locale = input.preferred_locale !== undefined ? input.preferred_locale : current.preferred_locale;
         if (input.contact_details !== undefined)
           details = await replaceCustomerDetails(t, tenantId, { id: current.id, preferred_locale: locale }, input.contact_details);
-        return { ...givenFields(input, ['kind', 'first_name', 'last_name', 'date_of_birth', 'preferred_locale']), full_name: updatedFullName(current, input) };
+        const preferences =
+          input.contact_preferences !== undefined ? { contact_preferences: preferencesColumn(stampPreferences(input.contact_preferences, 'api')) } : {};
+        return {
+          ...givenFields(input, ['kind', 'first_name', 'last_name', 'date_of_birth', 'preferred_locale']),
+          ...preferences,
+          full_name: updatedFullName(current, input),
+        };
       },
       input.metadata,
     );
     return recordCustomerEvents(trx, tenantId, 'customer.updated', row.id, details);
   });
+}
+
+/**
+ * Sets the contact preferences of the tenant's customer `id` as `actor` (the portal, or an SMS
+ * `STOP`) says, in its own transaction, recording `customer.updated` when they changed (see
+ * preferences.ts; docs/api.md section 10, "Contact preferences").
+ * @param change the new preferences (null: none expressed), or a function of the current ones
+ * @returns true when they changed
+ * @throws ApiError 404 `resource_missing`; 400 `validation_failed` naming `contact_preferences.hours.until`
+ */
+export function setContactPreferences(
+  db: Knex | Knex.Transaction,
+  tenantId: string,
+  id: string,
+  change: Parameters<typeof writePreferences>[3],
+  actor: PreferenceActor,
+): Promise<boolean> {
+  return db.transaction((trx) =>
+    writePreferences(trx, tenantId, id, change, actor, (t, tenant, customer) => recordCustomerEvents(t, tenant, 'customer.updated', customer, [])),
+  );
 }
 
 /** Statuses of a debt the collection engine takes in or works (docs/api.md sections 12 and 13): its customer cannot be deleted meanwhile. */
