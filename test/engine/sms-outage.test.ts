@@ -22,20 +22,29 @@ afterAll(async () => {
 const outage = (status: number, count: number) =>
   fetch(`${rig.channels.sms.url}/_standin/outage`, { method: 'POST', body: JSON.stringify({ status, count }) }).then((r) => expect(r.status).toBe(204));
 
-test('503s from the SMS API: the SMS is retried with backoff and received once', async () => {
+/**
+ * A debt of a new tenant whose one step is an SMS, worked by a worker that retries after 1-2 s and
+ * reconciles only after an hour (so any retry comes from the backoff), while the stand-in answers
+ * the next `count` submissions `status`; returns the debt, once `contacted`, and its communications.
+ */
+async function contactedThroughOutage(name: string, mobile: string, status: number, count: number) {
   const t = await signedInTenant();
   const steps = [{ day: 0, delivery_method: 'sms', template: 'default-sms-reminder' }];
-  const org = (await t.api.post('/organisations', { name: 'Outage Ltd', configurations: { collection_strategy: { steps } } }).expect(201)).body.id;
-  const debt = await preparedDebt(t.api, org, await customerWith(t.api, [{ type: 'mobile_number', value: '+447911123459' }]));
-  await outage(503, 2);
+  const org = (await t.api.post('/organisations', { name, configurations: { collection_strategy: { steps } } }).expect(201)).body.id;
+  const debt = await preparedDebt(t.api, org, await customerWith(t.api, [{ type: 'mobile_number', value: mobile }]));
+  await outage(status, count);
   await rig.worker([t.tenant.tenantId], offsetToLondon(12), {
     ENGINE_RETRY_BASE_SECONDS: '1',
     ENGINE_RETRY_MAX_SECONDS: '2',
-    // Reconciliation would only start long after the test: a retry must come from the backoff.
     ENGINE_RECONCILE_AFTER_SECONDS: '3600',
   });
   await statusBecomes(debt, 'contacted', 60_000);
-  const [sms, ...rest] = await communicationsOf(debt);
+  return { debt, communications: await communicationsOf(debt) };
+}
+
+test('503s from the SMS API: the SMS is retried with backoff and received once', async () => {
+  const { debt, communications } = await contactedThroughOutage('Outage Ltd', '+447911123459', 503, 2);
+  const [sms, ...rest] = communications;
   expect(rest).toEqual([]);
   expect(sms).toMatchObject({ delivery_method: 'sms', step: 0, status: expect.stringMatching(/^(sent|delivered)$/), attempts: 3 });
   const received = rig.channels.sms.messages().filter((m) => m.clientRef === sms.id);
@@ -44,18 +53,8 @@ test('503s from the SMS API: the SMS is retried with backoff and received once',
 });
 
 test('a 429 answer likewise waits and goes through once', async () => {
-  const t = await signedInTenant();
-  const steps = [{ day: 0, delivery_method: 'sms', template: 'default-sms-reminder' }];
-  const org = (await t.api.post('/organisations', { name: 'Throttled Ltd', configurations: { collection_strategy: { steps } } }).expect(201)).body.id;
-  const debt = await preparedDebt(t.api, org, await customerWith(t.api, [{ type: 'mobile_number', value: '+447911123460' }]));
-  await outage(429, 1);
-  await rig.worker([t.tenant.tenantId], offsetToLondon(12), {
-    ENGINE_RETRY_BASE_SECONDS: '1',
-    ENGINE_RETRY_MAX_SECONDS: '2',
-    ENGINE_RECONCILE_AFTER_SECONDS: '3600',
-  });
-  await statusBecomes(debt, 'contacted', 60_000);
-  const [sms] = await communicationsOf(debt);
+  const { communications } = await contactedThroughOutage('Throttled Ltd', '+447911123460', 429, 1);
+  const [sms] = communications;
   expect(sms).toMatchObject({ attempts: 2 });
   expect(rig.channels.sms.messages().filter((m) => m.clientRef === sms.id)).toHaveLength(1);
 });
