@@ -1,8 +1,9 @@
 /**
- * `configurations.portal` income and expenditure fields on organisations (CONTRACT section 18,
- * docs/api.md section 18) over HTTP: `ie_required_above` (minor units or null) and
- * `disposable_income_share` (1-100) are stored and returned; a bad value or an unknown field is
- * 400 naming it, nothing changed.
+ * `configurations.portal` on organisations (CONTRACT sections 17 and 18, docs/api.md sections 18
+ * and 19) over HTTP: the access fields (`verify_with`, `link_ttl_days`, `enabled`) and the income
+ * and expenditure fields (`ie_required_above`, minor units or null; `disposable_income_share`,
+ * 1-100) are stored and returned in one object; a bad value or an unknown field is 400 naming it,
+ * nothing changed.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { closeHarness, signedInTenant } from '../support/harness.js';
@@ -15,7 +16,7 @@ beforeAll(async () => {
 afterAll(closeHarness);
 
 test('the portal fields are stored on create and replaced on PATCH', async () => {
-  const portal = { ie_required_above: 50_000, disposable_income_share: 60 };
+  const portal = { verify_with: 'postcode', link_ttl_days: 7, enabled: false, ie_required_above: 50_000, disposable_income_share: 60 };
   const org = (await api.post('/organisations', { name: 'Portal Ltd', configurations: { portal } }).expect(201)).body;
   expect(org.configurations.portal).toEqual(portal);
   const patched = (await api.patch(`/organisations/${org.id}`, { configurations: { portal: { ie_required_above: null } } }).expect(200)).body;
@@ -30,6 +31,9 @@ test.each([
   [{ ie_required_above: -1 }, 'configurations.portal.ie_required_above'],
   [{ ie_required_above: '100' }, 'configurations.portal.ie_required_above'],
   [{ share: 50 }, 'configurations.portal.share'],
+  [{ verify_with: 'iris' }, 'configurations.portal.verify_with'],
+  [{ link_ttl_days: 0 }, 'configurations.portal.link_ttl_days'],
+  [{ enabled: 'yes' }, 'configurations.portal.enabled'],
 ])('%j is 400 naming %s and changes nothing', async (portal, param) => {
   const org = (await api.post('/organisations', { name: 'Strict Ltd', configurations: { portal: { disposable_income_share: 80 } } }).expect(201)).body;
   const res = await api.patch(`/organisations/${org.id}`, { configurations: { portal } }).expect(400);

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 /** Repository root (tools/dist is two levels below). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-export type ServiceName = 'auth' | 'api' | 'dispatcher' | 'worker';
+export type ServiceName = 'auth' | 'api' | 'dispatcher' | 'worker' | 'portal';
 
 /** A running child service. */
 export interface RunningService {

@@ -1,6 +1,6 @@
 /**
  * The settings each service reads, taken from the envalid specs the services validate at start
- * (`authSpec`, `apiSpec`, `dispatcherSpec`, `workerSpec` in services/<name>/src/config.ts), so the operator's
+ * (`authSpec`, `apiSpec`, `dispatcherSpec`, `workerSpec`, `portalSpec` in services/<name>/src/config.ts), so the operator's
  * configuration table and the deployment checks cannot drift from the code.
  */
 import { join } from 'node:path';
@@ -19,7 +19,7 @@ export interface SettingSpec {
 export type ServiceSettings = Record<ServiceName, Record<string, SettingSpec>>;
 
 /** Every service whose settings are documented, in the order the configuration table lists them. */
-export const SERVICES: readonly ServiceName[] = ['auth', 'api', 'dispatcher', 'worker'];
+export const SERVICES: readonly ServiceName[] = ['auth', 'api', 'dispatcher', 'worker', 'portal'];
 
 /**
  * Loads `<name>Spec` from each built service (`services/<name>/dist/config.js`).
@@ -91,6 +91,7 @@ const LOCAL_READERS: Readonly<Record<keyof typeof LOCAL_SPECS, string>> = {
   API_PORT: '`npm start`',
   DISPATCHER_PORT: '`npm start`',
   WORKER_PORT: '`npm start`',
+  PORTAL_PORT: '`npm start`',
   LOCAL_SMTP_PORT: '`npm start`',
   LOCAL_MAIL_WEB_PORT: '`npm start`',
   LOCAL_SMS_PORT: '`npm start`',

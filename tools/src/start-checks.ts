@@ -62,6 +62,7 @@ export async function checkSettings(env: NodeJS.ProcessEnv, ports?: Record<Servi
     api: cfg.API_PORT,
     dispatcher: cfg.DISPATCHER_PORT,
     worker: cfg.WORKER_PORT,
+    portal: cfg.PORTAL_PORT,
   };
   for (const [name, port] of Object.entries(services) as Array<[ServiceName, number]>) {
     const mod = (await import(pathToFileURL(join(REPO_ROOT, 'services', name, 'dist', 'config.js')).href)) as Record<string, unknown>;

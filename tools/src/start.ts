@@ -6,7 +6,7 @@
  * cannot start prints PostgreSQL's reason and exits 1; applies migrations; when `SMTP_URL` and
  * `SMS_API_KEY` are unset, starts the local mail server (SMTP 2525, web page 3003) and SMS
  * stand-in (3004) that keep what they receive under `.data` (docs/api.md section 13); then runs
- * the issuer (4000), the API (3000), the dispatcher (3001) and the worker (3002) until Ctrl-C or
+ * the issuer (4000), the API (3000), the dispatcher (3001), the worker (3002) and the customer portal (3005) until Ctrl-C or
  * SIGTERM, which stops them all.
  */
 import { randomBytes } from 'node:crypto';
@@ -33,6 +33,7 @@ const plan: Array<[ServiceName, number]> = [
   ['api', cfg.API_PORT],
   ['dispatcher', cfg.DISPATCHER_PORT],
   ['worker', cfg.WORKER_PORT],
+  ['portal', cfg.PORTAL_PORT],
 ];
 
 // Stand-ins only for channels nobody configured: a configured one is used as it is.

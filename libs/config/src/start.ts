@@ -12,6 +12,7 @@ export const startSpec = {
   API_PORT: port({ default: 3000, desc: 'Port npm start gives the API (its PORT)' }),
   DISPATCHER_PORT: port({ default: 3001, desc: 'Port npm start gives the dispatcher (its PORT: health, readiness, metrics)' }),
   WORKER_PORT: port({ default: 3002, desc: 'Port npm start gives the worker (its PORT: health, readiness, metrics)' }),
+  PORTAL_PORT: port({ default: 3005, desc: 'Port npm start gives the customer portal (its PORT)' }),
   LOCAL_SMTP_PORT: port({ default: 2525, desc: 'SMTP port of the local mail server npm start runs while SMTP_URL is unset' }),
   LOCAL_MAIL_WEB_PORT: port({ default: 3003, desc: 'Web page and JSON API of the local mail server' }),
   LOCAL_SMS_PORT: port({ default: 3004, desc: 'Port of the local SMS stand-in npm start runs while SMS_API_KEY is unset' }),

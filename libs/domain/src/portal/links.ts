@@ -1,0 +1,100 @@
+/**
+ * Portal links (CONTRACT section 17, docs/api.md section 18): a link is
+ * `<PORTAL_BASE_URL>/l/<token>`, the token 32 random bytes in base64url; only its SHA-256 hash is
+ * stored (`portal_links.token_hash`). A link is bound to its tenant (and so to test or live mode)
+ * and customer, expires after `configurations.portal.link_ttl_days` and can be revoked.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Knex } from '@dms/db';
+import { newId } from '@dms/ids';
+import { tenantLivemode } from '../kernel/livemode.js';
+import { portalSettings } from './settings.js';
+
+/** Prefix of link ids (`pln_…`). */
+export const PORTAL_LINK_ID_PREFIX = 'pln';
+
+/** A stored link (never holds the token). */
+export interface PortalLinkRow {
+  id: string;
+  tenant_id: string;
+  mode: 'test' | 'live';
+  customer_id: string;
+  debt_id: string | null;
+  communication_id: string | null;
+  expires_at: Date;
+  revoked_at: Date | null;
+  failed_attempts: number;
+  locked_until: Date | null;
+}
+
+/** SHA-256 of a token, the only form it is stored or looked up in. */
+export function hashToken(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}
+
+/** A new token: 32 random bytes, base64url (43 characters). */
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** The address of a link: `<base>/l/<token>` (base without a trailing slash). */
+export function portalUrl(baseUrl: string, token: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/l/${token}`;
+}
+
+/** What `createPortalLink` needs: the customer (of `tenantId`), and optionally a debt or communication. */
+export interface NewPortalLink {
+  tenantId: string;
+  customerId: string;
+  debtId?: string | null;
+  communicationId?: string | null;
+  /** Lifetime in days; defaults to the organisation's `configurations.portal.link_ttl_days`. */
+  ttlDays: number;
+}
+
+/**
+ * Stores a new link in `trx` and returns it with its token (shown once; only the hash is kept).
+ * @returns the row and `token`
+ */
+export async function createPortalLink(trx: Knex | Knex.Transaction, link: NewPortalLink): Promise<{ row: PortalLinkRow; token: string }> {
+  const token = newToken();
+  const live = await tenantLivemode(trx, link.tenantId);
+  const [row] = await trx('portal_links')
+    .insert({
+      id: newId(PORTAL_LINK_ID_PREFIX),
+      tenant_id: link.tenantId,
+      mode: live ? 'live' : 'test',
+      customer_id: link.customerId,
+      debt_id: link.debtId ?? null,
+      communication_id: link.communicationId ?? null,
+      token_hash: hashToken(token),
+      expires_at: trx.raw(`now() + make_interval(days => ?)`, [link.ttlDays]),
+    })
+    .returning('*');
+  return { row: row as PortalLinkRow, token };
+}
+
+/** The state of a link found by its token: usable, or why not. */
+export type LinkLookup = { state: 'ok'; link: PortalLinkRow } | { state: 'locked'; link: PortalLinkRow } | { state: 'gone' } | { state: 'unknown' };
+
+/** Finds the link of `token` (by hash) and says whether it may be used now. */
+export async function findPortalLink(db: Knex | Knex.Transaction, token: string): Promise<LinkLookup> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return { state: 'unknown' };
+  const row = (await db('portal_links')
+    .where({ token_hash: hashToken(token) })
+    .first()) as PortalLinkRow | undefined;
+  if (!row) return { state: 'unknown' };
+  return linkState(row);
+}
+
+/** The state of a stored link at this moment. */
+export function linkState(row: PortalLinkRow, now = new Date()): LinkLookup {
+  if (row.revoked_at || row.expires_at <= now) return { state: 'gone' };
+  if (row.locked_until && row.locked_until > now) return { state: 'locked', link: row };
+  return { state: 'ok', link: row };
+}
+
+/** Revokes the links of a communication (none left usable); returns how many were revoked. */
+export async function revokeCommunicationLinks(db: Knex | Knex.Transaction, tenantId: string, communicationId: string): Promise<number> {
+  return db('portal_links').where({ tenant_id: tenantId, communication_id: communicationId }).whereNull('revoked_at').update({ revoked_at: db.fn.now() });
+}

@@ -1,0 +1,76 @@
+/**
+ * The portal's Express application (CONTRACT section 17): helmet with a strict CSP (no inline
+ * script or style; CSS is `/static/portal.css`), `Referrer-Policy: no-referrer`,
+ * `Cache-Control: no-store`, sessions in PostgreSQL, CSRF on every POST, `/healthz`, `/readyz`,
+ * `/metrics`, then one router per journey (routes/*.ts). A new journey is a new router added here.
+ */
+import { fileURLToPath } from 'node:url';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import { isReachable, poolUsage, type Knex } from '@dms/db';
+import type { Logger } from '@dms/logger';
+import { createServiceMetrics, metricsText } from '@dms/metrics';
+import { absoluteLimit, csrf, sessions } from './session.js';
+import { render } from './render.js';
+import { linkRoutes } from './routes/link.js';
+import { debtRoutes } from './routes/debts.js';
+
+/** What the application needs. */
+export interface PortalDeps {
+  db: Knex;
+  log: Logger;
+  databaseUrl: string;
+  baseUrl: string;
+  sessionSecret: string;
+  trustProxy?: string | boolean | number;
+}
+
+/** Builds the application (its `close()` ends the session store's pool); `isDraining` makes `/readyz` answer 503 while shutting down. */
+export function buildPortal(deps: PortalDeps, isDraining: () => boolean = () => false) {
+  const app = express();
+  const metrics = createServiceMetrics('portal', () => poolUsage(deps.db));
+  app.disable('x-powered-by');
+  if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/readyz', async (_req, res) => void res.status(!isDraining() && (await isReachable(deps.db)) ? 200 : 503).json({}));
+  app.get('/metrics', async (_req, res) => void res.type('text/plain').send(await metricsText(metrics.registry)));
+  app.use((req, res, next) => {
+    const end = metrics.httpDuration.startTimer({ method: req.method });
+    res.on('finish', () => end({ route: (req.route?.path as string | undefined) ?? 'unmatched', status: String(res.statusCode) }));
+    next();
+  });
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'none'"],
+          styleSrc: ["'self'"],
+          imgSrc: ["'self'", 'https:'],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+          baseUri: ["'none'"],
+        },
+      },
+      referrerPolicy: { policy: 'no-referrer' },
+    }),
+  );
+  app.use((_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+  app.use('/static', express.static(fileURLToPath(new URL('../public', import.meta.url)), { index: false }));
+  app.use(express.urlencoded({ extended: false, limit: '16kb' }));
+  const store = sessions(deps.databaseUrl, deps.baseUrl, deps.sessionSecret);
+  app.use(store.middleware);
+  app.use(absoluteLimit);
+  app.use(csrf.csrfSynchronisedProtection);
+  app.use(linkRoutes(deps.db));
+  app.use(debtRoutes(deps.db));
+  app.use((req, res) => void render(req, res, 'not-found', {}, 404));
+  app.use((err: Error & { code?: string }, req: Request, res: Response, _next: NextFunction) => {
+    if (err.code === 'EBADCSRFTOKEN') return void render(req, res, 'expired-form', {}, 403);
+    deps.log.error({ err: { name: err.name, message: err.message } }, 'portal request failed');
+    void res.status(500).type('text/plain').send('Something went wrong. Please try again later.');
+  });
+  return Object.assign(app, { close: store.close });
+}

@@ -1,0 +1,38 @@
+/**
+ * Entry point of the customer portal (`npm start -w services/portal`): configuration from the
+ * environment, then serve until SIGTERM, in `WEB_CONCURRENCY` worker processes sharing the port.
+ */
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import { createDb } from '@dms/db';
+import { resolveSecretsKey } from '@dms/config';
+import { createLogger } from '@dms/logger';
+import { runHttpService, runWorkers } from '@dms/lifecycle';
+import { aggregateWorkerMetrics } from '@dms/metrics';
+import { loadPortalConfig } from './config.js';
+import { buildPortal } from './app.js';
+
+const cfg = loadPortalConfig();
+const log = createLogger('portal', cfg.LOG_LEVEL);
+
+/** One serving process. */
+async function serve(): Promise<void> {
+  const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
+  // The cookie's signing key, derived from the secrets key (never the key itself).
+  const sessionSecret = createHash('sha256')
+    .update(`portal-session:${resolveSecretsKey(cfg)}`)
+    .digest('base64url');
+  let app: ReturnType<typeof buildPortal> | undefined;
+  await runHttpService({
+    server: (isDraining) =>
+      createServer(
+        (app = buildPortal({ db, log, databaseUrl: cfg.DATABASE_URL, baseUrl: cfg.PORTAL_BASE_URL, sessionSecret, trustProxy: cfg.TRUST_PROXY }, isDraining)),
+      ),
+    port: cfg.PORT,
+    log,
+    graceSeconds: cfg.SHUTDOWN_GRACE_SECONDS,
+    close: [{ close: async () => app?.close() }, db],
+  });
+}
+
+await runWorkers({ workers: cfg.WEB_CONCURRENCY, log, graceSeconds: cfg.SHUTDOWN_GRACE_SECONDS, onPrimary: aggregateWorkerMetrics }, serve);

@@ -1,0 +1,31 @@
+/**
+ * The customer's debts (CONTRACT section 17): `GET /debts` (newest first) and `GET /debts/:id`,
+ * both only for a verified session and bound to its tenant and customer: another customer's or
+ * tenant's debt id is 404 with nothing shown.
+ */
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import type { Knex } from '@dms/db';
+import { customerDebt, customerDebts } from '@dms/domain/portal';
+import { render } from '../render.js';
+
+/** Lets only a verified session through; others go to a page saying to open their link again. */
+export function requireCustomer(req: Request, res: Response, next: NextFunction): void {
+  if (req.session?.customerId && req.session.tenantId) return next();
+  void render(req, res, 'signed-out', { expired: true }, 401);
+}
+
+/** The debt routes over `db`. */
+export function debtRoutes(db: Knex): Router {
+  const r = Router();
+  r.use('/debts', requireCustomer);
+  r.get('/debts', async (req, res) => {
+    const debts = await customerDebts(db, req.session.tenantId!, req.session.customerId!);
+    await render(req, res, 'debts', { debts });
+  });
+  r.get('/debts/:id', async (req, res) => {
+    const view = await customerDebt(db, req.session.tenantId!, req.session.customerId!, req.params.id);
+    if (!view) return render(req, res, 'not-found', {}, 404);
+    await render(req, res, 'debt', view);
+  });
+  return r;
+}

@@ -1,0 +1,93 @@
+/**
+ * Getting in (CONTRACT section 17): `GET /l/:token` finds the link by its hash and moves it into
+ * the session (then redirects to `/verify`, so the token leaves the address bar); `GET|POST
+ * /verify` asks for the organisation's fact; success regenerates the session id. `POST /sign-out`
+ * ends the session. Expired or revoked links are 410, unknown ones 404, showing nothing of a debt.
+ */
+import { Router, type Request, type Response } from 'express';
+import type { Knex } from '@dms/db';
+import { findPortalLink, linkState, portalSettings, verificationFact, verifyAnswer, type PortalLinkRow } from '@dms/domain/portal';
+import { render } from '../render.js';
+
+/** The verify_with of the organisation behind a link (its debt's, else the customer's latest debt's). */
+async function verifyKind(db: Knex, link: PortalLinkRow) {
+  const org = await db('debts as d')
+    .join('organisations as o', 'o.id', 'd.organisation_id')
+    .where({ 'd.tenant_id': link.tenant_id, 'd.customer_id': link.customer_id })
+    .modify((q) => void (link.debt_id && q.where('d.id', link.debt_id)))
+    .orderBy('d.created_at', 'desc')
+    .first('o.configurations', db.raw('coalesce(o.customer_facing_name, o.name) AS creditor'));
+  return { kind: portalSettings(org?.configurations).verify_with, creditor: (org?.creditor as string | undefined) ?? '' };
+}
+
+/** Gives the session a new id (no fixation: the id before verification is not the one after). */
+function newSessionId(req: Request): Promise<void> {
+  return new Promise<void>((ok, fail) =>
+    req.session.regenerate((e: unknown) => (e ? fail(e instanceof Error ? e : new Error('session regenerate failed')) : ok())),
+  );
+}
+
+/** The link routes over `db`. */
+export function linkRoutes(db: Knex): Router {
+  const r = Router();
+
+  r.get('/l/:token', async (req, res) => {
+    const found = await findPortalLink(db, req.params.token);
+    if (found.state === 'unknown') return render(req, res, 'link-unknown', {}, 404);
+    if (found.state === 'gone') return render(req, res, 'link-gone', {}, 410);
+    await newSessionId(req);
+    req.session.pendingLinkId = found.link.id;
+    res.redirect(303, '/verify');
+  });
+
+  async function pending(req: Request, res: Response): Promise<PortalLinkRow | undefined> {
+    const id = req.session.pendingLinkId;
+    const row = id ? ((await db('portal_links').where({ id }).first()) as PortalLinkRow | undefined) : undefined;
+    const state = row ? linkState(row) : { state: 'unknown' as const };
+    if (state.state === 'ok' || state.state === 'locked') {
+      if (state.state === 'locked') {
+        await render(req, res, 'locked', {}, 429);
+        return undefined;
+      }
+      return state.link;
+    }
+    await render(req, res, state.state === 'gone' ? 'link-gone' : 'link-unknown', {}, state.state === 'gone' ? 410 : 404);
+    return undefined;
+  }
+
+  r.get('/verify', async (req, res) => {
+    const link = await pending(req, res);
+    if (!link) return;
+    const { kind, creditor } = await verifyKind(db, link);
+    if ((await verificationFact(db, link.tenant_id, link.customer_id, kind)).length === 0) return render(req, res, 'no-fact', { creditor });
+    await render(req, res, 'verify', { kind, creditor });
+  });
+
+  r.post('/verify', async (req, res) => {
+    const link = await pending(req, res);
+    if (!link) return;
+    const { kind, creditor } = await verifyKind(db, link);
+    const answer = typeof req.body?.answer === 'string' ? (req.body.answer as string).slice(0, 100) : '';
+    const outcome = await db.transaction((trx) => verifyAnswer(trx, link, kind, answer));
+    if (outcome === 'no_fact') return render(req, res, 'no-fact', { creditor });
+    if (outcome === 'locked') return render(req, res, 'locked', {}, 429);
+    if (outcome === 'wrong') {
+      return render(
+        req,
+        res,
+        'verify',
+        { kind, creditor, errors: [{ field: 'answer', message: 'The details you entered do not match our records. Check them and try again.' }] },
+        400,
+      );
+    }
+    await newSessionId(req);
+    Object.assign(req.session, { tenantId: link.tenant_id, customerId: link.customer_id, linkId: link.id, verifiedAt: Date.now() });
+    res.redirect(303, link.debt_id ? `/debts/${encodeURIComponent(link.debt_id)}` : '/debts');
+  });
+
+  r.post('/sign-out', (req, res) => {
+    req.session.destroy(() => res.redirect(303, '/signed-out'));
+  });
+  r.get('/signed-out', (req, res) => render(req, res, 'signed-out'));
+  return r;
+}

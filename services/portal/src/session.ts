@@ -1,0 +1,69 @@
+/**
+ * Sessions of the portal (CONTRACT section 17): express-session stored in PostgreSQL
+ * (connect-pg-simple, table `portal_sessions`), cookie HttpOnly, SameSite=Lax, and Secure with a
+ * `__Host-` name when PORTAL_BASE_URL is https; 15 minutes idle (rolling), 12 hours at most from
+ * verification (`verifiedAt`). CSRF tokens (csrf-sync) live in the session; every POST carries one.
+ */
+import session from 'express-session';
+import pg from 'pg';
+import connectPg from 'connect-pg-simple';
+import { csrfSync } from 'csrf-sync';
+import type { NextFunction, Request, Response } from 'express';
+
+/** Idle lifetime of a session, milliseconds. */
+export const IDLE_MS = 15 * 60 * 1000;
+/** Longest life of a verified session, milliseconds. */
+export const ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+
+declare module 'express-session' {
+  interface SessionData {
+    /** The link being verified (before verification). */
+    pendingLinkId: string;
+    /** Set on verification: the tenant, customer and link the session may see. */
+    tenantId: string;
+    customerId: string;
+    linkId: string;
+    verifiedAt: number;
+  }
+}
+
+/** The cookie's name: `__Host-portal` over https, `portal` otherwise. */
+export function cookieName(baseUrl: string): string {
+  return baseUrl.startsWith('https:') ? '__Host-portal' : 'portal';
+}
+
+/** The session middleware over `databaseUrl`, with `secret` signing the cookie; `close` ends its pool. */
+export function sessions(databaseUrl: string, baseUrl: string, secret: string) {
+  const PgStore = connectPg(session);
+  const secure = baseUrl.startsWith('https:');
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const store = new PgStore({ pool, tableName: 'portal_sessions', createTableIfMissing: false, pruneSessionInterval: 600 });
+  const middleware = session({
+    store,
+    name: cookieName(baseUrl),
+    secret,
+    resave: false,
+    rolling: true,
+    saveUninitialized: false,
+    cookie: { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: IDLE_MS },
+  });
+  return {
+    middleware,
+    close: async () => {
+      store.close();
+      await pool.end();
+    },
+  };
+}
+
+/** Ends sessions older than ABSOLUTE_MS since verification. */
+export function absoluteLimit(req: Request, _res: Response, next: NextFunction): void {
+  if (req.session?.verifiedAt && Date.now() - req.session.verifiedAt > ABSOLUTE_MS) {
+    req.session.destroy(() => next());
+    return;
+  }
+  next();
+}
+
+/** csrf-sync: the token travels in the form field `_csrf`. */
+export const csrf = csrfSync({ getTokenFromRequest: (req) => (req.body as Record<string, string> | undefined)?._csrf });
