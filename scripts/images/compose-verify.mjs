@@ -10,7 +10,7 @@
  *
  * podman-compose 1.0.3 (Debian 12) starts services in depends_on order but ignores its
  * conditions (service_healthy, service_completed_successfully), so the order Compose enforces is
- * driven here: PostgreSQL and Redis healthy, the migration exited 0, then auth, api, dispatcher, worker.
+ * driven here: PostgreSQL and Redis healthy, the migration exited 0, then auth, api, dispatcher, worker, portal.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -29,7 +29,7 @@ const out = (line) => process.stdout.write(`images:verify: compose: ${line}\n`);
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const project = `dmsverify${randomBytes(3).toString('hex')}`;
-const ports = { auth: await freePort(), api: await freePort(), dispatcher: await freePort(), worker: await freePort() };
+const ports = { auth: await freePort(), api: await freePort(), dispatcher: await freePort(), worker: await freePort(), portal: await freePort() };
 /** @type {Record<string, string | undefined>} */
 const env = {
   POSTGRES_PASSWORD: randomBytes(18).toString('hex'),
@@ -38,6 +38,7 @@ const env = {
   DMS_API_PORT: String(ports.api),
   DMS_DISPATCHER_PORT: String(ports.dispatcher),
   DMS_WORKER_PORT: String(ports.worker),
+  DMS_PORTAL_PORT: String(ports.portal),
 };
 const files = ['-f', 'docker-compose.yml', ...(standin ? ['-f', 'deploy/compose.standin.yml'] : [])];
 // podman-compose 1.0.3 leaves `${NAME:-}` (an empty default) as it is, where Compose substitutes
@@ -96,7 +97,7 @@ async function main() {
   const composeFile = YAML.parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true });
   const audience = composeFile.services.api.environment.API_AUDIENCE;
   out(
-    `project ${project}: ${files.filter((f) => f !== '-f').join(' + ')}; host ports auth ${ports.auth}, api ${ports.api}, dispatcher ${ports.dispatcher}, worker ${ports.worker}`,
+    `project ${project}: ${files.filter((f) => f !== '-f').join(' + ')}; host ports auth ${ports.auth}, api ${ports.api}, dispatcher ${ports.dispatcher}, worker ${ports.worker}, portal ${ports.portal}`,
   );
 
   await compose(['up', '-d', '--no-build', '--no-deps', 'postgres', 'redis']);
@@ -106,7 +107,7 @@ async function main() {
 
   /** @type {import('./tenant-path.mjs').Platform} */
   const platform = {
-    services: ['auth', 'api', 'dispatcher', 'worker'],
+    services: ['auth', 'api', 'dispatcher', 'worker', 'portal'],
     migrate: async () => {
       await compose(['up', '-d', '--no-build', '--no-deps', '--force-recreate', 'migrate']);
       const code = await waitExit(container('migrate'), 120_000);

@@ -32,8 +32,8 @@ describe('docker-compose.yml', () => {
     expect(describeErrors(validate.errors).join('\n')).toMatch(/condition|interval/);
   });
 
-  test('PostgreSQL, a one-shot migration, and the four services built from deploy/Dockerfile targets', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['api', 'auth', 'dispatcher', 'migrate', 'postgres', 'redis', 'worker']);
+  test('PostgreSQL, a one-shot migration, and the five services built from deploy/Dockerfile targets', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['api', 'auth', 'dispatcher', 'migrate', 'portal', 'postgres', 'redis', 'worker']);
     const stages = new Set([...dockerfile.matchAll(/^FROM \S+ AS (\S+)$/gm)].map((m) => m[1]));
     for (const name of [...APP_SERVICES, 'migrate']) {
       const build = compose.services[name]!.build!;

@@ -78,7 +78,7 @@ describe('deploy/ha/compose.yml', () => {
   test('three etcd members (pre-vote, v2 API), three Patroni nodes on all of them, HAProxy, PgBouncer, Redis, the migration and the services', () => {
     const s = compose.services;
     expect(Object.keys(s).sort()).toEqual(
-      ['api', 'auth', 'dispatcher', 'etcd1', 'etcd2', 'etcd3', 'haproxy', 'migrate', 'pg1', 'pg2', 'pg3', 'pgbouncer', 'redis', 'worker'].sort(),
+      ['api', 'auth', 'dispatcher', 'etcd1', 'etcd2', 'etcd3', 'haproxy', 'migrate', 'pg1', 'pg2', 'pg3', 'pgbouncer', 'portal', 'redis', 'worker'].sort(),
     );
     for (const name of ['etcd1', 'etcd2', 'etcd3']) expect(s[name]!.command).toEqual(expect.arrayContaining(['--pre-vote', '--enable-v2']));
     for (const name of ['pg1', 'pg2', 'pg3']) {
@@ -133,8 +133,8 @@ describe('deploy/k8s/overlays/production-ha (CloudNativePG)', () => {
     }
   });
 
-  test('the API and the issuer stay in their Services through a failover (readiness fails for 60 s before a pod is taken out)', () => {
-    for (const name of ['api', 'auth']) {
+  test('the API, the issuer and the portal stay in their Services through a failover (readiness fails for 60 s before a pod is taken out)', () => {
+    for (const name of ['api', 'auth', 'portal']) {
       const probe = (
         podSpec(find(overlay, 'Deployment', `dms-${name}`)).containers[0] as { readinessProbe?: { periodSeconds: number; failureThreshold: number } }
       ).readinessProbe!;
@@ -158,7 +158,7 @@ describe('deploy/k8s/overlays/production-ha (CloudNativePG)', () => {
     const otherPod: Peer = { pod: { app: 'something-else' }, namespace };
     const otherNamespace: Peer = { pod: { app: 'x' }, namespace: { 'kubernetes.io/metadata.name': 'team-b' } };
     const can = (from: Peer, to: Peer, port: number) => allows(overlay, namespace, from, to, port);
-    for (const name of ['dms-api', 'dms-auth', 'dms-dispatcher', 'dms-worker']) {
+    for (const name of ['dms-api', 'dms-auth', 'dms-dispatcher', 'dms-worker', 'dms-portal']) {
       expect([name, can(pod(name), poolerPod, 5432)]).toEqual([name, true]);
       expect([name, can(pod(name), instance, 5432)]).toEqual([name, true]);
     }

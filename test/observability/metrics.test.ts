@@ -141,6 +141,7 @@ test('the compose overlay is valid, provisions the dashboard and the rules, and 
     'api:3000',
     'auth:4000',
     'dispatcher:3001',
+    'portal:3005',
     'worker:3002',
   ]);
   const datasource = YAML.parse(readFileSync(join(DIR, 'grafana', 'provisioning', 'datasources', 'prometheus.yml'), 'utf8')) as {
