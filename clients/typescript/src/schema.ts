@@ -149,6 +149,28 @@ export type paths = {
         patch: operations["updateCustomer"];
         trace?: never;
     };
+    "/customers/{id}/portal_links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a link to the customer's account in the portal
+         * @description For the tenant's own letters and calls (docs/api.md section 18): the answer's `url` carries the link's token, shown this once and never stored (only its hash is). Bound to the customer and, with `debt`, to one of their debts; it expires after `expires_in_days` (default the organisation's `configurations.portal.link_ttl_days`).
+         *
+         *     Scope: `customers:write`.
+         */
+        post: operations["createCustomerPortalLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers/{customerId}/contact_details": {
         parameters: {
             query?: never;
@@ -2314,7 +2336,7 @@ export type components = {
                      */
                     contacts_per_7_days?: number;
                 };
-                /** @description The customer's portal (docs/api.md sections 17 and 18). */
+                /** @description The customer's portal (docs/api.md sections 18 and 19). */
                 portal?: {
                     /**
                      * @description Fact the customer confirms before seeing a debt (default `date_of_birth`).
@@ -2481,7 +2503,7 @@ export type components = {
                      */
                     contacts_per_7_days?: number;
                 };
-                /** @description The customer's portal (docs/api.md sections 17 and 18). */
+                /** @description The customer's portal (docs/api.md sections 18 and 19). */
                 portal?: {
                     /**
                      * @description Fact the customer confirms before seeing a debt (default `date_of_birth`).
@@ -2631,7 +2653,7 @@ export type components = {
                      */
                     contacts_per_7_days?: number;
                 };
-                /** @description The customer's portal (docs/api.md sections 17 and 18). */
+                /** @description The customer's portal (docs/api.md sections 18 and 19). */
                 portal?: {
                     /**
                      * @description Fact the customer confirms before seeing a debt (default `date_of_birth`).
@@ -3011,6 +3033,33 @@ export type components = {
             metadata?: {
                 [key: string]: string;
             };
+        };
+        PortalLinkCreate: {
+            /** @description One of the customer's debts the link opens on (yours, theirs). */
+            debt?: string;
+            /**
+             * Format: int32
+             * @description Days the link works (1 to 90); default the organisation's `configurations.portal.link_ttl_days` (30).
+             */
+            expires_in_days?: number;
+        };
+        PortalLink: {
+            id: string;
+            /** @constant */
+            object: "portal_link";
+            customer: string;
+            debt: string | null;
+            /**
+             * Format: uri
+             * @description The address to give the customer, `<PORTAL_BASE_URL>/l/<token>`: shown once, never stored.
+             */
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
         };
         DeletedCustomer: {
             id: string;
@@ -8146,6 +8195,223 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createCustomerPortalLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Id of the customer (`cus_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PortalLinkCreate"];
+            };
+        };
+        responses: {
+            /** @description The created PortalLink. */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalLink"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. `invalid_state_transition`: The object is not in a state that allows this action. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use" | "invalid_state_transition";
                     };
                 };
             };

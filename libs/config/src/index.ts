@@ -197,6 +197,18 @@ export const trustProxySpec = () =>
     desc: 'Peers whose X-Forwarded-For is believed for per-address rate limits and lockouts (proxy-addr presets loopback, linklocal, uniquelocal, addresses or CIDRs, comma separated; empty = none); list your ingress or load balancers, never a whole private range',
   });
 
+/**
+ * `PORTAL_BASE_URL`: the public address of the customer portal (docs/api.md section 18). The
+ * portal serves `<PORTAL_BASE_URL>/l/<token>` and, over https, makes its session cookie Secure
+ * with a `__Host-` name; the worker and the API put that address in the links they make.
+ * A shared definition, so every service builds the same links.
+ */
+export const portalBaseUrlSpec = () =>
+  url({
+    default: 'http://localhost:3005',
+    desc: 'Public address of the customer portal; links are `<PORTAL_BASE_URL>/l/<token>`; https makes the portal session cookie Secure with a `__Host-` name',
+  });
+
 /** The origins of a `CORS_ALLOWED_ORIGINS` value: comma separated, blanks ignored. */
 export function parseOrigins(value: string): string[] {
   return value

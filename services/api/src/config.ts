@@ -1,7 +1,7 @@
 /**
  * Settings of the resource API (services/api), read and validated once at start.
  */
-import { bool, commonSpec, ConfigError, corsOriginsSpec, parseOrigins, loadConfig, num, port, str, trustProxySpec, webConcurrencySpec } from '@dms/config';
+import { bool, commonSpec, ConfigError, corsOriginsSpec, parseOrigins, loadConfig, num, port, portalBaseUrlSpec, str, trustProxySpec, webConcurrencySpec } from '@dms/config';
 import { DEFAULT_SEARCH_TOTAL_CAP } from '@dms/search';
 import { channelSpec } from '@dms/channels/settings';
 
@@ -11,6 +11,8 @@ export const apiSpec = {
   PORT: port({ default: 3000, desc: 'HTTP port of the API' }),
   JWKS_URI: str({ default: '', desc: 'JWKS of the issuer (default `${AUTH_ISSUER}/.well-known/jwks.json`)' }),
   PUBLIC_BASE_URL: str({ default: '', desc: 'Public base URL of the API used in Link headers (default `http://localhost:${PORT}`)' }),
+  // The links of `POST /customers/{id}/portal_links` (docs/api.md section 18).
+  PORTAL_BASE_URL: portalBaseUrlSpec(),
   ALLOW_PRIVATE_WEBHOOK_TARGETS: bool({ default: false, desc: 'Allow webhook URLs on loopback/private networks (development and tests only)' }),
   IMPORT_MAX_BYTES: num({ default: 1024 * 1024 * 1024, desc: 'Largest file POST /imports takes, bytes (larger: 413 file_too_large)' }),
   RATE_LIMIT_PER_MINUTE: num({ default: 600, desc: 'Requests per client per window' }),

@@ -1,16 +1,13 @@
 /**
  * Settings of the customer portal (services/portal, CONTRACT section 17), read and validated once at start.
  */
-import { commonSpec, loadConfig, port, trustProxySpec, url, webConcurrencySpec } from '@dms/config';
+import { commonSpec, loadConfig, port, portalBaseUrlSpec, trustProxySpec, webConcurrencySpec } from '@dms/config';
 
 /** envalid spec of the portal's environment variables (tools/src/settings.ts lists it for the operator's table). */
 export const portalSpec = {
   ...commonSpec,
   PORT: port({ default: 3005, desc: 'HTTP port of the customer portal' }),
-  PORTAL_BASE_URL: url({
-    default: 'http://localhost:3005',
-    desc: 'Public address of the customer portal; links are `<PORTAL_BASE_URL>/l/<token>`; https makes the session cookie Secure with a `__Host-` name',
-  }),
+  PORTAL_BASE_URL: portalBaseUrlSpec(),
   TRUST_PROXY: trustProxySpec(),
   WEB_CONCURRENCY: webConcurrencySpec(),
 };

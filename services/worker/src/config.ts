@@ -5,7 +5,7 @@
  * are the collection engine's, which sends communications from the worker.
  */
 import { channelSettingsProblems, channelSpec } from '@dms/channels/settings';
-import { bool, commonSpec, loadConfig, num, port, str } from '@dms/config';
+import { bool, commonSpec, loadConfig, num, port, portalBaseUrlSpec, str } from '@dms/config';
 
 /** envalid spec of the worker's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
 export const workerSpec = {
@@ -44,10 +44,8 @@ export const workerSpec = {
     desc: 'Seconds before the second attempt of a communication refused for now; doubled for each later one (with jitter)',
   }),
   ENGINE_RETRY_MAX_SECONDS: num({ default: 3600, desc: 'Longest wait, in seconds, between two attempts of a communication refused for now' }),
-  PAYMENT_LINK_BASE_URL: str({
-    default: 'http://localhost:3000/pay/',
-    desc: "Base of the payment link of communications (`{{ payment_link }}`): the debt's id is appended",
-  }),
+  // Each communication's own portal link (`{{ payment_link }}`): docs/api.md section 18.
+  PORTAL_BASE_URL: portalBaseUrlSpec(),
   IMPORT_BATCH_SIZE: num({
     default: 200,
     desc: 'Rows of one import lane a worker reads per claim (applied IMPORT_ROWS_PER_TRANSACTION placements, or one row of another type, per transaction)',

@@ -36,6 +36,8 @@ import { renderStep, type Links } from './render.js';
 import { nextAllowedByLimit, nextContactTime, timeZoneOf } from './rules.js';
 import type { CommunicationRow } from './schemas.js';
 import { insertOutbounds, type OutboundInput } from './store.js';
+import { insertLinks, planLink, type PlannedLink } from './portal-link.js';
+import { redactToken } from '../portal/links.js';
 
 /** Statuses whose debts the engine takes in (`analyseDebts`). */
 export const INTAKE_STATUSES = ['prepared', 'adjusted', 'resumed'] as const;
@@ -155,7 +157,7 @@ async function finish(trx: Knex.Transaction, debt: DebtRow, strategy: Collection
 /** What `planStep` decided for a debt: its outcome, or a communication to insert with the batch's others. */
 type StepPlan =
   | { kind: 'done'; outcome: EngineOutcome }
-  | { kind: 'make'; index: number; input: OutboundInput; /** where it goes; null when it could not be rendered */ to: SendTarget | null };
+  | { kind: 'make'; index: number; input: OutboundInput; /** where it goes and its portal link; null when it could not be rendered */ to: SendTarget | null; link?: PlannedLink };
 
 /** Decides the due step of a locked debt (see `runSteps`); a communication it makes is left to the caller to insert. */
 async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: Links, reads: EngineReads): Promise<StepPlan> {
@@ -186,7 +188,9 @@ async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: 
   if (!method) return done(noDetailLeft(trx, debt));
   const detail = pickDetail(details, method)!;
   const senderName = organisation.customer_facing_name ?? organisation.name;
-  const rendered = await renderStep(reads.template, { debt, customer, organisation }, step.template, step.delivery_method, links, { now, timeZone });
+  const link = planLink(links.portal, organisation);
+  const messageLinks = { replyAddress: links.replyAddress(debt.id), paymentLink: link.url };
+  const rendered = await renderStep(reads.template, { debt, customer, organisation }, step.template, step.delivery_method, messageLinks, { now, timeZone });
   const outcome = rendered.ok
     ? { ...rendered, rendered: adaptRendered(rendered.rendered, step.delivery_method, method, `Your ${senderName} account`) }
     : rendered;
@@ -200,8 +204,9 @@ async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: 
     templateVersion: outcome.template?.version ?? null,
     templateName: step.template,
     contactDetailId: detail.id,
-    subject: outcome.ok ? outcome.rendered.subject : null,
-    body: outcome.ok ? outcome.rendered.body : null,
+    // Stored without the link's token (docs/api.md section 18); the message itself carries it.
+    subject: outcome.ok ? redactToken(outcome.rendered.subject, link.token) : null,
+    body: outcome.ok ? redactToken(outcome.rendered.body, link.token) : null,
     ...(outcome.ok ? {} : { failure: outcome.reason }),
   };
   if (!outcome.ok) return { kind: 'make', index, input, to: null };
@@ -212,6 +217,7 @@ async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: 
     kind: 'make',
     index,
     input,
+    link,
     to: {
       value: detail.value,
       address: detail.address,
@@ -257,6 +263,13 @@ export async function runSteps(
     leaseSeconds,
   );
   const made = new Map(makes.map(({ i }, k) => [i, rows[k]]));
+  await insertLinks(
+    trx,
+    makes.flatMap(({ plan, i }) => {
+      const row = made.get(i);
+      return row && plan.to && plan.link ? [{ tenantId: row.tenant_id, customerId: row.customer_id, debtId: row.debt_id, communicationId: row.id, link: plan.link }] : [];
+    }),
+  );
   return plans.map((plan, i): EngineOutcome => {
     if (plan.kind === 'done') return plan.outcome;
     const communication = made.get(i);

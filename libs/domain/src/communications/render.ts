@@ -31,12 +31,18 @@ export interface StepTemplate {
 /** A rendered step, or why it could not be rendered. */
 export type RenderOutcome = { ok: true; template: StepTemplate; rendered: RenderedTemplate } | { ok: false; template: StepTemplate | null; reason: string };
 
-/** Links the engine puts into a communication (the worker's settings make them). */
+/** What the engine needs to make a communication's links (the worker's settings make them). */
 export interface Links {
   /** The per-debt reply address of emails. */
   replyAddress(debtId: string): string;
-  /** Where the customer can pay. */
-  paymentLink(debtId: string): string;
+  /** The customer portal: its public base address (`PORTAL_BASE_URL`) and the key of link tokens (`linkTokenKey`). */
+  portal: { baseUrl: string; key: Buffer };
+}
+
+/** The links of one message: its reply address and its own portal link (`{{ payment_link }}`). */
+export interface MessageLinks {
+  replyAddress: string;
+  paymentLink: string;
 }
 
 const compiled = new Map<string, CompiledTemplate>();
@@ -75,7 +81,7 @@ export async function renderStep(
   parts: { debt: DebtRow; customer: CustomerRow; organisation: OrganisationRow },
   ref: string,
   method: DeliveryMethod,
-  links: Links,
+  links: MessageLinks,
   at: { now: Date; timeZone: string },
 ): Promise<RenderOutcome> {
   const { debt, customer, organisation } = parts;
@@ -102,8 +108,8 @@ export async function renderStep(
       },
       organisation: { id: organisation.id, name: organisation.name, customer_facing_name: organisation.customer_facing_name },
       summary: toSummary(debt),
-      reply_address: links.replyAddress(debt.id),
-      payment_link: links.paymentLink(debt.id),
+      reply_address: links.replyAddress,
+      payment_link: links.paymentLink,
       today: localTime(at.now, at.timeZone).date,
     });
     return { ok: true, template, rendered: compile(template).render(variables) };

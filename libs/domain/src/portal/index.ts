@@ -3,3 +3,4 @@ export * from './links.js';
 export * from './settings.js';
 export * from './verify.js';
 export * from './view.js';
+export * from './issue.js';

@@ -3,12 +3,16 @@
  * `<PORTAL_BASE_URL>/l/<token>`, the token 32 random bytes in base64url; only its SHA-256 hash is
  * stored (`portal_links.token_hash`). A link is bound to its tenant (and so to test or live mode)
  * and customer, expires after `configurations.portal.link_ttl_days` and can be revoked.
+ *
+ * A communication's link has a token derived from the link's id with a key only the services hold
+ * (`linkToken`): the stored body of the communication carries `TOKEN_MARKER` in its place
+ * (`redactToken`), and a re-send derives the token again (`restoreToken`); so neither the
+ * database nor the API's communication bodies ever hold a usable token.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Knex } from '@dms/db';
 import { newId } from '@dms/ids';
 import { tenantLivemode } from '../kernel/livemode.js';
-import { portalSettings } from './settings.js';
 
 /** Prefix of link ids (`pln_…`). */
 export const PORTAL_LINK_ID_PREFIX = 'pln';
@@ -25,6 +29,7 @@ export interface PortalLinkRow {
   revoked_at: Date | null;
   failed_attempts: number;
   locked_until: Date | null;
+  created_at: Date;
 }
 
 /** SHA-256 of a token, the only form it is stored or looked up in. */
@@ -42,14 +47,39 @@ export function portalUrl(baseUrl: string, token: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/l/${token}`;
 }
 
+/** What stands in for a link's token in a stored communication body (docs/api.md section 18). */
+export const TOKEN_MARKER = '[link-token]';
+
+/** The key communication links' tokens are derived with, from the secrets key (never the key itself). */
+export function linkTokenKey(secretsKey: Buffer | string): Buffer {
+  return createHmac('sha256', secretsKey).update('dms portal link token v1').digest();
+}
+
+/** The token of link `linkId` under `key` (HMAC-SHA256, base64url, 43 characters like a random one). */
+export function linkToken(key: Buffer, linkId: string): string {
+  return createHmac('sha256', key).update(linkId, 'utf8').digest('base64url');
+}
+
+/** `text` with every occurrence of `token` replaced by `TOKEN_MARKER` (null stays null). */
+export function redactToken<T extends string | null>(text: T, token: string): T {
+  return (text === null ? null : text.replaceAll(token, TOKEN_MARKER)) as T;
+}
+
+/** `text` with `TOKEN_MARKER` replaced by the token of link `linkId` again. */
+export function restoreToken(text: string, key: Buffer, linkId: string): string {
+  return text.includes(TOKEN_MARKER) ? text.replaceAll(TOKEN_MARKER, linkToken(key, linkId)) : text;
+}
+
 /** What `createPortalLink` needs: the customer (of `tenantId`), and optionally a debt or communication. */
 export interface NewPortalLink {
   tenantId: string;
   customerId: string;
   debtId?: string | null;
   communicationId?: string | null;
-  /** Lifetime in days; defaults to the organisation's `configurations.portal.link_ttl_days`. */
+  /** Lifetime in days (the organisation's `configurations.portal.link_ttl_days`). */
   ttlDays: number;
+  /** Given: the link's id, its token derived with this key (`linkToken`); otherwise both random. */
+  derive?: { id: string; key: Buffer };
 }
 
 /**
@@ -57,11 +87,12 @@ export interface NewPortalLink {
  * @returns the row and `token`
  */
 export async function createPortalLink(trx: Knex | Knex.Transaction, link: NewPortalLink): Promise<{ row: PortalLinkRow; token: string }> {
-  const token = newToken();
+  const id = link.derive?.id ?? newId(PORTAL_LINK_ID_PREFIX);
+  const token = link.derive ? linkToken(link.derive.key, id) : newToken();
   const live = await tenantLivemode(trx, link.tenantId);
   const [row] = await trx('portal_links')
     .insert({
-      id: newId(PORTAL_LINK_ID_PREFIX),
+      id,
       tenant_id: link.tenantId,
       mode: live ? 'live' : 'test',
       customer_id: link.customerId,

@@ -167,6 +167,7 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
     const prepared = await prepareHandOvers(
       batched,
       claimed.map((debt) => ({ debt, communicationId: debt.hand_over_id, now: debt.engine_now })),
+      deps.links.portal.key,
       deps.leaseSeconds,
     );
     await flushEvents(batched);

@@ -1,12 +1,13 @@
 /**
  * Builds the collection engine's dependencies from the worker's settings (docs/api.md section
  * 13): the channel providers (`createChannels`: SMTP, the Vonage SMS API, local print) and the
- * links put into communications (the per-debt reply address, the payment link), how temporary
+ * links put into communications (the per-debt reply address, each message's portal link), how temporary
  * refusals are retried, and the writer of the send outcomes.
  */
 import { addressKey, createChannels, replyAddress } from '@dms/channels';
 import { resolveSecretsKey } from '@dms/config';
 import type { Knex } from '@dms/db';
+import { linkTokenKey } from '@dms/domain/portal';
 import type { Logger } from '@dms/logger';
 import type { WorkerConfig } from '../config.js';
 import type { EngineDeps } from './changes.js';
@@ -28,7 +29,7 @@ export async function collectionEngine(db: Knex, cfg: WorkerConfig, log: Logger)
     clockOffsetSeconds: cfg.WORKER_CLOCK_OFFSET_SECONDS,
     retry: { baseSeconds: cfg.ENGINE_RETRY_BASE_SECONDS, maxSeconds: cfg.ENGINE_RETRY_MAX_SECONDS, windowSeconds: cfg.ENGINE_RETRY_HOURS * 3600 },
     outcomes: new OutcomeWriter(db, log),
-    links: { replyAddress: (debtId) => replyAddress(debtId, key), paymentLink: (debtId) => `${cfg.PAYMENT_LINK_BASE_URL}${debtId}` },
+    links: { replyAddress: (debtId) => replyAddress(debtId, key), portal: { baseUrl: cfg.PORTAL_BASE_URL, key: linkTokenKey(secretsKey) } },
     close: () => channels.close(),
   };
 }

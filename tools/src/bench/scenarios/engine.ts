@@ -90,7 +90,7 @@ export async function engineScenario(ctx: BenchContext): Promise<ScenarioResult>
 
     // The ceiling: nodemailer alone, same server, same pool size, similar message.
     const transport = nodemailer.createTransport({ url: mail.smtpUrl, pool: true, maxConnections: SMTP_CONNECTIONS });
-    const html = `<p>Dear Bench Customer, £100.00 is outstanding on your Bench Energy account. Please pay at http://localhost:3000/pay/deb_x or reply to this email.</p>`;
+    const html = `<p>Dear Bench Customer, £100.00 is outstanding on your Bench Energy account. Please pay at http://localhost:3005/l/Xy7kP2mQ9vR4tW1zA8bC3dE6fG0hJ5nL2pS7uV9wY4a or reply to this email.</p>`;
     const t0 = performance.now();
     await mapPool(n, SMTP_CONNECTIONS * 2, (i) =>
       transport.sendMail({ from: 'Collections <collections@localhost>', to: `ceiling${i}@example.org`, subject: 'Your Bench Energy account', html }),

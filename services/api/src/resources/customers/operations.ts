@@ -1,7 +1,7 @@
 /**
  * `/customers` (docs/api.md sections 4, 5 and 10): list, search, create, retrieve, update, delete,
  * behind `customers:read` / `customers:write`, with `expand[]=debts` on every read and write; other
- * tenants' ids answer 404. Customers are read with their contact details in the same query.
+ * tenants' ids answer 404. `POST /customers/{id}/portal_links` makes a portal link (section 18). Customers are read with their contact details in the same query.
  */
 import type { Knex } from '@dms/db';
 import { deletedObjectSchema } from '@dms/domain/kernel';
@@ -18,6 +18,7 @@ import {
   type Customer as CustomerObject,
   type CustomerRow,
 } from '@dms/domain/customers';
+import { PortalLink, PortalLinkCreate, issuePortalLink } from '@dms/domain/portal';
 import { defineOperation, type AnyOperation, type OperationInput } from '../../operations/operation.js';
 import { listPage, searchPage } from '../../operations/lists.js';
 import { pageQuery, querySchema, searchQuery } from '../../operations/query.js';
@@ -69,6 +70,19 @@ export const customerOperations: AnyOperation[] = [
     response: { ...object, status: 200 },
     events: ['customer.updated', 'customer_contact_detail.created', 'customer_contact_detail.updated', 'customer_contact_detail.deleted'],
     handler: (i) => show.one(i, updateCustomer(i.ctx.db, i.tenantId, i.params.id, i.body)),
+  }),
+  defineOperation({
+    ...names.create,
+    path: '/customers/{id}/portal_links',
+    operationId: 'createCustomerPortalLink',
+    summary: "Make a link to the customer's account in the portal",
+    description:
+      "For the tenant's own letters and calls (docs/api.md section 18): the answer's `url` carries the link's token, shown this once and never stored (only its hash is). Bound to the customer and, with `debt`, to one of their debts; it expires after `expires_in_days` (default the organisation's `configurations.portal.link_ttl_days`).",
+    pathParams: { id: 'cus' },
+    body: { name: 'PortalLinkCreate', schema: PortalLinkCreate },
+    response: { name: 'PortalLink', schema: PortalLink, status: 201 },
+    errors: ['invalid_state_transition'],
+    handler: (i) => issuePortalLink(i.ctx.db, i.tenantId, i.params.id, i.body, i.ctx.cfg.PORTAL_BASE_URL),
   }),
   defineOperation({
     ...names.delete,

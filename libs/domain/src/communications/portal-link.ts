@@ -1,0 +1,67 @@
+/**
+ * The customer portal's link in a communication (docs/api.md sections 13 and 18): each message
+ * the engine makes carries its own link (`{{ payment_link }}`), bound to the customer, the debt and
+ * the communication. Its token is derived from the link's id (`linkToken`), so the message is sent
+ * with the token while its stored body holds `TOKEN_MARKER` instead, and a re-send derives the
+ * token again (`restoreLinkToken`).
+ */
+import type { Knex } from '@dms/db';
+import { newId } from '@dms/ids';
+import { tenantLivemode } from '../kernel/livemode.js';
+import type { OrganisationRow } from '../organisations/schemas.js';
+import { PORTAL_LINK_ID_PREFIX, TOKEN_MARKER, hashToken, linkToken, portalUrl, restoreToken } from '../portal/links.js';
+import { portalSettings } from '../portal/settings.js';
+
+/** A link decided for a message before its communication exists: its id, token, address and lifetime (days). */
+export interface PlannedLink {
+  id: string;
+  token: string;
+  url: string;
+  ttlDays: number;
+}
+
+/** A new link for a message of `organisation`, under the portal's base address and token key. */
+export function planLink(portal: { baseUrl: string; key: Buffer }, organisation: Pick<OrganisationRow, 'configurations'>): PlannedLink {
+  const id = newId(PORTAL_LINK_ID_PREFIX);
+  const token = linkToken(portal.key, id);
+  return { id, token, url: portalUrl(portal.baseUrl, token), ttlDays: portalSettings(organisation.configurations).link_ttl_days };
+}
+
+/** Stores the links of communications just made (one statement; only token hashes are stored). */
+export async function insertLinks(
+  trx: Knex.Transaction,
+  links: ReadonlyArray<{ tenantId: string; customerId: string; debtId: string; communicationId: string; link: PlannedLink }>,
+): Promise<void> {
+  if (!links.length) return;
+  const rows = [];
+  for (const l of links) {
+    rows.push({
+      id: l.link.id,
+      tenant_id: l.tenantId,
+      mode: (await tenantLivemode(trx, l.tenantId)) ? 'live' : 'test',
+      customer_id: l.customerId,
+      debt_id: l.debtId,
+      communication_id: l.communicationId,
+      token_hash: hashToken(l.link.token),
+      expires_at: trx.raw(`now() + make_interval(days => ?)`, [l.link.ttlDays]),
+    });
+  }
+  await trx('portal_links').insert(rows);
+}
+
+/**
+ * `text` of stored communication `communicationId` with its link's token put back for a re-send;
+ * unchanged when it carries no `TOKEN_MARKER`. A marker whose link is gone (revoked or erased rows)
+ * is left as it is: the message then carries no usable link rather than another one.
+ */
+export async function restoreLinkToken(
+  trx: Knex | Knex.Transaction,
+  key: Buffer,
+  tenantId: string,
+  communicationId: string,
+  text: string,
+): Promise<string> {
+  if (!text.includes(TOKEN_MARKER)) return text;
+  const link = await trx('portal_links').where({ tenant_id: tenantId, communication_id: communicationId }).first<{ id: string } | undefined>('id');
+  return link ? restoreToken(text, key, link.id) : text;
+}
