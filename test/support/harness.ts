@@ -55,13 +55,17 @@ export async function newTenant(scope?: string, name = 'Test Tenant'): Promise<T
 }
 
 /**
- * Requests an access token with client_secret_basic.
+ * Requests an access token with client_secret_basic (of the suite's issuer, or of `opts.issuer`).
  * @throws when the issuer does not answer 200
  */
-export async function tokenFor(t: TestTenant, opts: { scope?: string; audience?: string } = {}): Promise<string> {
+export async function tokenFor(t: Omit<TestTenant, 'tenantId' | 'scope'>, opts: { scope?: string; audience?: string; issuer?: string } = {}): Promise<string> {
   const form: Record<string, string> = { grant_type: 'client_credentials', audience: opts.audience ?? AUDIENCE };
   if (opts.scope) form.scope = opts.scope;
-  const res = await request(AUTH_URL).post('/oauth/token').auth(t.clientId, t.clientSecret).type('form').send(form);
+  const res = await request(opts.issuer ?? AUTH_URL)
+    .post('/oauth/token')
+    .auth(t.clientId, t.clientSecret)
+    .type('form')
+    .send(form);
   if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.access_token as string;
 }

@@ -116,7 +116,8 @@ const STATUS_WRITERS = [
   'libs/domain/src/invoices/store.ts', // a field the client sets
   'libs/domain/src/payouts/store.ts', // payouts: PAYOUT_MACHINE (operator moves)
   'libs/domain/src/payouts/run.ts', // payouts: created `pending` by a run
-  'libs/domain/src/communications/store.ts', // communications: COMMUNICATION_MACHINE
+  'libs/domain/src/communications/store.ts', // communications: inserted `queued`/`failed`/`received`
+  'libs/domain/src/communications/moves.ts', // communications: COMMUNICATION_MACHINE
   'libs/domain/src/imports/store.ts', // imports: IMPORT_MACHINE
   'libs/webhook-delivery/src/queue.ts', // deliveries: the dispatcher's moves
   'libs/webhook-delivery/src/endpoint-moves.ts', // deliveries: the API's moves

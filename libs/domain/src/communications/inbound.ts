@@ -27,7 +27,9 @@ import { communicationsResource } from './resource.js';
 import { noDetailLeft } from './engine.js';
 import { pickDetail, usableDetails, METHOD_DETAIL_TYPES } from './details.js';
 import type { CommunicationRow } from './schemas.js';
-import { findOutboundFor, insertInbound, loadCommunication, moveCommunication } from './store.js';
+import { findOutboundFor, loadCommunication } from './lookups.js';
+import { moveCommunication } from './moves.js';
+import { insertInbound } from './store.js';
 
 /** The outcome of a callback: what was recorded, or why nothing was. */
 export type CallbackOutcome = { recorded: true; communication: string } | { recorded: false; reason: string };

@@ -16,7 +16,9 @@ import { debtsResource } from '../debts/resource.js';
 import { findOwned, tenantRows } from '../kernel/scoped.js';
 import { failIfNoDetailLeft } from './inbound.js';
 import type { Communication, CommunicationClassify } from './schemas.js';
-import { classifyRow, loadCommunication, toCommunication } from './store.js';
+import { loadCommunication } from './lookups.js';
+import { classifyRow } from './moves.js';
+import { toCommunication } from './store.js';
 
 const MOVES = { query: 'query', dispute: 'dispute' } as const;
 

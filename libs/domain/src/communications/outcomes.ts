@@ -30,7 +30,7 @@ import { markUndeliverable } from './inbound.js';
 import { directReads, type EngineReads } from './reads.js';
 import { communicationsResource } from './resource.js';
 import type { CommunicationRow } from './schemas.js';
-import { moveCommunication, moveCommunications } from './store.js';
+import { moveCommunication, moveCommunications } from './moves.js';
 
 /** What the provider answered for an accepted message. */
 export interface Accepted {

@@ -21,7 +21,7 @@ import { strategyOf, type CollectionStrategy } from '../organisations/strategy.j
 import { USABLE_DETAIL_STATUSES, usableDetails } from './details.js';
 import { stepTemplate, type StepTemplate } from './render.js';
 import { communicationsResource } from './resource.js';
-import { contactsInSevenDays } from './store.js';
+import { contactsInSevenDays } from './contact-lock.js';
 
 /** The engine's reads about a locked debt. */
 export interface EngineReads {

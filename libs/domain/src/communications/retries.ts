@@ -24,7 +24,8 @@ import { deferCommunication, recordOutcomes } from './outcomes.js';
 import { communicationsResource } from './resource.js';
 import { nextAllowedByLimit, nextContactTime, timeZoneOf } from './rules.js';
 import type { CommunicationRow } from './schemas.js';
-import { HAND_OVER_LEASE_SECONDS, contactsInSevenDays, lockContactsOf } from './store.js';
+import { contactsInSevenDays, lockContactsOf } from './contact-lock.js';
+import { HAND_OVER_LEASE_SECONDS } from './store.js';
 import { DEFAULT_CONTACTS_PER_7_DAYS, strategyOf } from '../organisations/strategy.js';
 
 /** How temporary refusals are retried. */

@@ -17,7 +17,7 @@ import { Nullable, StringEnum, Type, textSchema, type Static } from '../kernel/s
 import { pickDetail, usableDetails } from './details.js';
 import { applyReceipt, recordReply } from './inbound.js';
 import { COMMUNICATION_MACHINE } from './states.js';
-import { loadCommunication } from './store.js';
+import { loadCommunication } from './lookups.js';
 import type { CommunicationRow } from './schemas.js';
 
 /** The provider name simulated messages are recorded under. */

@@ -1,20 +1,20 @@
 /**
- * Communications (docs/api.md section 13): the one writer of their rows and statuses. Outbound
- * ones are inserted by the collection engine (one per debt and strategy step: the unique index
- * `communications_one_per_step`) and moved by their machine (states.ts) as providers answer;
- * inbound ones are inserted once per provider message (`communications_inbound_once`: a replayed
- * callback inserts nothing). Each write records its event in the caller's transaction (outbox).
+ * Communications (docs/api.md section 13): the one writer of their rows. Outbound ones are
+ * inserted by the collection engine (one per debt and strategy step: the unique index
+ * `communications_one_per_step`) and marked handed over just before each hand-over; inbound ones
+ * are inserted once per provider message (`communications_inbound_once`: a replayed callback
+ * inserts nothing). Their moves by their machine (states.ts) are in moves.ts, their lookups in
+ * lookups.ts, the contact lock in contact-lock.ts. Each write records its event in the caller's
+ * transaction (outbox).
  */
 import type { Knex } from '@dms/db';
 import { newId } from '@dms/ids';
 import { recordEvent } from '../kernel/outbox.js';
-import { acrossTenants, findOwned, tenantRows } from '../kernel/scoped.js';
-import { bySignature, updateFromValues } from '../kernel/set-wise.js';
+import { tenantRows } from '../kernel/scoped.js';
 import { iso } from '../kernel/schemas.js';
 import type { DeliveryMethod } from '../communication-templates/schemas.js';
 import { communicationsResource as communications } from './resource.js';
 import type { Communication, CommunicationRow } from './schemas.js';
-import { COMMUNICATION_MACHINE, STATUS_EVENTS, type CommunicationMove } from './states.js';
 
 /** Maps a row to the public object (references as ids). */
 export function toCommunication(row: CommunicationRow): Communication {
@@ -198,149 +198,5 @@ export async function insertInbound(trx: Knex.Transaction, tenantId: string, inp
     .returning('*')) as CommunicationRow[];
   if (!row) return undefined;
   await recordEvent(trx, communications, tenantId, 'communication.received', toCommunication(row));
-  return row;
-}
-
-/**
- * Moves a communication the caller has locked, writing `changes` with it, and records the event
- * of its new status.
- * @returns the row after the move, or undefined when the machine does not allow it (a receipt
- *   that arrives again, or after a later one): nothing is written
- */
-export async function moveCommunication(
-  trx: Knex.Transaction,
-  row: CommunicationRow,
-  move: CommunicationMove,
-  changes: Record<string, unknown> = {},
-): Promise<CommunicationRow | undefined> {
-  const next = COMMUNICATION_MACHINE.transition(row.status, move);
-  if (!next.ok) return undefined;
-  const [moved] = (await tenantRows(trx, communications, row.tenant_id)
-    .where('communications.id', row.id)
-    .update({ ...changes, status: next.to, updated_at: trx.fn.now() })
-    .returning('*')) as CommunicationRow[];
-  await recordEvent(trx, communications, row.tenant_id, STATUS_EVENTS[next.to], toCommunication(moved!));
-  return moved;
-}
-
-/** SQL types of the communication columns a set-wise move writes. */
-const MOVE_COLUMNS: Record<string, string> = {
-  status: 'text',
-  status_reason: 'text',
-  provider: 'text',
-  provider_reference: 'text',
-  metadata: 'jsonb',
-  sending_at: 'timestamptz',
-};
-
-/**
- * `moveCommunication` for many communications the caller has locked (a worker's batch): the
- * moves the machine allows are written in one statement per set of columns, and their events
- * recorded in the order given.
- * @returns each row after its move, or undefined where the machine does not allow it (nothing written)
- */
-export async function moveCommunications(
-  trx: Knex.Transaction,
-  items: ReadonlyArray<{ row: CommunicationRow; move: CommunicationMove; changes?: Record<string, unknown> }>,
-): Promise<Array<CommunicationRow | undefined>> {
-  const planned = items.map(({ row, move, changes }) => {
-    const next = COMMUNICATION_MACHINE.transition(row.status, move);
-    return next.ok ? { row, to: next.to, values: { id: row.id, tenant_id: row.tenant_id, ...changes, status: next.to } } : undefined;
-  });
-  const allowed = planned.filter((p) => p !== undefined);
-  const updated = new Map<string, CommunicationRow>();
-  for (const group of bySignature(allowed, (p) => Object.keys(p.values))) {
-    const rows = group.map((p) => p.values);
-    for (const [id, r] of await updateFromValues<CommunicationRow>(trx, communications.table, MOVE_COLUMNS, rows, 'updated_at = now()')) updated.set(id, r);
-  }
-  const out: Array<CommunicationRow | undefined> = [];
-  for (const p of planned) {
-    const moved = p && updated.get(p.row.id);
-    if (p && moved) await recordEvent(trx, communications, p.row.tenant_id, STATUS_EVENTS[p.to], toCommunication(moved));
-    out.push(moved);
-  }
-  return out;
-}
-
-/** Writes the operator's classification of a locked inbound communication (no status change). */
-export async function classifyRow(trx: Knex.Transaction, row: CommunicationRow, classification: string): Promise<CommunicationRow> {
-  const [updated] = (await tenantRows(trx, communications, row.tenant_id)
-    .where('communications.id', row.id)
-    .update({ classification, updated_at: trx.fn.now() })
-    .returning('*')) as CommunicationRow[];
-  return updated!;
-}
-
-/**
- * Loads the tenant's communication `id`.
- * @throws ApiError 404 `resource_missing`
- */
-export function loadCommunication(db: Knex | Knex.Transaction, tenantId: string, id: string, forUpdate = false): Promise<CommunicationRow> {
-  return findOwned<CommunicationRow>(db, communications, tenantId, id, { forUpdate });
-}
-
-/**
- * Finds the outbound communication a provider callback names, across tenants (a callback names
- * no tenant; its signature was checked first): by our id when the provider echoes it, else by the
- * provider's reference.
- */
-export async function findOutboundFor(
-  db: Knex | Knex.Transaction,
-  ref: { communicationId: string | null; providerReference: string },
-): Promise<CommunicationRow | undefined> {
-  const q = acrossTenants(db, communications).where('communications.direction', 'outbound');
-  if (ref.communicationId) q.where('communications.id', ref.communicationId);
-  else q.where('communications.provider_reference', ref.providerReference);
-  return (await q.first()) as CommunicationRow | undefined;
-}
-
-/**
- * The oldest outbound communication of the locked debt `debtId` still `queued` and marked handed
- * over since before `before` (the worker stopped between handing it over and recording the
- * outcome), not waiting to be asked again after `now`, locked.
- */
-export async function unsettledOf(trx: Knex.Transaction, tenantId: string, debtId: string, before: Date, now: Date): Promise<CommunicationRow | undefined> {
-  return (await tenantRows(trx, communications, tenantId)
-    .where({ 'communications.debt_id': debtId, 'communications.status': 'queued' })
-    .where('communications.sending_at', '<', before)
-    .where((q) => q.whereNull('communications.next_attempt_at').orWhere('communications.next_attempt_at', '<=', now))
-    .orderBy('communications.seq')
-    .forUpdate()
-    .first()) as CommunicationRow | undefined;
-}
-
-/**
- * Takes the contact lock of each customer of `debts`: a transaction-scoped advisory lock per
- * tenant and customer, held to the commit and taken in one order (so two transactions never wait
- * on each other in a circle). A transaction that counts a customer's contacts of the last 7 days
- * (docs/api.md section 12) under it sees every hand-over committed before, so two workers
- * contacting one customer through two debts take turns instead of both staying under the limit.
- * Take it before anything else the transaction locks but the debts it claimed.
- */
-export async function lockContactsOf(trx: Knex.Transaction, debts: ReadonlyArray<{ tenant_id: string; customer_id: string }>): Promise<void> {
-  const keys = [...new Set(debts.map((d) => `contact:${d.tenant_id}:${d.customer_id}`))];
-  if (!keys.length) return;
-  await trx.raw('SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT DISTINCT hashtextextended(x, 0) AS k FROM unnest(?::text[]) AS x ORDER BY 1) AS s', [
-    keys,
-  ]);
-}
-
-/**
- * How many outbound communications were handed to a provider for `customerId` in the 7 days up
- * to `now`, the engine's clock (docs/api.md section 12), and the oldest of those hand-overs,
- * counted under the customer's contact lock (`lockContactsOf`).
- */
-export async function contactsInSevenDays(
-  trx: Knex.Transaction,
-  tenantId: string,
-  customerId: string,
-  now: Date,
-): Promise<{ count: number; oldest: Date | null }> {
-  await lockContactsOf(trx, [{ tenant_id: tenantId, customer_id: customerId }]);
-  const row: { count: number; oldest: Date | null } = await tenantRows(trx, communications, tenantId)
-    .where({ 'communications.customer_id': customerId, 'communications.direction': 'outbound' })
-    .whereNotNull('communications.handed_at')
-    .whereRaw(`communications.handed_at > ?::timestamptz - interval '7 days'`, [now])
-    .first(trx.raw('count(*)::int AS count'), trx.raw('min(communications.handed_at) AS oldest'));
   return row;
 }
