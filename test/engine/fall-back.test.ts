@@ -72,7 +72,7 @@ test('email steps go by SMS when the email is undeliverable: same step, same tem
   ]);
   // Never to the undeliverable email.
   expect(coms.every((c) => c.delivery_method !== 'email')).toBe(true);
-});
+}, 180_000); // three workers one after the other, each up to a minute
 
 test('an SMS step goes by email when the customer has no mobile number', async () => {
   const t = await signedInTenant();

@@ -263,13 +263,7 @@ export async function runSteps(
     leaseSeconds,
   );
   const made = new Map(makes.map(({ i }, k) => [i, rows[k]]));
-  await insertLinks(
-    trx,
-    makes.flatMap(({ plan, i }) => {
-      const row = made.get(i);
-      return row && plan.to && plan.link ? [{ tenantId: row.tenant_id, customerId: row.customer_id, debtId: row.debt_id, communicationId: row.id, link: plan.link }] : [];
-    }),
-  );
+  await insertLinks(trx, makes.map(({ plan, i }) => ({ communication: plan.to ? made.get(i) : undefined, link: plan.link })));
   return plans.map((plan, i): EngineOutcome => {
     if (plan.kind === 'done') return plan.outcome;
     const communication = made.get(i);

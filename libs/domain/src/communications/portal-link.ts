@@ -9,6 +9,7 @@ import type { Knex } from '@dms/db';
 import { newId } from '@dms/ids';
 import { tenantLivemode } from '../kernel/livemode.js';
 import type { OrganisationRow } from '../organisations/schemas.js';
+import type { CommunicationRow } from './schemas.js';
 import { PORTAL_LINK_ID_PREFIX, TOKEN_MARKER, hashToken, linkToken, portalUrl, restoreToken } from '../portal/links.js';
 import { portalSettings } from '../portal/settings.js';
 
@@ -27,26 +28,26 @@ export function planLink(portal: { baseUrl: string; key: Buffer }, organisation:
   return { id, token, url: portalUrl(portal.baseUrl, token), ttlDays: portalSettings(organisation.configurations).link_ttl_days };
 }
 
-/** Stores the links of communications just made (one statement; only token hashes are stored). */
+/** Stores the links of the communications just made (one statement; only token hashes are stored); entries without both are skipped. */
 export async function insertLinks(
   trx: Knex.Transaction,
-  links: ReadonlyArray<{ tenantId: string; customerId: string; debtId: string; communicationId: string; link: PlannedLink }>,
+  made: ReadonlyArray<{ communication: CommunicationRow | undefined; link: PlannedLink | undefined }>,
 ): Promise<void> {
-  if (!links.length) return;
   const rows = [];
-  for (const l of links) {
+  for (const { communication: c, link } of made) {
+    if (!c || !link) continue;
     rows.push({
-      id: l.link.id,
-      tenant_id: l.tenantId,
-      mode: (await tenantLivemode(trx, l.tenantId)) ? 'live' : 'test',
-      customer_id: l.customerId,
-      debt_id: l.debtId,
-      communication_id: l.communicationId,
-      token_hash: hashToken(l.link.token),
-      expires_at: trx.raw(`now() + make_interval(days => ?)`, [l.link.ttlDays]),
+      id: link.id,
+      tenant_id: c.tenant_id,
+      mode: (await tenantLivemode(trx, c.tenant_id)) ? 'live' : 'test',
+      customer_id: c.customer_id,
+      debt_id: c.debt_id,
+      communication_id: c.id,
+      token_hash: hashToken(link.token),
+      expires_at: trx.raw(`now() + make_interval(days => ?)`, [link.ttlDays]),
     });
   }
-  await trx('portal_links').insert(rows);
+  if (rows.length) await trx('portal_links').insert(rows);
 }
 
 /**
