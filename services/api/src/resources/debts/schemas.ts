@@ -8,7 +8,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { deletedObjectSchema, type DeletedObject } from '@dms/domain/kernel';
 import { Debt as DebtObject } from '@dms/domain/debts';
 import type { Customer } from '@dms/domain/customers';
-import { IncomeAndExpenditure } from '@dms/domain/income-and-expenditure';
+import type { IncomeAndExpenditure } from '@dms/domain/income-and-expenditure';
 import { Invoice } from '@dms/domain/invoices';
 import { LineItem } from '@dms/domain/line-items';
 import type { OrganisationWithContactDetails as Organisation } from '@dms/domain/organisation-contact-details';
@@ -41,7 +41,7 @@ export const Debt = Type.Object({
   invoices: Type.Optional(Type.Array(Invoice, { description: "The debt's invoices, newest first, with `expand[]=invoices`." })),
   payment_plans: Type.Optional(Type.Array(PaymentPlan, { description: "The debt's payment plans, newest first, with `expand[]=payment_plans`." })),
   income_and_expenditures: Type.Optional(
-    Type.Array(IncomeAndExpenditure, { description: "The debt's income and expenditure statements, newest first, with `expand[]=income_and_expenditures`." }),
+    Type.Array(Type.Unsafe<IncomeAndExpenditure>({ $ref: '#/components/schemas/IncomeAndExpenditure' }), { description: "The debt's income and expenditure statements, newest first, with `expand[]=income_and_expenditures`." }),
   ),
   created_at,
   updated_at,
