@@ -4,10 +4,13 @@
  * monthly figure and the disposable income computed; the debt's statements are listed newest first
  * with keyset pages and `X-Total-Count`, and embedded with `expand[]=income_and_expenditures`;
  * `income_and_expenditure.created` is recorded and delivered to a subscribed endpoint. Every bad
- * input is a 400 naming the field with nothing stored; another tenant's debt is 404.
+ * input is a 400 naming the field with nothing stored; another tenant's debt is 404. The latest
+ * statement of a debt caps its plan offers at the organisation's share of its disposable income.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { RunningService } from '@dms/tools/processes';
+import { debtAffordability } from '@dms/domain/income-and-expenditure';
+import { offers, type Offer } from '@dms/domain/payment-plans';
 import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
 import { createDebt, eventTypesFor, type Parties } from '../support/debts.js';
 import { eventually } from '../support/eventually.js';
@@ -116,6 +119,23 @@ describe('a statement taken by phone', () => {
     const none = await createDebt(t.api, parties);
     expect((await t.api.get(`/debts/${none.id}?expand[]=income_and_expenditures`).expect(200)).body.income_and_expenditures).toEqual([]);
   });
+});
+
+test("the latest statement caps the debt's plan offers at the share of its disposable income", async () => {
+  const debt = await createDebt(t.api, parties, { breakdown: { principal: 100_000 } });
+  expect(await debtAffordability(testDb(), t.tenant.tenantId, debt.id, 50)).toBeUndefined();
+  await t.api.post(`/debts/${debt.id}/income_and_expenditures`, statement({ income: { earnings: monthly(10_000) } })).expect(201);
+  await t.api.post(`/debts/${debt.id}/income_and_expenditures`, statement({ income: { earnings: monthly(40_001) } })).expect(201);
+  const affordability = await debtAffordability(testDb(), t.tenant.tenantId, debt.id, 50);
+  expect(affordability).toEqual({ cap: 20_000 }); // 50% of 400.01, rounded down
+  expect(await debtAffordability(testDb(), (await signedInTenant()).tenant.tenantId, debt.id, 50)).toBeUndefined();
+  const plans = offers(100_000, { payment_plans_permitted: true, max_instalments: 6 }, '2026-11-28', affordability).filter(
+    (o): o is Extract<Offer, { type: 'plan' }> => o.type === 'plan',
+  );
+  expect(plans.map((p) => [p.instalment_count, p.frequency, p.amounts[0]])).toEqual([
+    [5, 'monthly', 20_000],
+    [6, 'monthly', 16_667],
+  ]);
 });
 
 describe('bad input is a 400 naming the field, with nothing stored', () => {

@@ -38,7 +38,10 @@ function groups(entry: TSchema, strict: boolean) {
 
 const household = Type.Object(
   Object.fromEntries(
-    Object.entries(HOUSEHOLD_FIELDS).map(([field, max]) => [field, Type.Integer({ minimum: field === 'adults' ? 1 : 0, maximum: max, description: `${field}, 0-${max} (adults at least 1).` })]),
+    Object.entries(HOUSEHOLD_FIELDS).map(([field, max]) => [
+      field,
+      Type.Integer({ minimum: field === 'adults' ? 1 : 0, maximum: max, description: `${field}, 0-${max} (adults at least 1).` }),
+    ]),
   ),
   { additionalProperties: false, description: 'Adults (1-20), children (0-30) and vehicles (0-20) of the household.' },
 );
@@ -48,10 +51,9 @@ export const IncomeAndExpenditureCreate = Type.Unsafe<StatementInput>(
   Type.Object({ household, ...groups(EnteredEntry, true) }, { additionalProperties: false }),
 );
 
-const totals = Type.Object(
-  Object.fromEntries((Object.keys(STATEMENT_GROUPS) as StatementGroup[]).map((g) => [g, Type.Integer()])),
-  { description: 'Monthly total of each group, minor units.' },
-);
+const totals = Type.Object(Object.fromEntries((Object.keys(STATEMENT_GROUPS) as StatementGroup[]).map((g) => [g, Type.Integer()])), {
+  description: 'Monthly total of each group, minor units.',
+});
 
 /** The public income and expenditure object. */
 export const IncomeAndExpenditure = Type.Unsafe<

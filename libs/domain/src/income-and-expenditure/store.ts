@@ -12,6 +12,7 @@ import { debtsResource } from '../debts/resource.js';
 import { recordEvent } from '../kernel/outbox.js';
 import { iso } from '../kernel/schemas.js';
 import { findOwned, tenantRows } from '../kernel/scoped.js';
+import { affordableInstalmentCap } from './affordability.js';
 import { incomeAndExpendituresResource } from './resource.js';
 import type { IncomeAndExpenditure, IncomeAndExpenditureRow } from './schemas.js';
 import { STATEMENT_GROUPS, disposableIncome, groupTotal, normaliseStatement, type StatementGroup, type StoredStatement } from './statement.js';
@@ -85,4 +86,21 @@ export function statementsOfDebt(db: Knex | Knex.Transaction, tenantId: string, 
 export async function latestIncomeAndExpenditure(db: Knex | Knex.Transaction, tenantId: string, debtId: string): Promise<IncomeAndExpenditureRow | null> {
   const row = (await statementsOfDebt(db, tenantId, debtId).orderBy(`${TABLE}.seq`, 'desc').first()) as IncomeAndExpenditureRow | undefined;
   return row ?? null;
+}
+
+/**
+ * What the latest statement of the tenant's debt `debtId` affords, as `offers()` takes it
+ * (payment-plans/offers.ts): `cap`, `sharePercent` of its disposable income a month, rounded down
+ * (0 when nothing is left).
+ * @param sharePercent `configurations.portal.disposable_income_share` of the debt's organisation (1-100; `disposableIncomeShare`)
+ * @returns undefined when no statement was given for the debt (offers are then the policy's alone)
+ */
+export async function debtAffordability(
+  db: Knex | Knex.Transaction,
+  tenantId: string,
+  debtId: string,
+  sharePercent: number,
+): Promise<{ cap: number } | undefined> {
+  const latest = await latestIncomeAndExpenditure(db, tenantId, debtId);
+  return latest ? { cap: affordableInstalmentCap(statementOf(latest), sharePercent) } : undefined;
 }

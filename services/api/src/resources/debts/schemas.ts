@@ -41,7 +41,9 @@ export const Debt = Type.Object({
   invoices: Type.Optional(Type.Array(Invoice, { description: "The debt's invoices, newest first, with `expand[]=invoices`." })),
   payment_plans: Type.Optional(Type.Array(PaymentPlan, { description: "The debt's payment plans, newest first, with `expand[]=payment_plans`." })),
   income_and_expenditures: Type.Optional(
-    Type.Array(Type.Unsafe<IncomeAndExpenditure>({ $ref: '#/components/schemas/IncomeAndExpenditure' }), { description: "The debt's income and expenditure statements, newest first, with `expand[]=income_and_expenditures`." }),
+    Type.Array(Type.Unsafe<IncomeAndExpenditure>({ $ref: '#/components/schemas/IncomeAndExpenditure' }), {
+      description: "The debt's income and expenditure statements, newest first, with `expand[]=income_and_expenditures`.",
+    }),
   ),
   created_at,
   updated_at,
