@@ -15,28 +15,13 @@ import { closeHarness, seedParties, signedInTenant, testDb } from '../support/ha
 import { createDebt, eventTypesFor, type Parties } from '../support/debts.js';
 import { eventually } from '../support/eventually.js';
 import { startDispatcher, startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { monthly, statementBody } from './support.js';
 
 type Json = Record<string, any>;
 type Tenant = Awaited<ReturnType<typeof signedInTenant>>;
 
-const GROUPS: Record<string, string[]> = {
-  income: ['earnings', 'benefits', 'pensions', 'other'],
-  fixed_costs: ['housing', 'council_tax', 'utilities', 'childcare', 'insurance', 'transport'],
-  flexible_costs: ['food_and_housekeeping', 'personal', 'communications', 'leisure'],
-  priority_debts: ['payments'],
-  other_debts: ['payments'],
-};
-const monthly = (amount: number) => ({ amount, frequency: 'monthly' });
-
-/** A statement with every entry 0 a month, then `patch` applied group by group. */
-function statement(patch: Record<string, Json> = {}): Json {
-  const out: Json = { household: { adults: 2, children: 1, vehicles: 1 } };
-  for (const [g, entries] of Object.entries(GROUPS)) out[g] = { ...Object.fromEntries(entries.map((e) => [e, monthly(0)])), ...(patch[g] ?? {}) };
-  return out;
-}
-
 /** Earnings 500.00 a week, rent 600.00 a month, food 80.00 a fortnight: 2166.67 - 600.00 - 173.33 = 1393.34 a month. */
-const PHONE_STATEMENT = statement({
+const PHONE_STATEMENT = statementBody({
   income: { earnings: { amount: 50_000, frequency: 'weekly' } },
   fixed_costs: { housing: monthly(60_000) },
   flexible_costs: { food_and_housekeeping: { amount: 8_000, frequency: 'fortnightly' } },
@@ -98,7 +83,7 @@ describe('a statement taken by phone', () => {
     const other = await createDebt(t.api, parties);
     const ids: string[] = [];
     for (const earnings of [100_000, 200_000, 300_000])
-      ids.push((await t.api.post(`/debts/${debt.id}/income_and_expenditures`, statement({ income: { earnings: monthly(earnings) } })).expect(201)).body.id);
+      ids.push((await t.api.post(`/debts/${debt.id}/income_and_expenditures`, statementBody({ income: { earnings: monthly(earnings) } })).expect(201)).body.id);
     await t.api.post(`/debts/${other.id}/income_and_expenditures`, PHONE_STATEMENT).expect(201);
 
     const first = await t.api.get(`/debts/${debt.id}/income_and_expenditures?limit=2`).expect(200);
@@ -124,8 +109,8 @@ describe('a statement taken by phone', () => {
 test("the latest statement caps the debt's plan offers at the share of its disposable income", async () => {
   const debt = await createDebt(t.api, parties, { breakdown: { principal: 100_000 } });
   expect(await debtAffordability(testDb(), t.tenant.tenantId, debt.id, 50)).toBeUndefined();
-  await t.api.post(`/debts/${debt.id}/income_and_expenditures`, statement({ income: { earnings: monthly(10_000) } })).expect(201);
-  await t.api.post(`/debts/${debt.id}/income_and_expenditures`, statement({ income: { earnings: monthly(40_001) } })).expect(201);
+  await t.api.post(`/debts/${debt.id}/income_and_expenditures`, statementBody({ income: { earnings: monthly(10_000) } })).expect(201);
+  await t.api.post(`/debts/${debt.id}/income_and_expenditures`, statementBody({ income: { earnings: monthly(40_001) } })).expect(201);
   const affordability = await debtAffordability(testDb(), t.tenant.tenantId, debt.id, 50);
   expect(affordability).toEqual({ cap: 20_000 }); // 50% of 400.01, rounded down
   expect(await debtAffordability(testDb(), (await signedInTenant()).tenant.tenantId, debt.id, 50)).toBeUndefined();
@@ -143,16 +128,16 @@ describe('bad input is a 400 naming the field, with nothing stored', () => {
   const { other_debts: _other, ...withoutOtherDebts } = PHONE_STATEMENT;
   const { leisure: _leisure, ...flexibleWithoutLeisure } = PHONE_STATEMENT.flexible_costs;
   test.each<[string, Json, string]>([
-    ['a negative amount', statement({ fixed_costs: { housing: monthly(-1) } }), 'fixed_costs.housing.amount'],
-    ['an absurd amount', statement({ income: { earnings: monthly(1_000_000_001) } }), 'income.earnings.amount'],
-    ['a fractional amount', statement({ income: { benefits: monthly(10.5) } }), 'income.benefits.amount'],
-    ['an unknown frequency', statement({ income: { pensions: { amount: 100, frequency: 'daily' } } }), 'income.pensions.frequency'],
+    ['a negative amount', statementBody({ fixed_costs: { housing: monthly(-1) } }), 'fixed_costs.housing.amount'],
+    ['an absurd amount', statementBody({ income: { earnings: monthly(1_000_000_001) } }), 'income.earnings.amount'],
+    ['a fractional amount', statementBody({ income: { benefits: monthly(10.5) } }), 'income.benefits.amount'],
+    ['an unknown frequency', statementBody({ income: { pensions: { amount: 100, frequency: 'daily' } } }), 'income.pensions.frequency'],
     ['a missing group', withoutOtherDebts, 'other_debts'],
     ['a missing household', withoutHousehold, 'household'],
     ['a missing entry', { ...PHONE_STATEMENT, flexible_costs: flexibleWithoutLeisure }, 'flexible_costs.leisure'],
     ['no adult', { ...PHONE_STATEMENT, household: { adults: 0, children: 0, vehicles: 0 } }, 'household.adults'],
     ['too many children', { ...PHONE_STATEMENT, household: { adults: 1, children: 31, vehicles: 0 } }, 'household.children'],
-    ['an unknown entry', statement({ income: { lottery: monthly(5) } }), 'income.lottery'],
+    ['an unknown entry', statementBody({ income: { lottery: monthly(5) } }), 'income.lottery'],
     ['an unknown group', { ...PHONE_STATEMENT, savings: {} }, 'savings'],
   ])('%s', async (_what, body, param) => {
     const debt = await createDebt(t.api, parties);

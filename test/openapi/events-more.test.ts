@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { API_URL, closeHarness, newOperator, operatorAs, signedInTenant, tokenFor } from '../support/harness.js';
 import { bothModes } from '../test-mode/support.js';
 import { eventCheck } from './event-check.js';
+import { statementBody } from '../circumstances/support.js';
 
 type Json = Record<string, any>;
 
@@ -114,15 +115,7 @@ test('money, plans, templates, imports, webhooks, organisation contact details a
     '/organisations/{organisationId}/contact_details/{id}',
     api.put(`/organisations/${org.id}/contact_details/${orgDetail.id}`, { usage: 'billing' }),
   );
-  const entries = (names: string[]) => Object.fromEntries(names.map((n) => [n, { amount: 1_000, frequency: 'weekly' }]));
-  const statement = {
-    household: { adults: 1, children: 0, vehicles: 0 },
-    income: entries(['earnings', 'benefits', 'pensions', 'other']),
-    fixed_costs: entries(['housing', 'council_tax', 'utilities', 'childcare', 'insurance', 'transport']),
-    flexible_costs: entries(['food_and_housekeeping', 'personal', 'communications', 'leisure']),
-    priority_debts: entries(['payments']),
-    other_debts: entries(['payments']),
-  };
+  const statement = statementBody({ income: { earnings: { amount: 1_000, frequency: 'weekly' } } });
   await run('post', '/debts/{debtId}/income_and_expenditures', api.post(`/debts/${debt}/income_and_expenditures`, statement));
   expect(results.filter((r) => !r.endsWith(' ok'))).toEqual([]);
 });
