@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { RunningService } from '@dms/tools/processes';
-import { debtAffordability } from '@dms/domain/income-and-expenditure';
+import { createIncomeAndExpenditure, debtAffordability } from '@dms/domain/income-and-expenditure';
 import { offers, type Offer } from '@dms/domain/payment-plans';
 import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
 import { createDebt, eventTypesFor, type Parties } from '../support/debts.js';
@@ -147,6 +147,20 @@ describe('bad input is a 400 naming the field, with nothing stored', () => {
     expect(await storedFor(debt.id)).toEqual([]);
     expect(await eventTypesFor(t.tenant.tenantId, debt.id)).toEqual(['debt.created']);
   });
+});
+
+test("the portal's path, the domain function: the customer as actor, and each bad field named with nothing stored", async () => {
+  const debt = await createDebt(t.api, parties);
+  const actor = `customer:${parties.customerId}`;
+  const bad = statementBody({ fixed_costs: { housing: monthly(-5) }, income: { earnings: monthly(2_000_000_000) } });
+  const refused = await createIncomeAndExpenditure(testDb(), t.tenant.tenantId, debt.id, bad, actor).catch((e: unknown) => e);
+  expect(refused).toMatchObject({ code: 'validation_failed', param: 'income.earnings.amount' });
+  expect((refused as { errors: Json[] }).errors.map((e) => e.param)).toEqual(['income.earnings.amount', 'fixed_costs.housing.amount']);
+  expect(await storedFor(debt.id)).toEqual([]);
+  const made = await createIncomeAndExpenditure(testDb(), t.tenant.tenantId, debt.id, PHONE_STATEMENT, actor);
+  expect(made).toMatchObject({ created_by: actor, disposable_income: 139_334 });
+  const listed = (await t.api.get(`/debts/${debt.id}/income_and_expenditures`).expect(200)).body.data;
+  expect(listed).toEqual([{ ...made, livemode: true }]);
 });
 
 describe("another tenant's debt", () => {

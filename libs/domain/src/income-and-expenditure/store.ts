@@ -54,7 +54,7 @@ export function toIncomeAndExpenditure(row: IncomeAndExpenditureRow): IncomeAndE
  * @throws ApiError 404 `resource_missing` (no such debt of the tenant), 400 `validation_failed`
  *   naming the first bad field with every problem in `errors` (nothing stored)
  */
-export function createIncomeAndExpenditure(db: Knex, tenantId: string, debtId: string, input: unknown, whodunnit: string): Promise<IncomeAndExpenditure> {
+export async function createIncomeAndExpenditure(db: Knex, tenantId: string, debtId: string, input: unknown, whodunnit: string): Promise<IncomeAndExpenditure> {
   const statement = normaliseStatement(input);
   return db.transaction(async (trx) => {
     const debt = await findOwned<DebtRow>(trx, debtsResource, tenantId, debtId, { forUpdate: true });
