@@ -2,7 +2,7 @@
  * The declared events (OpenAPI `x-events`, docs/api.md section 7) of the operations the core chain
  * of events.test.ts does not reach: money (invoices, payment updates, refunds, plans and their
  * schedule changes, settlement), templates, imports, webhook tests, organisation contact details,
- * the operator's operations, and the test helpers. Each request's new events must be a non-empty
+ * income and expenditure statements, the operator's operations, and the test helpers. Each request's new events must be a non-empty
  * subset of its declaration; a `/payment-plans` alias declares exactly what its `/payment_plans`
  * operation declares.
  */
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { API_URL, closeHarness, newOperator, operatorAs, signedInTenant, tokenFor } from '../support/harness.js';
 import { bothModes } from '../test-mode/support.js';
 import { eventCheck } from './event-check.js';
+import { statementBody } from '../circumstances/support.js';
 
 type Json = Record<string, any>;
 
@@ -30,7 +31,7 @@ test('the /payment-plans aliases declare what their /payment_plans operations de
       expect([method, path, op['x-events']]).toEqual([method, path, doc.paths[path.replace('/payment-plans', '/payment_plans')][method]['x-events']]);
 });
 
-test('money, plans, templates, imports, webhooks and organisation contact details record only declared events', async () => {
+test('money, plans, templates, imports, webhooks, organisation contact details and statements record only declared events', async () => {
   const { api } = await signedInTenant();
   const { run, results } = await eventCheck(api, doc);
   const org = (await api.post('/organisations', { name: 'Events Money Ltd' }).expect(201)).body;
@@ -114,6 +115,8 @@ test('money, plans, templates, imports, webhooks and organisation contact detail
     '/organisations/{organisationId}/contact_details/{id}',
     api.put(`/organisations/${org.id}/contact_details/${orgDetail.id}`, { usage: 'billing' }),
   );
+  const statement = statementBody({ income: { earnings: { amount: 1_000, frequency: 'weekly' } } });
+  await run('post', '/debts/{debtId}/income_and_expenditures', api.post(`/debts/${debt}/income_and_expenditures`, statement));
   expect(results.filter((r) => !r.endsWith(' ok'))).toEqual([]);
 });
 
