@@ -2056,7 +2056,7 @@ export type paths = {
          * Simulate a reply from a debt's customer
          * @description **Test mode only**: for test clients (`clients create --test`); a live token gets 404 `route_not_found`.
          *
-         *     The customer answers, by email (default) or SMS: an inbound communication (`received`, `communication.received`) is recorded exactly as a real reply is (`POST /callbacks/email`, `/callbacks/sms/inbound`), linked to the customer's detail whose value is `from` (by default the detail the engine writes to by that method), and the debt moves to `contact_established` when its status allows. Another mode's or no debt is 404.
+         *     The customer answers, by email (default) or SMS: an inbound communication (`received`, `communication.received`) is recorded exactly as a real reply is (`POST /callbacks/email`, `/callbacks/sms/inbound`), linked to the customer's detail whose value is `from` (by default the detail the engine writes to by that method), and the debt moves to `contact_established` when its status allows; an SMS whose whole text is `STOP` also removes `sms` from the customer's accepted channels (`customer.updated`). Another mode's or no debt is 404.
          *
          *     Scope: `communications:write`.
          */
@@ -2233,7 +2233,7 @@ export type paths = {
         put?: never;
         /**
          * Receive an SMS from a customer (Vonage)
-         * @description A Vonage inbound message, signed with `SMS_SIGNATURE_SECRET` (401 otherwise). It becomes an inbound communication of the debt last texted to that number and moves the debt to `contact_established`. Idempotent by Vonage `messageId`.
+         * @description A Vonage inbound message, signed with `SMS_SIGNATURE_SECRET` (401 otherwise). It becomes an inbound communication of the debt last texted to that number and moves the debt to `contact_established`; a whole text of `STOP` also removes `sms` from the customer's accepted channels (`customer.updated`). Idempotent by Vonage `messageId`.
          */
         post: operations["receiveSms"];
         delete?: never;
