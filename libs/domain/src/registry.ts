@@ -6,7 +6,7 @@
  *
  * Dependencies between the folders point one way, lowest first: kernel ← events, tenants,
  * communication-templates ← organisations ← contact-details ← organisation-contact-details, customers ← line-items ← payment-plans ← debts ← invoices,
- * payouts ← payments ← communications, imports ← webhooks. A folder imports only folders before it.
+ * payouts ← payments ← communications, imports ← webhooks ← personal-data. A folder imports only folders before it.
  */
 import type { AnyResource } from './kernel/resource.js';
 import { eventsResource } from './events/resource.js';
@@ -25,6 +25,7 @@ import { balanceItemsResource, payoutAccountsResource, payoutsResource } from '.
 import { communicationTemplatesResource, communicationTemplateVersionsResource } from './communication-templates/resource.js';
 import { communicationsResource } from './communications/resource.js';
 import { importErrorsResource, importsResource } from './imports/resource.js';
+import { customerAccessLogResource } from './personal-data/resource.js';
 
 /** Every resource; scopes and event types are listed in this order. */
 export const RESOURCES = [
@@ -49,6 +50,7 @@ export const RESOURCES = [
   webhookEndpointsResource,
   webhookDeliveriesResource,
   eventsResource,
+  customerAccessLogResource,
 ] as const satisfies readonly AnyResource[];
 
 type Declared = (typeof RESOURCES)[number];

@@ -41,6 +41,7 @@ import * as organisationContactDetailsDeleted from './066_organisation_contact_d
 import * as engineClaimIndexes from './067_engine_claim_indexes.js';
 import * as communicationAttempts from './068_communication_attempts.js';
 import * as webhookFanOut from './079_webhook_fan_out.js';
+import * as customerAccessLog from './089_customer_access_log.js';
 import * as contactPreferences from './080_contact_preferences.js';
 
 export interface Migration {
@@ -89,4 +90,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['068_communication_attempts', communicationAttempts],
   ['079_webhook_fan_out', webhookFanOut],
   ['080_contact_preferences', contactPreferences],
+  ['089_customer_access_log', customerAccessLog],
 ];

@@ -1,0 +1,3 @@
+/** A customer's personal data (docs/api.md section 18): the access log, export and erasure. */
+export * from './resource.js';
+export * from './access-log.js';

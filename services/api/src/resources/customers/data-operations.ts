@@ -1,0 +1,48 @@
+/**
+ * A customer's data (docs/api.md section 18, "A customer's data"; CONTRACT section 18): who read
+ * it (`GET /customers/{id}/access_log`), everything held about the person
+ * (`GET /customers/{id}/export`) and erasure (`POST /customers/{id}/erase`). Another tenant's
+ * (or no) customer is 404.
+ */
+import { customersResource } from '@dms/domain/customers';
+import {
+  CustomerAccess,
+  accessLogOf,
+  customerAccessLogResource,
+  toCustomerAccess,
+  type AccessRow,
+  type CustomerAccess as AccessObject,
+} from '@dms/domain/personal-data';
+import { defineOperation, type AnyOperation } from '../../operations/operation.js';
+import { listPage, nestedUnder } from '../../operations/lists.js';
+import { pageQuery } from '../../operations/query.js';
+
+const read = { token: true, scope: 'customers:read' } as const;
+const underCustomer = nestedUnder(customersResource, 'id', 'customer_access_log.customer_id');
+
+/** The operations of `/customers/{id}/access_log`, `/export` and `/erase`. */
+export const customerDataOperations: AnyOperation[] = [
+  defineOperation({
+    method: 'get',
+    path: '/customers/{id}/access_log',
+    operationId: 'listCustomerAccessLog',
+    tag: 'Customers',
+    summary: "List who read a customer's personal data",
+    description:
+      "Every read of the customer's personal data by an operator token or a portal session (who, which operation, when), newest first, paginated with `limit`/`after`/`before`. The log is append-only.",
+    access: read,
+    pathParams: { id: customersResource.idPrefix },
+    query: pageQuery(),
+    response: { name: 'CustomerAccess', schema: CustomerAccess, status: 200, list: true },
+    handler: async (i) => {
+      const customer = await underCustomer(i);
+      return listPage<AccessRow, AccessObject>(i, {
+        resource: customerAccessLogResource,
+        narrow: customer.narrow,
+        counter: () => ['customer_access_log', customer.id],
+        total: async () => Number((await accessLogOf(i.ctx.db, i.tenantId, customer.id).count({ n: '*' }).first())?.n ?? 0),
+        serialize: (rows) => rows.map(toCustomerAccess),
+      });
+    },
+  }),
+];
