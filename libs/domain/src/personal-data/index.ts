@@ -1,3 +1,6 @@
 /** A customer's personal data (docs/api.md section 18): the access log, export and erasure. */
 export * from './resource.js';
 export * from './access-log.js';
+export * from './related.js';
+export * from './export.js';
+export * from './schemas.js';

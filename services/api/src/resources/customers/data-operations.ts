@@ -7,15 +7,20 @@
 import { customersResource } from '@dms/domain/customers';
 import {
   CustomerAccess,
+  CustomerExport,
+  exportCustomer,
   accessLogOf,
   customerAccessLogResource,
   toCustomerAccess,
   type AccessRow,
   type CustomerAccess as AccessObject,
 } from '@dms/domain/personal-data';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { defineOperation, type AnyOperation } from '../../operations/operation.js';
 import { listPage, nestedUnder } from '../../operations/lists.js';
 import { pageQuery } from '../../operations/query.js';
+import { customerInPath } from './personal-data.js';
 
 const read = { token: true, scope: 'customers:read' } as const;
 const underCustomer = nestedUnder(customersResource, 'id', 'customer_access_log.customer_id');
@@ -43,6 +48,25 @@ export const customerDataOperations: AnyOperation[] = [
         total: async () => Number((await accessLogOf(i.ctx.db, i.tenantId, customer.id).count({ n: '*' }).first())?.n ?? 0),
         serialize: (rows) => rows.map(toCustomerAccess),
       });
+    },
+  }),
+  defineOperation({
+    method: 'get',
+    path: '/customers/{id}/export',
+    operationId: 'exportCustomer',
+    tag: 'Customers',
+    summary: 'Export everything held about a customer',
+    description:
+      "One JSON document (GDPR Article 15): the customer with its contact preferences, every contact detail, debt, payment, payment plan, communication (with its rendered text), the events about them and the access log, streamed section by section. An operator's export is recorded in the access log. Field by field: docs/api.md section 18.",
+    access: read,
+    pathParams: { id: customersResource.idPrefix },
+    response: { name: 'CustomerExport', schema: CustomerExport, status: 200, produces: 'application/json' },
+    personalData: customerInPath,
+    handler: async (i) => {
+      const chunks = await exportCustomer(i.ctx.db, i.tenantId, i.params.id);
+      i.res.status(200).type('application/json; charset=utf-8');
+      i.res.setHeader('Content-Disposition', `attachment; filename="${i.params.id}-export.json"`);
+      await pipeline(Readable.from(chunks), i.res);
     },
   }),
 ];
