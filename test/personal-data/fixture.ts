@@ -28,7 +28,7 @@ export async function personWithHistory(api: Api, tenantId: string): Promise<Per
   const first = `Ottoline${tag}`;
   const last = `Quernby${tag}`;
   const email = `ottoline.${tag}@example.com`;
-  const phone = `+447911${String(parseInt(tag, 16) % 1000000).padStart(6, '0')}`;
+  const phone = `+447400${String(parseInt(tag, 16) % 1000000).padStart(6, '0')}`;
   const street = `${parseInt(tag.slice(0, 2), 16)} Wexcombe Lane ${tag}`;
   const postcode = `ZX${tag.slice(0, 2)} 9QQ`.toUpperCase();
   const note = `Prefers calls after lunch ${tag}`;
@@ -36,6 +36,8 @@ export async function personWithHistory(api: Api, tenantId: string): Promise<Per
   const { organisationId } = await seedParties(api);
   const customer = await api.post('/customers', { kind: 'individual', first_name: first, last_name: last, date_of_birth: dob, metadata: { note } }).expect(201);
   const customerId = customer.body.id as string;
+  // A stored idempotent response holds a copy too.
+  await api.patch(`/customers/${customerId}`, { metadata: { note } }).set('Idempotency-Key', `erase-${tag}`).expect(200);
   await api.post(`/customers/${customerId}/contact_details`, { type: 'email', value: email }).expect(201);
   await api.post(`/customers/${customerId}/contact_details`, { type: 'mobile_number', value: phone }).expect(201);
   await api

@@ -42,6 +42,7 @@ import * as engineClaimIndexes from './067_engine_claim_indexes.js';
 import * as communicationAttempts from './068_communication_attempts.js';
 import * as webhookFanOut from './079_webhook_fan_out.js';
 import * as customerAccessLog from './089_customer_access_log.js';
+import * as customerErasure from './090_customer_erasure.js';
 import * as contactPreferences from './080_contact_preferences.js';
 
 export interface Migration {
@@ -91,4 +92,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['079_webhook_fan_out', webhookFanOut],
   ['080_contact_preferences', contactPreferences],
   ['089_customer_access_log', customerAccessLog],
+  ['090_customer_erasure', customerErasure],
 ];

@@ -4,3 +4,6 @@ export * from './access-log.js';
 export * from './related.js';
 export * from './export.js';
 export * from './schemas.js';
+export * from './registry.js';
+export * from './scrub.js';
+export * from './erase.js';

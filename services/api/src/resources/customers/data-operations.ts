@@ -7,7 +7,9 @@
 import { customersResource } from '@dms/domain/customers';
 import {
   CustomerAccess,
+  CustomerErase,
   CustomerExport,
+  eraseCustomer,
   exportCustomer,
   accessLogOf,
   customerAccessLogResource,
@@ -21,6 +23,8 @@ import { defineOperation, type AnyOperation } from '../../operations/operation.j
 import { listPage, nestedUnder } from '../../operations/lists.js';
 import { pageQuery } from '../../operations/query.js';
 import { customerInPath } from './personal-data.js';
+import { show } from './operations.js';
+import { Customer } from './schemas.js';
 
 const read = { token: true, scope: 'customers:read' } as const;
 const underCustomer = nestedUnder(customersResource, 'id', 'customer_access_log.customer_id');
@@ -68,5 +72,21 @@ export const customerDataOperations: AnyOperation[] = [
       i.res.setHeader('Content-Disposition', `attachment; filename="${i.params.id}-export.json"`);
       await pipeline(Readable.from(chunks), i.res);
     },
+  }),
+  defineOperation({
+    method: 'post',
+    path: '/customers/{id}/erase',
+    operationId: 'eraseCustomer',
+    tag: 'Customers',
+    summary: 'Erase a customer',
+    description:
+      "GDPR Article 17, tenants and operators, with a `reason`: every personal field of the customer (names, date of birth, metadata, contact details, addresses, communications' subjects and bodies) is replaced by `[erased]` (the date of birth by null), and so is every copy of them in stored events (and so webhook delivery bodies), import rows and errors and stored responses, in one transaction with `customer.erased`. Amounts, dates, statuses and ids stay. 409 `invalid_state_transition` naming the debts while one is being worked or has a pending payment; erasing an erased customer answers it unchanged.",
+    access: { token: true, scope: 'customers:write' },
+    pathParams: { id: customersResource.idPrefix },
+    body: { name: 'CustomerErase', schema: CustomerErase },
+    response: { name: 'Customer', schema: Customer, status: 200 },
+    errors: ['invalid_state_transition'],
+    events: ['customer.erased'],
+    handler: (i) => show.one(i, eraseCustomer(i.ctx.db, i.tenantId, i.params.id, i.body.reason)),
   }),
 ];

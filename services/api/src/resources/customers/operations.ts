@@ -29,7 +29,8 @@ import { customersShown } from './personal-data.js';
 
 const names = crud({ resource: customersResource, path: '/customers', tag: 'Customers' });
 const object = { name: 'Customer', schema: Customer };
-const show = presenter((rows: CustomerRow[]) => rows.map(toCustomer), CUSTOMER_EXPANSIONS);
+/** Customers as responses show them (`expand[]=debts`). */
+export const show = presenter((rows: CustomerRow[]) => rows.map(toCustomer), CUSTOMER_EXPANSIONS);
 /** Adds the contact details to a list query. */
 const narrow = (q: Knex.QueryBuilder, i: OperationInput<unknown, unknown, unknown>) => withContactDetails(i.ctx.db)(q);
 
