@@ -1,5 +1,5 @@
 /**
- * Recording and reading who read a customer's personal data (docs/api.md section 10, "Access
+ * Recording and reading who read a customer's personal data (docs/api.md section 18, "Access
  * log"): the API records every read by an operator token, the portal every read by a portal
  * session, through `recordAccess`; tenants read the log newest first.
  */
