@@ -24,7 +24,7 @@ beforeAll(async () => {
   operatorToken = await tokenFor(operator);
 });
 
-type Json = Record<string, any>;  
+type Json = Record<string, any>;
 
 describe('GET /customers/{id}/export', () => {
   test('holds every section of the field list, with this customer’s objects alone', async () => {

@@ -5138,6 +5138,14 @@ export type components = {
                 default_currency?: "GBP" | "EUR" | "USD";
                 /** @description Locale new customers get when none is given, e.g. `en-GB`. */
                 default_locale?: string;
+                /** @description How long personal data is kept (docs/api.md section 18). */
+                retention?: {
+                    /**
+                     * Format: int32
+                     * @description Days after a customer's last debt reaches a terminal status before the worker erases the customer (docs/api.md section 18); default 2190.
+                     */
+                    erase_after_days?: number;
+                };
             };
             /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
             metadata: {
@@ -5162,6 +5170,14 @@ export type components = {
                 default_currency?: "GBP" | "EUR" | "USD";
                 /** @description Locale new customers get when none is given, e.g. `en-GB`. */
                 default_locale?: string;
+                /** @description How long personal data is kept (docs/api.md section 18). */
+                retention?: {
+                    /**
+                     * Format: int32
+                     * @description Days after a customer's last debt reaches a terminal status before the worker erases the customer (docs/api.md section 18); default 2190.
+                     */
+                    erase_after_days?: number;
+                };
             };
             /** @description Keys to merge into the stored metadata: each given key is set, a key set to "" is removed, keys not mentioned are kept. At most 50 keys after merging. */
             metadata?: {

@@ -103,26 +103,30 @@ async function scrubCopies(trx: Trx, c: CopyColumn, tenantId: string, customerId
 }
 
 /**
- * Erases the tenant's customer `customerId` (see the module's description).
+ * Erases the tenant's customer `customerId` in `trx` (see the module's description); the worker's
+ * retention erasure calls it in the transaction of its claim.
  * @param reason why (stored on the customer, not personal data itself)
  * @returns the customer as it now is (every personal field the marker, `date_of_birth` null)
  * @throws ApiError 404 `resource_missing`; 409 `invalid_state_transition` naming the debts being
  *   worked or with a pending payment (nothing changed)
  */
-export async function eraseCustomer(db: Knex, tenantId: string, customerId: string, reason: string): Promise<Customer> {
-  return db.transaction(async (trx) => {
-    const row = await findOwned<{ erased_at: Date | null }>(trx, customersResource, tenantId, customerId, { forUpdate: true });
-    if (row.erased_at) return loadCustomer(trx, tenantId, customerId);
-    await refuseWhileWorked(trx, tenantId, customerId);
-    const values = await personalValues(trx, tenantId, customerId);
-    if (values.length) for (const c of COPY_COLUMNS) await scrubCopies(trx, c, tenantId, customerId, values);
-    for (const table of new Set(OWNED_COLUMNS.map((c) => c.table))) {
-      const set = Object.fromEntries(OWNED_COLUMNS.filter((c) => c.table === table).map((c) => [c.column, erasedValue(trx, c)]));
-      await ownedRows(trx, table, tenantId, customerId).update({ ...set, updated_at: trx.fn.now() });
-    }
-    await tenantRows(trx, customersResource, tenantId).where('customers.id', customerId).update({ erased_at: trx.fn.now(), erasure_reason: reason });
-    const customer = await loadCustomer(trx, tenantId, customerId);
-    await recordEvent(trx, customersResource, tenantId, 'customer.erased', customer);
-    return customer;
-  });
+export async function eraseCustomerIn(trx: Trx, tenantId: string, customerId: string, reason: string): Promise<Customer> {
+  const row = await findOwned<{ erased_at: Date | null }>(trx, customersResource, tenantId, customerId, { forUpdate: true });
+  if (row.erased_at) return loadCustomer(trx, tenantId, customerId);
+  await refuseWhileWorked(trx, tenantId, customerId);
+  const values = await personalValues(trx, tenantId, customerId);
+  if (values.length) for (const c of COPY_COLUMNS) await scrubCopies(trx, c, tenantId, customerId, values);
+  for (const table of new Set(OWNED_COLUMNS.map((c) => c.table))) {
+    const set = Object.fromEntries(OWNED_COLUMNS.filter((c) => c.table === table).map((c) => [c.column, erasedValue(trx, c)]));
+    await ownedRows(trx, table, tenantId, customerId).update({ ...set, updated_at: trx.fn.now() });
+  }
+  await tenantRows(trx, customersResource, tenantId).where('customers.id', customerId).update({ erased_at: trx.fn.now(), erasure_reason: reason });
+  const customer = await loadCustomer(trx, tenantId, customerId);
+  await recordEvent(trx, customersResource, tenantId, 'customer.erased', customer);
+  return customer;
+}
+
+/** `eraseCustomerIn` in a transaction of its own (`POST /customers/{id}/erase`); same answers and errors. */
+export function eraseCustomer(db: Knex, tenantId: string, customerId: string, reason: string): Promise<Customer> {
+  return db.transaction((trx) => eraseCustomerIn(trx, tenantId, customerId, reason));
 }

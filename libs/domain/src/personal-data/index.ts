@@ -7,3 +7,4 @@ export * from './schemas.js';
 export * from './registry.js';
 export * from './scrub.js';
 export * from './erase.js';
+export * from './retention.js';
