@@ -55,6 +55,8 @@ test('each request records only events its operation declares in x-events, and a
   await run('patch', '/webhooks/{id}', `/webhooks/${hook.id}`, { enabled: false });
   const gone = await run('post', '/customers', '/customers', { full_name: 'Gone' });
   await run('delete', '/customers/{id}', `/customers/${gone.id}`);
+  // Both of the customer's debts are closed now (withdrawn, deleted): it may be erased.
+  await run('post', '/customers/{id}/erase', `/customers/${cus.id}/erase`, { reason: 'Article 17 request' });
 
   expectChecked(results, 'core');
 });

@@ -132,6 +132,8 @@ describe('parameters and headers', () => {
         '/customers',
         '/customers/search',
         '/customers/{customerId}/contact_details',
+        // docs/api.md section 18
+        '/customers/{id}/access_log',
         '/debts',
         '/debts/search',
         // docs/api.md section 15

@@ -171,6 +171,72 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/customers/{id}/access_log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List who read a customer's personal data
+         * @description Every read of the customer's personal data by an operator token or a portal session (who, which operation, when), newest first, paginated with `limit`/`after`/`before`. The log is append-only.
+         *
+         *     Scope: `customers:read`.
+         */
+        get: operations["listCustomerAccessLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export everything held about a customer
+         * @description One JSON document (GDPR Article 15): the customer with its contact preferences, every contact detail, debt, payment, payment plan, communication (with its rendered text), the events about them and the access log, streamed section by section. An operator's export is recorded in the access log. Field by field: docs/api.md section 18.
+         *
+         *     Scope: `customers:read`.
+         */
+        get: operations["exportCustomer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{id}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a customer
+         * @description GDPR Article 17, tenants and operators, with a `reason`: every personal field of the customer (names, date of birth, metadata, contact details, addresses, communications' subjects and bodies) is replaced by `[erased]` (the date of birth by null), and so is every copy of them in stored events (and so webhook delivery bodies), import rows and errors and stored responses, in one transaction with `customer.erased`. Amounts, dates, statuses and ids stay. 409 `invalid_state_transition` naming the debts while one is being worked or has a pending payment; erasing an erased customer answers it unchanged.
+         *
+         *     Scope: `customers:write`.
+         */
+        post: operations["eraseCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers/{customerId}/contact_details": {
         parameters: {
             query?: never;
@@ -3098,6 +3164,428 @@ export type components = {
             /** @description False for an object of test mode (a test client’s), true for a live one. */
             livemode: boolean;
         };
+        CustomerAccess: {
+            /** @description Id of the entry (`cal_…`). */
+            id: string;
+            /** @constant */
+            object: "customer_access";
+            /** @description The customer whose data was read. */
+            customer_id: string;
+            /** @description Who read: `operator:<client id>` or `portal:<session id>`. */
+            actor: string;
+            /** @description What was read: the API operation (`retrieveCustomer`, `exportCustomer`, …) or the portal page. */
+            operation: string;
+            /**
+             * Format: date-time
+             * @description When it was read.
+             */
+            created_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
+        CustomerExport: {
+            /** @constant */
+            object: "customer_export";
+            /**
+             * Format: date-time
+             * @description When the document was made.
+             */
+            exported_at: string;
+            customer: {
+                /** @example cus_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "customer";
+                /**
+                 * @description A person, a company, or `unknown` when the creditor does not know (default `individual` on create).
+                 * @enum {string}
+                 */
+                kind: "individual" | "company" | "unknown";
+                /** @description Full name; derived from first and last name when omitted. */
+                full_name: string | null;
+                /** @description Given name (individuals). */
+                first_name: string | null;
+                /** @description Family name (individuals). */
+                last_name: string | null;
+                /**
+                 * Format: date
+                 * @description ISO 8601 date (individuals).
+                 */
+                date_of_birth: string | null;
+                /** @description BCP 47 language tag, e.g. `en-GB`. */
+                preferred_locale: string | null;
+                /** @description Contact preferences; null when the customer expressed none (every channel, the whole window). */
+                contact_preferences: {
+                    /** @description The channels the customer accepts; the engine never uses another. */
+                    channels: ("email" | "sms" | "letter")[];
+                    /** @description Preferred hours in the customer's time zone; null: the whole 08:00-21:00 window. */
+                    hours?: {
+                        /** @description Earliest local time, 08:00 or later. */
+                        from: string;
+                        /** @description Latest local time (exclusive), 21:00 or earlier, after `from`. */
+                        until: string;
+                    } | null;
+                    /** @description BCP 47 language tag, e.g. `en-GB`. */
+                    language?: string | null;
+                    /**
+                     * @description Who set them last: `api`, `portal` or `sms_stop` (an inbound `STOP` reply).
+                     * @enum {string}
+                     */
+                    changed_by: "api" | "portal" | "sms_stop";
+                    /**
+                     * Format: date-time
+                     * @description When they were set last.
+                     */
+                    changed_at: string;
+                } | null;
+                /** @description The visible contact details (not deleted), oldest first. */
+                contact_details: {
+                    /** @example cd_1a2B3c4D5e6F7g8H9i0JkLmN */
+                    id: string;
+                    /** @constant */
+                    object: "contact_detail";
+                    /** @description Id of the customer. */
+                    customer: string;
+                    /** @enum {string} */
+                    type: "email" | "phone_number" | "mobile_number" | "fax_number" | "address";
+                    /** @description An e-mail address; a telephone number (international `+44…`, or national, read in the region of the customer's `preferred_locale`, GB when none; stored in E.164); or for `address` an object `{line_1, line_2, city, county, postal_code, country}`. */
+                    value: string | {
+                        line_1: string;
+                        line_2: string | null;
+                        city: string | null;
+                        county: string | null;
+                        postal_code: string | null;
+                        country: string | null;
+                    };
+                    primary: boolean;
+                    /** @enum {string|null} */
+                    usage: "permanent" | "temporary" | "work" | "supply_address" | "delivery_address" | "billing" | null;
+                    /** @enum {string} */
+                    source: "client" | "customer" | "support_agent" | "other";
+                    /** @enum {string} */
+                    status: "unverified" | "verified" | "undeliverable" | "deleted";
+                    /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                    metadata: {
+                        [key: string]: string;
+                    };
+                    /** Format: date-time */
+                    created_at: string;
+                    /** Format: date-time */
+                    updated_at: string;
+                    /** @description False for an object of test mode (a test client’s), true for a live one. */
+                    livemode: boolean;
+                }[];
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            };
+            /** @description Every contact detail, deleted ones too (`status: deleted`). */
+            contact_details: {
+                /** @example cd_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "contact_detail";
+                /** @description Id of the customer. */
+                customer: string;
+                /** @enum {string} */
+                type: "email" | "phone_number" | "mobile_number" | "fax_number" | "address";
+                /** @description An e-mail address; a telephone number (international `+44…`, or national, read in the region of the customer's `preferred_locale`, GB when none; stored in E.164); or for `address` an object `{line_1, line_2, city, county, postal_code, country}`. */
+                value: string | {
+                    line_1: string;
+                    line_2: string | null;
+                    city: string | null;
+                    county: string | null;
+                    postal_code: string | null;
+                    country: string | null;
+                };
+                primary: boolean;
+                /** @enum {string|null} */
+                usage: "permanent" | "temporary" | "work" | "supply_address" | "delivery_address" | "billing" | null;
+                /** @enum {string} */
+                source: "client" | "customer" | "support_agent" | "other";
+                /** @enum {string} */
+                status: "unverified" | "verified" | "undeliverable" | "deleted";
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            }[];
+            /** @description The customer's debts, with their status and summary (minor units). */
+            debts: {
+                /** @example deb_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "debt";
+                customer: string;
+                organisation: string;
+                account_number: string | null;
+                kind: string | null;
+                /** @description Who the debt was originally owed to, when it was sold or assigned. */
+                originator: string | null;
+                /** @description The debt's settings, one key per concern. */
+                configurations: {
+                    /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
+                    payment_options?: {
+                        /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                        pay_later_permitted?: boolean;
+                        /** @description Whether customers may agree a payment plan (the public API's field). */
+                        payment_plans_permitted?: boolean;
+                        /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                        metadata?: {
+                            [key: string]: string;
+                        };
+                        /** @description Whether customers may pay by instalments (a payment plan). */
+                        instalments_allowed?: boolean;
+                        /**
+                         * Format: int64
+                         * @description Smallest single payment a customer may make, minor units.
+                         */
+                        min_payment_amount?: number;
+                        /**
+                         * Format: int32
+                         * @description Most instalments a plan may have.
+                         */
+                        max_instalments?: number;
+                        /**
+                         * Format: int64
+                         * @description Smallest instalment, minor units.
+                         */
+                        min_instalment_amount?: number;
+                        /** @description Whether a settlement (less than the balance in full) may be offered. */
+                        settlement_allowed?: boolean;
+                        /**
+                         * Format: int32
+                         * @description Largest settlement discount, percent of the balance.
+                         */
+                        max_discount_percent?: number;
+                    };
+                };
+                /** @enum {string} */
+                currency: "GBP" | "EUR" | "USD";
+                /** Format: date-time */
+                start_at: string | null;
+                tags: string[];
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                status: {
+                    /** @enum {string} */
+                    value: "initializing" | "prepared" | "paused" | "resumed" | "withdrawn" | "deleted" | "adjusted" | "analysing" | "enriching" | "contacted" | "contact_established" | "contact_failed" | "process_exhausted" | "arranging" | "paying" | "defaulted" | "settled" | "paid" | "queried" | "disputed" | "follow_up_required" | "assessing" | "recovering" | "legal_protection" | "returned" | "discharged" | "closed" | "open";
+                    reason: string | null;
+                    /** @description Who made the move: the client id, or `system` for the worker. */
+                    whodunnit: string | null;
+                    /** @description The `info` of a withdrawal, or what caused an automatic move. */
+                    context: string | null;
+                    /**
+                     * Format: date-time
+                     * @description When a pause ends by itself (`paused` only).
+                     */
+                    end_at: string | null;
+                    /** Format: date-time */
+                    updated_at: string;
+                };
+                summary: {
+                    /** Format: int64 */
+                    amount_total: number;
+                    /** Format: int64 */
+                    amount_paid: number;
+                    /** Format: int64 */
+                    amount_remaining: number;
+                    breakdown: {
+                        /** Format: int64 */
+                        principal: number;
+                        /** Format: int64 */
+                        interest: number;
+                        /** Format: int64 */
+                        fees: number;
+                        /** Format: int64 */
+                        value_added_tax: number;
+                        /** Format: int64 */
+                        discounts: number;
+                        /** Format: int64 */
+                        refunds: number;
+                    };
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            }[];
+            /** @description Payments towards those debts. */
+            payments: {
+                /** @example pay_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "payment";
+                debt: string;
+                /** Format: int64 */
+                amount: number;
+                /** @enum {string} */
+                currency: "GBP" | "EUR" | "USD";
+                /** @enum {string} */
+                status: "pending" | "succeeded" | "failed" | "canceled" | "refunded" | "partially_refunded";
+                payment_provider: string | null;
+                /** @description Id of the payment plan the payment went to. */
+                payment_plan: string | null;
+                /** Format: int64 */
+                amount_refunded: number;
+                /** Format: date-time */
+                transaction_at: string;
+                transaction_ref: string | null;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            }[];
+            /** @description Payment plans of those debts, with their schedules. */
+            payment_plans: {
+                /** @example pp_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "payment_plan";
+                debt: string;
+                /** @enum {string} */
+                status: "active" | "completed" | "broken" | "canceled";
+                /** @enum {string} */
+                frequency: "weekly" | "fortnightly" | "monthly";
+                /** Format: date */
+                start_on: string;
+                /** Format: int64 */
+                grace_days: number;
+                /** Format: int64 */
+                amount_total: number;
+                /** Format: int64 */
+                amount_paid: number;
+                schedule: {
+                    /** Format: int64 */
+                    sequence: number;
+                    /** Format: date */
+                    due_on: string;
+                    /** Format: int64 */
+                    amount: number;
+                    /** Format: int64 */
+                    amount_paid: number;
+                    /** @enum {string} */
+                    status: "upcoming" | "due" | "paid" | "missed";
+                }[];
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            }[];
+            /** @description Every communication, outbound and inbound, with its rendered `subject` and `body`. */
+            communications: {
+                /** @example com_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "communication";
+                /** @description Id of the debt. */
+                debt: string;
+                /** @description Id of the customer. */
+                customer: string;
+                /** @description Id of the template an outbound communication was made from (null for inbound ones). */
+                template: string | null;
+                /**
+                 * Format: int64
+                 * @description The version of the template it used.
+                 */
+                template_version: number | null;
+                /**
+                 * @description Outbound: `queued` → `sent` → `delivered` | `failed` | `bounced` (or `queued` → `failed`); inbound: `received`.
+                 * @enum {string}
+                 */
+                status: "queued" | "sent" | "delivered" | "failed" | "bounced" | "received";
+                /** @description Why it failed or bounced. */
+                status_reason: string | null;
+                /** @enum {string} */
+                direction: "outbound" | "inbound";
+                /** @enum {string} */
+                delivery_method: "email" | "sms" | "letter";
+                /** @description Id of the contact detail it went to (or came from, when known). */
+                contact_detail: string | null;
+                /** @description The provider that carried it: `smtp`, `vonage`, `local-print`. */
+                provider: string | null;
+                /** @description The provider's id of the message (an email's Message-ID, an SMS message id). */
+                provider_reference: string | null;
+                /** @description The rendered subject (email, letter heading) or the subject of a reply. */
+                subject: string | null;
+                /** @description The rendered text, or the text of a reply. */
+                body: string | null;
+                /**
+                 * @description An operator's classification of an inbound communication.
+                 * @enum {string|null}
+                 */
+                classification: "query" | "dispute" | "other" | null;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            }[];
+            /** @description Events about the customer, its contact details, debts, payments, plans and communications, as `GET /events/{id}` shows them. */
+            events: {
+                [key: string]: unknown;
+            }[];
+            /** @description Every read of the customer's personal data by an operator or a portal session. */
+            access_log: {
+                /** @description Id of the entry (`cal_…`). */
+                id: string;
+                /** @constant */
+                object: "customer_access";
+                /** @description The customer whose data was read. */
+                customer_id: string;
+                /** @description Who read: `operator:<client id>` or `portal:<session id>`. */
+                actor: string;
+                /** @description What was read: the API operation (`retrieveCustomer`, `exportCustomer`, …) or the portal page. */
+                operation: string;
+                /**
+                 * Format: date-time
+                 * @description When it was read.
+                 */
+                created_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            }[];
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
+        CustomerErase: {
+            /** @description Why the customer is erased (a request under Article 17, the end of the retention period, …). */
+            reason: string;
+        };
         ContactDetail: {
             /** @example cd_1a2B3c4D5e6F7g8H9i0JkLmN */
             id: string;
@@ -5326,6 +5814,14 @@ export type components = {
                 default_currency?: "GBP" | "EUR" | "USD";
                 /** @description Locale new customers get when none is given, e.g. `en-GB`. */
                 default_locale?: string;
+                /** @description How long personal data is kept (docs/api.md section 18). */
+                retention?: {
+                    /**
+                     * Format: int32
+                     * @description Days after a customer's last debt reaches a terminal status before the worker erases the customer (docs/api.md section 18); default 2190.
+                     */
+                    erase_after_days?: number;
+                };
             };
             /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
             metadata: {
@@ -5350,6 +5846,14 @@ export type components = {
                 default_currency?: "GBP" | "EUR" | "USD";
                 /** @description Locale new customers get when none is given, e.g. `en-GB`. */
                 default_locale?: string;
+                /** @description How long personal data is kept (docs/api.md section 18). */
+                retention?: {
+                    /**
+                     * Format: int32
+                     * @description Days after a customer's last debt reaches a terminal status before the worker erases the customer (docs/api.md section 18); default 2190.
+                     */
+                    erase_after_days?: number;
+                };
             };
             /** @description Keys to merge into the stored metadata: each given key is set, a key set to "" is removed, keys not mentioned are kept. At most 50 keys after merging. */
             metadata?: {
@@ -5745,7 +6249,7 @@ export type components = {
             /** @description Whether events are delivered (default true); a disabled endpoint receives nothing until enabled. */
             enabled?: boolean;
             /** @description Event types to deliver, or exactly `["*"]` for all. */
-            enabled_events: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
+            enabled_events: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer.erased" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
             /**
              * @description Event shape delivered: `v` + a supported date as YYYYMMDD (supported: v20250401, v20261101; default the newest).
              * @example v20261101
@@ -5779,7 +6283,7 @@ export type components = {
             /** @description Whether events are delivered; set true to re-enable an endpoint disabled after failing. */
             enabled?: boolean;
             /** @description Event types to deliver, or exactly `["*"]` for all. */
-            enabled_events?: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
+            enabled_events?: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer.erased" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
             /**
              * @description Event shape delivered: `v` + a supported date as YYYYMMDD (supported: v20250401, v20261101; default the newest).
              * @example v20261101
@@ -5910,7 +6414,7 @@ export type components = {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed" | "webhook.test";
+            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer.erased" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed" | "webhook.test";
             /** @description API version whose shape `data.object` has. */
             api_version: string;
             /** Format: date-time */
@@ -6626,7 +7130,7 @@ export type components = {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed" | "webhook.test";
+            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer.erased" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed" | "webhook.test";
             /** Format: date-time */
             created_at: string;
             /** @description False for an object of test mode (a test client’s), true for a live one. */
@@ -8929,6 +9433,540 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PortalLink"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. `invalid_state_transition`: The object is not in a state that allows this action. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listCustomerAccessLog: {
+        parameters: {
+            query?: {
+                /** @description Objects per page. */
+                limit?: components["parameters"]["limit"];
+                /** @description An object id of this list: return the objects after it (older). Not with `before`. */
+                after?: components["parameters"]["after"];
+                /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
+                before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path: {
+                /** @description Id of the customer (`cus_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of CustomerAccess objects. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page-Items": components["headers"]["X-Page-Items"];
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["CustomerAccess"][];
+                    };
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    exportCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path: {
+                /** @description Id of the customer (`cus_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CustomerExport. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerExport"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    eraseCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Id of the customer (`cus_…`). Another tenant's id is 404 like an unknown one. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerErase"];
+            };
+        };
+        responses: {
+            /** @description The Customer. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Customer"];
                 };
             };
             /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */

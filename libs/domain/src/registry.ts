@@ -6,7 +6,7 @@
  *
  * Dependencies between the folders point one way, lowest first: kernel ← events, tenants,
  * communication-templates ← organisations ← contact-details ← organisation-contact-details, customers ← line-items ← payment-plans ← debts ← invoices,
- * payouts ← payments ← communications, imports ← webhooks. A folder imports only folders before it,
+ * payouts ← payments ← communications, imports ← webhooks ← personal-data. A folder imports only folders before it,
  * but for income-and-expenditure: its arithmetic (amounts, statement, affordability) is pure and
  * imported file by file by organisations and payment-plans; its store comes after debts.
  */
@@ -28,6 +28,7 @@ import { communicationTemplatesResource, communicationTemplateVersionsResource }
 import { communicationsResource } from './communications/resource.js';
 import { importErrorsResource, importsResource } from './imports/resource.js';
 import { incomeAndExpendituresResource } from './income-and-expenditure/resource.js';
+import { customerAccessLogResource } from './personal-data/resource.js';
 
 /** Every resource; scopes and event types are listed in this order. */
 export const RESOURCES = [
@@ -53,6 +54,7 @@ export const RESOURCES = [
   webhookEndpointsResource,
   webhookDeliveriesResource,
   eventsResource,
+  customerAccessLogResource,
 ] as const satisfies readonly AnyResource[];
 
 type Declared = (typeof RESOURCES)[number];

@@ -12,6 +12,7 @@ import { inSpanFollowing } from '@dms/telemetry';
 import { readClock } from './changes/clock.js';
 import { missedInstalments } from './changes/missed-instalments.js';
 import { pauseEnds } from './changes/pause-ends.js';
+import { retentionErasures } from './changes/retention-erasures.js';
 import { payoutRuns } from './changes/payout-runs.js';
 import { planStarts } from './changes/plan-starts.js';
 import type { BatchOutcome, ChangeOutcome, TimedChange } from './changes/types.js';
@@ -20,7 +21,7 @@ import type { WorkerConfig } from './config.js';
 import type { WorkerMetrics } from './metrics.js';
 
 /** The time-driven changes of sections 9, 12 and 14, in the order a check makes them (the collection engine's follow). */
-const TIMED: readonly TimedChange[] = [pauseEnds, missedInstalments, planStarts, payoutRuns];
+const TIMED: readonly TimedChange[] = [pauseEnds, missedInstalments, planStarts, payoutRuns, retentionErasures];
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 

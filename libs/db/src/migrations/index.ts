@@ -41,6 +41,8 @@ import * as organisationContactDetailsDeleted from './066_organisation_contact_d
 import * as engineClaimIndexes from './067_engine_claim_indexes.js';
 import * as communicationAttempts from './068_communication_attempts.js';
 import * as webhookFanOut from './079_webhook_fan_out.js';
+import * as customerAccessLog from './089_customer_access_log.js';
+import * as customerErasure from './090_customer_erasure.js';
 import * as contactPreferences from './080_contact_preferences.js';
 import * as portal from './085_portal.js';
 import * as incomeAndExpenditures from './087_income_and_expenditures.js';
@@ -93,4 +95,6 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['080_contact_preferences', contactPreferences],
   ['085_portal', portal],
   ['087_income_and_expenditures', incomeAndExpenditures],
+  ['089_customer_access_log', customerAccessLog],
+  ['090_customer_erasure', customerErasure],
 ];

@@ -12,7 +12,7 @@ export const customersResource = defineResource({
   noun: 'customer',
   table: 'customers',
   idPrefix: 'cus',
-  events: ['customer.created', 'customer.updated', 'customer.deleted', 'customer.verified', 'customer.locked_out'],
+  events: ['customer.created', 'customer.updated', 'customer.deleted', 'customer.verified', 'customer.locked_out', 'customer.erased'],
   scopes: ['customers:read', 'customers:write'],
   visible: (q) => void q.whereNull('customers.deleted_at'),
   search: CUSTOMER_SEARCH_FIELDS,

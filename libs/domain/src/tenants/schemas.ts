@@ -27,6 +27,21 @@ export const TenantConfigurations = Type.Object(
     default_locale: Type.Optional(
       Type.String({ pattern: '^[a-z]{2}(-[A-Z]{2})?$', maxLength: 5, description: 'Locale new customers get when none is given, e.g. `en-GB`.' }),
     ),
+    retention: Type.Optional(
+      Type.Object(
+        {
+          erase_after_days: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              maximum: 36_500,
+              description:
+                "Days after a customer's last debt reaches a terminal status before the worker erases the customer (docs/api.md section 18); default 2190.",
+            }),
+          ),
+        },
+        { additionalProperties: false, description: 'How long personal data is kept (docs/api.md section 18).' },
+      ),
+    ),
   },
   { additionalProperties: false, description: "The account's settings, one key per concern (`PATCH` replaces the keys it gives)." },
 );

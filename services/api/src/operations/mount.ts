@@ -10,12 +10,13 @@
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { validator } from '@dms/domain/kernel';
+import { recordAccesses } from '@dms/domain/personal-data';
 import { writePage } from '../http/pagination.js';
 import type { AppContext } from '../context.js';
 import type { Principal } from '../http/types.js';
 import { requireScope } from '../middleware/require-scope.js';
 import { testModeOnly } from '../middleware/test-mode-only.js';
-import type { AnyOperation, ListOutcome } from './operation.js';
+import type { AnyOperation, ListOutcome, OperationInput } from './operation.js';
 import { runWrite } from './request-transaction.js';
 import { EXPAND_PARAM, checkExpand, expandRelations, querySchema, queryParser } from './query.js';
 import { sendJsonText } from '../http/send-json.js';
@@ -124,6 +125,10 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
         req,
         res,
       });
+      if (principal?.operator && op.personalData) {
+        const input = { ctx: c, principal, tenantId: principal.tenantId, params: req.params as Record<string, string>, query, body, req, res };
+        await recordOperatorReads(op, input, result);
+      }
       if (!serialize) return undefined; // the handler wrote a non-JSON body itself
       if (op.response.list) {
         const page = result as ListOutcome;
@@ -138,6 +143,18 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
     const text = await runWrite(ctx, res, produce);
     if (text !== undefined) sendJsonText(req, res, text);
   };
+}
+
+/** Records in the access log each customer whose personal data an operator's call read (docs/api.md section 18). */
+async function recordOperatorReads(op: AnyOperation, input: OperationInput<unknown, unknown, Record<string, string>>, result: unknown): Promise<void> {
+  const shown = op.response.list ? (result as ListOutcome).data : result;
+  const customerIds = [...new Set(await op.personalData!(shown, input))];
+  const { principal } = input;
+  const actor = `operator:${principal.clientId}`;
+  await recordAccesses(
+    input.ctx.db,
+    customerIds.map((customerId) => ({ tenant: principal.tenantId, customerId, actor, operation: op.operationId })),
+  );
 }
 
 /** True for an operation whose body is an upload the handler streams (mounted before JSON body parsing). */

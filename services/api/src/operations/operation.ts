@@ -95,6 +95,12 @@ export interface Operation<Q extends TSchema = TSchema, B extends TSchema = TSch
    * exist (404 `route_not_found`). OpenAPI marks it `x-test-only`.
    */
   testOnly?: true;
+  /**
+   * The operation reads customers' personal data (docs/api.md section 18, "Access log"): the ids
+   * of the customers its answer shows (from its objects, or from the request for a body the
+   * handler writes itself). An operator's call records one access-log entry per id.
+   */
+  personalData?: (shown: unknown, input: OperationInput<unknown, unknown, Record<string, string>>) => string[] | Promise<string[]>;
   handler: (input: OperationInput<Static<Q>, Static<B>, PathParams<P>>) => unknown;
 }
 

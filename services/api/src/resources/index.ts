@@ -7,6 +7,7 @@ import { withPutTwins } from '../operations/put-twins.js';
 import { withPathAliases } from '../operations/aliases.js';
 import { organisationOperations } from './organisations/operations.js';
 import { customerOperations } from './customers/operations.js';
+import { customerDataOperations } from './customers/data-operations.js';
 import { contactDetailOperations } from './contact-details/operations.js';
 import { organisationContactDetailOperations } from './organisation-contact-details/operations.js';
 import { debtOperations } from './debts/operations.js';
@@ -36,6 +37,7 @@ export const API_OPERATIONS: readonly AnyOperation[] = withPathAliases(
   withPutTwins([
     ...organisationOperations,
     ...customerOperations,
+    ...customerDataOperations,
     ...contactDetailOperations,
     ...debtOperations,
     ...debtLifecycleOperations,

@@ -8,7 +8,15 @@ import type { Clock } from './clock.js';
 
 /** Names of the changes, as metrics and logs label them. */
 export type ChangeName =
-  'instalment_missed' | 'pause_ended' | 'payout_run' | 'plan_started' | 'debt_taken_in' | 'strategy_step' | 'send_retried' | 'send_reconciled';
+  | 'instalment_missed'
+  | 'pause_ended'
+  | 'payout_run'
+  | 'plan_started'
+  | 'debt_taken_in'
+  | 'strategy_step'
+  | 'send_retried'
+  | 'send_reconciled'
+  | 'customer_erased';
 
 /**
  * The outcome of one attempt: `none` when nothing is due (or all due rows are locked by others).

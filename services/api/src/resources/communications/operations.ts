@@ -23,6 +23,7 @@ import { crud } from '../../operations/crud.js';
 import type { AppContext } from '../../context.js';
 import { COMMUNICATION_EXPANSIONS } from './expansion.js';
 import { Communication } from './schemas.js';
+import { ownersShown } from '../customers/personal-data.js';
 
 /** The PDF the local print provider kept for a letter (the channel library loads on first use). */
 async function letterDocument(ctx: AppContext, communicationId: string): Promise<Buffer | null> {
@@ -46,6 +47,7 @@ const underDebt = nestedUnder(debtsResource, 'debtId', 'communications.debt_id')
 export const communicationOperations: AnyOperation[] = [
   defineOperation({
     ...names.list,
+    personalData: ownersShown,
     description: 'Outbound (made by the collection engine from strategy steps) and inbound (replies) communications, newest first.',
     query: pageQuery(show.expand),
     response: { ...object, status: 200, list: true },
@@ -54,6 +56,7 @@ export const communicationOperations: AnyOperation[] = [
   }),
   defineOperation({
     ...names.search,
+    personalData: ownersShown,
     query: searchQuery(communicationsResource.search, show.expand),
     response: { ...object, status: 200, list: true },
     errors: ['invalid_search_query'],
@@ -61,12 +64,14 @@ export const communicationOperations: AnyOperation[] = [
   }),
   defineOperation({
     ...names.retrieve,
+    personalData: ownersShown,
     query: querySchema(show.expand),
     response: { ...object, status: 200 },
     handler: (i) => retrieveOne(i, communicationsResource, show.row(i)),
   }),
   defineOperation({
     ...names.list,
+    personalData: ownersShown,
     path: '/debts/{debtId}/communications',
     operationId: 'listDebtCommunications',
     summary: "List a debt's communications",

@@ -22,6 +22,7 @@ import { defineOperation, type AnyOperation } from '../../operations/operation.j
 import { listPage, nestedUnder } from '../../operations/lists.js';
 import { pageQuery } from '../../operations/query.js';
 import { crud } from '../../operations/crud.js';
+import { contactDetailsOwner } from '../customers/personal-data.js';
 
 const contactScopes = { resource: contactDetailsResource, tag: 'Contact details', read: 'customers:read', write: 'customers:write' } as const;
 const names = crud({ ...contactScopes, path: '/customers/{customerId}/contact_details', parentParams: { customerId: customersResource.idPrefix } });
@@ -51,6 +52,7 @@ async function customerOfDebt(i: OperationInput<unknown, unknown, { debtId: stri
 export const contactDetailOperations: AnyOperation[] = [
   defineOperation({
     ...names.list,
+    personalData: contactDetailsOwner,
     summary: "List a customer's contact details",
     description: 'The visible (not deleted) contact details, newest first, paginated with `limit`/`after`/`before`.',
     query: pageQuery(),
@@ -59,6 +61,7 @@ export const contactDetailOperations: AnyOperation[] = [
   }),
   defineOperation({
     ...ofDebt.list,
+    personalData: contactDetailsOwner,
     operationId: 'listDebtContactDetails',
     summary: "List the contact details of a debt's customer",
     description: "The public API's path (docs/api.md section 15): the same list as `GET /customers/{customerId}/contact_details` for the debt's customer.",
@@ -87,6 +90,7 @@ export const contactDetailOperations: AnyOperation[] = [
   }),
   defineOperation({
     ...names.retrieve,
+    personalData: contactDetailsOwner,
     description: 'Deleted details stay retrievable, with `status: deleted`.',
     response: { ...object, status: 200 },
     handler: async (i) => {

@@ -26,10 +26,12 @@ import { presenter } from '../../operations/expansion.js';
 import { crud } from '../../operations/crud.js';
 import { CUSTOMER_EXPANSIONS } from './expansion.js';
 import { Customer } from './schemas.js';
+import { customersShown } from './personal-data.js';
 
 const names = crud({ resource: customersResource, path: '/customers', tag: 'Customers' });
 const object = { name: 'Customer', schema: Customer };
-const show = presenter((rows: CustomerRow[]) => rows.map(toCustomer), CUSTOMER_EXPANSIONS);
+/** Customers as responses show them (`expand[]=debts`). */
+export const show = presenter((rows: CustomerRow[]) => rows.map(toCustomer), CUSTOMER_EXPANSIONS);
 /** Adds the contact details to a list query. */
 const narrow = (q: Knex.QueryBuilder, i: OperationInput<unknown, unknown, unknown>) => withContactDetails(i.ctx.db)(q);
 
@@ -37,12 +39,14 @@ const narrow = (q: Knex.QueryBuilder, i: OperationInput<unknown, unknown, unknow
 export const customerOperations: AnyOperation[] = [
   defineOperation({
     ...names.list,
+    personalData: customersShown,
     query: pageQuery(show.expand),
     response: { ...object, status: 200, list: true },
     handler: (i) => listPage<CustomerRow, CustomerObject>(i, { resource: customersResource, narrow, counter: () => ['customers'], serialize: show.page(i) }),
   }),
   defineOperation({
     ...names.search,
+    personalData: customersShown,
     query: searchQuery(customersResource.search, show.expand),
     response: { ...object, status: 200, list: true },
     handler: (i) => searchPage<CustomerRow, CustomerObject>(i, { resource: customersResource, narrow, serialize: show.page(i) }),
@@ -59,6 +63,7 @@ export const customerOperations: AnyOperation[] = [
   }),
   defineOperation({
     ...names.retrieve,
+    personalData: customersShown,
     query: querySchema(show.expand),
     response: { ...object, status: 200 },
     handler: (i) => show.one(i, loadCustomer(i.ctx.db, i.tenantId, i.params.id)),

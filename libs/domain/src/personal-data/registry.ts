@@ -1,0 +1,57 @@
+/**
+ * Where personal data is stored (docs/api.md section 18, "Where personal data is stored"): the one
+ * list of personal columns, read by the erasure and by its test. Two kinds:
+ * - `owned`: a column of a row that belongs to the customer (its own row, its contact details, its
+ *   communications): replaced outright, text by the marker, a date by null, a JSON object's
+ *   string values by the marker (keys kept);
+ * - `copies`: a column that may hold copies of those values inside other text (stored events, and
+ *   so webhook delivery bodies, which are rendered from them; import rows and errors; stored
+ *   idempotent responses): each copy of a value is replaced by the marker, the rest kept.
+ * Amounts, dates of the ledger, statuses and ids are not personal and stay.
+ */
+
+/** What replaces every personal value. */
+export const ERASED = '[erased]';
+
+/** How an owned column is erased. */
+export type OwnedKind = 'text' | 'date' | 'json';
+
+/** A column of a row that belongs to the customer. */
+export interface OwnedColumn {
+  table: 'customers' | 'customer_contact_details' | 'communications';
+  column: string;
+  kind: OwnedKind;
+}
+
+/** A column that may hold copies of personal values (`json`: jsonb; `text`: text, JSON or not). */
+export interface CopyColumn {
+  table: 'events' | 'import_rows' | 'import_errors' | 'idempotency_keys';
+  column: string;
+  kind: 'json' | 'text';
+  /** The columns that name one row (its primary key). */
+  key: readonly string[];
+}
+
+/** Every personal column of a customer's own rows. */
+export const OWNED_COLUMNS: readonly OwnedColumn[] = [
+  { table: 'customers', column: 'first_name', kind: 'text' },
+  { table: 'customers', column: 'last_name', kind: 'text' },
+  { table: 'customers', column: 'full_name', kind: 'text' },
+  { table: 'customers', column: 'date_of_birth', kind: 'date' },
+  { table: 'customers', column: 'metadata', kind: 'json' },
+  { table: 'customer_contact_details', column: 'value', kind: 'text' },
+  { table: 'customer_contact_details', column: 'address', kind: 'json' },
+  { table: 'customer_contact_details', column: 'metadata', kind: 'json' },
+  { table: 'communications', column: 'subject', kind: 'text' },
+  { table: 'communications', column: 'body', kind: 'text' },
+  { table: 'communications', column: 'status_reason', kind: 'text' },
+  { table: 'communications', column: 'metadata', kind: 'json' },
+];
+
+/** Every column that may hold copies of a customer's personal values. */
+export const COPY_COLUMNS: readonly CopyColumn[] = [
+  { table: 'events', column: 'data', kind: 'json', key: ['id'] },
+  { table: 'import_rows', column: 'cells', kind: 'json', key: ['import_id', 'row_number'] },
+  { table: 'import_errors', column: 'message', kind: 'text', key: ['id'] },
+  { table: 'idempotency_keys', column: 'response_body', kind: 'text', key: ['tenant_id', 'client_id', 'key'] },
+];

@@ -1,0 +1,89 @@
+/**
+ * `POST /customers/{id}/erase` (docs/api.md section 18, "Erasure"): refused with 409 naming the
+ * debt while it is being worked, nothing changed; then every personal value is gone from every
+ * text, JSON and date column of every table of the database, while amounts, statuses and ids stay;
+ * `customer.erased` is recorded once; a second erasure changes nothing; bad input is a 400.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { COPY_COLUMNS, ERASED, OWNED_COLUMNS } from '@dms/domain/personal-data';
+import { closeHarness, signedInTenant, testDb } from '../support/harness.js';
+import { eventTypesFor } from '../support/debts.js';
+import { personWithHistory, type PersonFixture } from './fixture.js';
+
+afterAll(closeHarness);
+
+let acme: Awaited<ReturnType<typeof signedInTenant>>;
+let person: PersonFixture;
+
+beforeAll(async () => {
+  acme = await signedInTenant();
+  person = await personWithHistory(acme.api, acme.tenant.tenantId);
+});
+
+/** `table.column` of every text, JSON or date column of every table (partitions through their parent) holding any of `values`. */
+async function columnsHolding(values: readonly string[]): Promise<string[]> {
+  const db = testDb();
+  const { rows } = await db.raw<{ rows: { table_name: string; column_name: string }[] }>(`
+    SELECT c.table_name, c.column_name FROM information_schema.columns c
+    JOIN pg_class k ON k.relname = c.table_name AND k.relnamespace = 'public'::regnamespace
+    WHERE c.table_schema = 'public' AND k.relkind IN ('r', 'p') AND NOT k.relispartition
+      AND c.data_type IN ('text', 'character varying', 'json', 'jsonb', 'date', 'ARRAY')
+    ORDER BY 1, 2`);
+  const patterns = values.map((v) => `%${v}%`);
+  const found: string[] = [];
+  for (const { table_name, column_name } of rows) {
+    const [hit] = await db(table_name).whereRaw('??::text LIKE ANY(?)', [column_name, patterns]).limit(1).select(db.raw('1'));
+    if (hit) found.push(`${table_name}.${column_name}`);
+  }
+  return found;
+}
+
+describe('POST /customers/{id}/erase', () => {
+  test('a missing or empty reason is 400 naming it, nothing changed', async () => {
+    for (const body of [{}, { reason: '' }, { reason: 'x', extra: 1 }]) {
+      const res = await acme.api.post(`/customers/${person.customerId}/erase`, body).expect(400);
+      expect(res.body.param).toMatch(/reason|extra/);
+    }
+    expect(await columnsHolding(person.values)).not.toEqual([]);
+  });
+
+  test('while a debt is being worked it is 409 naming the debt, and nothing changes', async () => {
+    const res = await acme.api.post(`/customers/${person.customerId}/erase`, { reason: 'Article 17 request' }).expect(409);
+    expect(res.body.code).toBe('invalid_state_transition');
+    expect(res.body.message).toContain(person.debtId);
+    const customer = await acme.api.get(`/customers/${person.customerId}`).expect(200);
+    expect(customer.body.first_name).toBe(person.values[0]);
+  });
+
+  test('once no debt is worked, no personal value is left in any column of any table; the ledger stays', async () => {
+    await acme.api.post(`/debts/${person.debtId}/withdraw`, { reason: 'closing the file' }).expect(200);
+    // Every column holding the values is one the registry lists: nothing is left out of the erasure.
+    const holding = await columnsHolding(person.values);
+    const registered = [...OWNED_COLUMNS, ...COPY_COLUMNS].map((c) => `${c.table}.${c.column}`);
+    expect(holding.length).toBeGreaterThan(5);
+    expect(holding.filter((c) => !registered.includes(c))).toEqual([]);
+    const before = (await acme.api.get(`/debts/${person.debtId}`).expect(200)).body;
+    const payments = (await acme.api.get(`/debts/${person.debtId}/payments`).expect(200)).body.data;
+
+    const res = await acme.api.post(`/customers/${person.customerId}/erase`, { reason: 'Article 17 request' }).expect(200);
+    expect(res.body).toMatchObject({ id: person.customerId, first_name: ERASED, last_name: ERASED, date_of_birth: null, metadata: { note: ERASED } });
+    expect(await columnsHolding(person.values)).toEqual([]);
+
+    const after = (await acme.api.get(`/debts/${person.debtId}`).expect(200)).body;
+    expect(after.summary).toEqual(before.summary);
+    expect(after.status.value).toBe(before.status.value);
+    expect((await acme.api.get(`/debts/${person.debtId}/payments`).expect(200)).body.data).toEqual(payments);
+    const communication = (await acme.api.get(`/communications/${person.communicationId}`).expect(200)).body;
+    expect(communication).toMatchObject({ body: ERASED, subject: ERASED, status: 'received' });
+  });
+
+  test('customer.erased is recorded once; a second erasure answers the same customer and records nothing', async () => {
+    const again = await acme.api.post(`/customers/${person.customerId}/erase`, { reason: 'again' }).expect(200);
+    expect(again.body.first_name).toBe(ERASED);
+    const types = await eventTypesFor(acme.tenant.tenantId, person.customerId);
+    expect(types.filter((t) => t === 'customer.erased')).toHaveLength(1);
+    const [row] = await testDb()('customers').where({ id: person.customerId }).select('erasure_reason', 'erased_at');
+    expect(row.erasure_reason).toBe('Article 17 request');
+    expect(row.erased_at).not.toBeNull();
+  });
+});
