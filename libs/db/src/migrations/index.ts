@@ -42,6 +42,7 @@ import * as engineClaimIndexes from './067_engine_claim_indexes.js';
 import * as communicationAttempts from './068_communication_attempts.js';
 import * as webhookFanOut from './079_webhook_fan_out.js';
 import * as contactPreferences from './080_contact_preferences.js';
+import * as timedStatusesIndex from './088_timed_statuses_index.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -89,4 +90,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['068_communication_attempts', communicationAttempts],
   ['079_webhook_fan_out', webhookFanOut],
   ['080_contact_preferences', contactPreferences],
+  ['088_timed_statuses_index', timedStatusesIndex],
 ];

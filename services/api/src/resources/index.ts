@@ -11,6 +11,7 @@ import { contactDetailOperations } from './contact-details/operations.js';
 import { organisationContactDetailOperations } from './organisation-contact-details/operations.js';
 import { debtOperations } from './debts/operations.js';
 import { debtLifecycleOperations } from './debts/lifecycle-operations.js';
+import { debtCircumstanceOperations } from './debts/circumstance-operations.js';
 import { paymentOperations } from './payments/operations.js';
 import { lineItemOperations } from './line-items/operations.js';
 import { invoiceOperations } from './invoices/operations.js';
@@ -38,6 +39,7 @@ export const API_OPERATIONS: readonly AnyOperation[] = withPathAliases(
     ...contactDetailOperations,
     ...debtOperations,
     ...debtLifecycleOperations,
+    ...debtCircumstanceOperations,
     ...lineItemOperations,
     ...invoiceOperations,
     ...paymentOperations,
