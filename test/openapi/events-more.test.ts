@@ -1,8 +1,9 @@
 /**
  * The declared events (OpenAPI `x-events`, docs/api.md section 7) of the operations the core chain
  * of events.test.ts does not reach: money (invoices, payment updates, refunds, plans and their
- * schedule changes, settlement), templates, imports, webhook tests, organisation contact details,
- * the operator's operations, and the test helpers. Each request's new events must be a non-empty
+ * schedule changes, the customer's time to pay, settlement), breathing space and vulnerability,
+ * templates, imports, webhook tests, organisation contact details, the operator's operations, and
+ * the test helpers. Each request's new events must be a non-empty
  * subset of its declaration; a `/payment-plans` alias declares exactly what its `/payment_plans`
  * operation declares.
  */
@@ -64,6 +65,8 @@ test('money, plans, templates, imports, webhooks and organisation contact detail
     api.post(`/debts/${debt}/payment_plans`, { frequency: 'weekly', start_on: inDays(3), instalment_count: 4 }),
   );
   await run('patch', '/payment_plans/{id}/delay', api.patch(`/payment_plans/${plan.id}/delay`, { days: 2 }));
+  await run('patch', '/payment_plans/{id}/delay_next', api.patch(`/payment_plans/${plan.id}/delay_next`, { days: 3 }));
+  await run('patch', '/payment_plans/{id}/change_day', api.patch(`/payment_plans/${plan.id}/change_day`, { next_due_on: inDays(4) }));
   await run(
     'put',
     '/payment-plans/{id}/reschedule',
@@ -80,6 +83,10 @@ test('money, plans, templates, imports, webhooks and organisation contact detail
   const third = await newDebt(30_000);
   await run('post', '/payment-plans', api.post('/payment-plans', { debt_id: third, frequency: 'weekly', start_on: inDays(1), instalment_count: 3 }));
   await run('post', '/debts/{id}/settle', api.post(`/debts/${third}/settle`));
+  const breathing = { kind: 'standard', start_on: inDays(0), adviser_reference: 'DRS-EV-1' };
+  await run('post', '/debts/{id}/breathing_space', api.post(`/debts/${await newDebt(10_000)}/breathing_space`, breathing));
+  const disclosure = { kind: 'bereavement', details: 'My partner died last month.' };
+  await run('post', '/debts/{id}/vulnerability', api.post(`/debts/${await newDebt(10_000)}/vulnerability`, disclosure));
 
   const template = { name: 'Events reminder', delivery_method: 'email', subject: 'Hello', body: 'Please get in touch.' };
   const made = await run('post', '/communication_templates', api.post('/communication_templates', template));
