@@ -2958,7 +2958,7 @@ export type components = {
                     context: string | null;
                     /**
                      * Format: date-time
-                     * @description When a pause ends by itself (`paused` only).
+                     * @description When the status ends by itself: a timed pause (`paused`), a legal protection such as a standard breathing space, or the contact pause of a vulnerability disclosure (`follow_up_required`).
                      */
                     end_at: string | null;
                     /** Format: date-time */
@@ -3307,7 +3307,7 @@ export type components = {
                 context: string | null;
                 /**
                  * Format: date-time
-                 * @description When a pause ends by itself (`paused` only).
+                 * @description When the status ends by itself: a timed pause (`paused`), a legal protection such as a standard breathing space, or the contact pause of a vulnerability disclosure (`follow_up_required`).
                  */
                 end_at: string | null;
                 /** Format: date-time */
@@ -3864,7 +3864,7 @@ export type components = {
                     context: string | null;
                     /**
                      * Format: date-time
-                     * @description When a pause ends by itself (`paused` only).
+                     * @description When the status ends by itself: a timed pause (`paused`), a legal protection such as a standard breathing space, or the contact pause of a vulnerability disclosure (`follow_up_required`).
                      */
                     end_at: string | null;
                     /** Format: date-time */
@@ -4089,7 +4089,7 @@ export type components = {
                     context: string | null;
                     /**
                      * Format: date-time
-                     * @description When a pause ends by itself (`paused` only).
+                     * @description When the status ends by itself: a timed pause (`paused`), a legal protection such as a standard breathing space, or the contact pause of a vulnerability disclosure (`follow_up_required`).
                      */
                     end_at: string | null;
                     /** Format: date-time */
@@ -4334,7 +4334,7 @@ export type components = {
                     context: string | null;
                     /**
                      * Format: date-time
-                     * @description When a pause ends by itself (`paused` only).
+                     * @description When the status ends by itself: a timed pause (`paused`), a legal protection such as a standard breathing space, or the contact pause of a vulnerability disclosure (`follow_up_required`).
                      */
                     end_at: string | null;
                     /** Format: date-time */
@@ -4726,7 +4726,7 @@ export type components = {
                         context: string | null;
                         /**
                          * Format: date-time
-                         * @description When a pause ends by itself (`paused` only).
+                         * @description When the status ends by itself: a timed pause (`paused`), a legal protection such as a standard breathing space, or the contact pause of a vulnerability disclosure (`follow_up_required`).
                          */
                         end_at: string | null;
                         /** Format: date-time */
@@ -5034,7 +5034,7 @@ export type components = {
                     context: string | null;
                     /**
                      * Format: date-time
-                     * @description When a pause ends by itself (`paused` only).
+                     * @description When the status ends by itself: a timed pause (`paused`), a legal protection such as a standard breathing space, or the contact pause of a vulnerability disclosure (`follow_up_required`).
                      */
                     end_at: string | null;
                     /** Format: date-time */
@@ -5754,7 +5754,7 @@ export type components = {
                 context: string | null;
                 /**
                  * Format: date-time
-                 * @description When a pause ends by itself (`paused` only).
+                 * @description When the status ends by itself: a timed pause (`paused`), a legal protection such as a standard breathing space, or the contact pause of a vulnerability disclosure (`follow_up_required`).
                  */
                 end_at: string | null;
                 /** Format: date-time */
@@ -6028,7 +6028,7 @@ export type components = {
                     context: string | null;
                     /**
                      * Format: date-time
-                     * @description When a pause ends by itself (`paused` only).
+                     * @description When the status ends by itself: a timed pause (`paused`), a legal protection such as a standard breathing space, or the contact pause of a vulnerability disclosure (`follow_up_required`).
                      */
                     end_at: string | null;
                     /** Format: date-time */
