@@ -1,8 +1,9 @@
 /**
  * The declared events (OpenAPI `x-events`, docs/api.md section 7) of the operations the core chain
  * of events.test.ts does not reach: money (invoices, payment updates, refunds, plans and their
- * schedule changes, settlement), templates, imports, webhook tests, organisation contact details,
- * income and expenditure statements, the operator's operations, and the test helpers. Each request's new events must be a non-empty
+ * schedule changes, the customer's time to pay, settlement), breathing space and vulnerability,
+ * templates, imports, webhook tests, organisation contact details, income and expenditure
+ * statements, the operator's operations, and the test helpers. Each request's new events must be a non-empty
  * subset of its declaration; a `/payment-plans` alias declares exactly what its `/payment_plans`
  * operation declares.
  */
@@ -81,6 +82,15 @@ test('money, plans, templates, imports, webhooks, organisation contact details a
         api[method](`${base}/${plan.id}/reschedule`, { frequency: 'monthly', start_on: inDays(6), instalment_count: count }),
       );
   }
+  // The customer's time to pay, once per instalment: a plan of its own for each spelling and method.
+  for (const base of ['/payment_plans', '/payment-plans']) {
+    for (const method of ['patch', 'put'] as const) {
+      const owed = await newDebt(12_000);
+      const own = (await api.post(`/debts/${owed}/payment_plans`, { frequency: 'weekly', start_on: inDays(3), instalment_count: 3 }).expect(201)).body;
+      await run(method, `${base}/{id}/delay_next`, api[method](`${base}/${own.id}/delay_next`, { days: 3 }));
+      await run(method, `${base}/{id}/change_day`, api[method](`${base}/${own.id}/change_day`, { next_due_on: inDays(5) }));
+    }
+  }
   await run('post', '/payment_plans/{id}/cancel', api.post(`/payment_plans/${plan.id}/cancel`));
   const second = await newDebt(20_000);
   const other = await run(
@@ -92,6 +102,10 @@ test('money, plans, templates, imports, webhooks, organisation contact details a
   const third = await newDebt(30_000);
   await run('post', '/payment-plans', api.post('/payment-plans', { debt_id: third, frequency: 'weekly', start_on: inDays(1), instalment_count: 3 }));
   await run('post', '/debts/{id}/settle', api.post(`/debts/${third}/settle`));
+  const breathing = { kind: 'standard', start_on: inDays(0), adviser_reference: 'DRS-EV-1' };
+  await run('post', '/debts/{id}/breathing_space', api.post(`/debts/${await newDebt(10_000)}/breathing_space`, breathing));
+  const disclosure = { kind: 'bereavement', details: 'My partner died last month.' };
+  await run('post', '/debts/{id}/vulnerability', api.post(`/debts/${await newDebt(10_000)}/vulnerability`, disclosure));
 
   const template = { name: 'Events reminder', delivery_method: 'email', subject: 'Hello', body: 'Please get in touch.' };
   const made = await run('post', '/communication_templates', api.post('/communication_templates', template));

@@ -10,7 +10,7 @@ import type { RunningService } from '@dms/tools/processes';
 import { closeHarness, seedParties, testDb } from '../support/harness.js';
 import { eventTypesFor, type Parties } from '../support/debts.js';
 import { eventually } from '../support/eventually.js';
-import { inDays, payingDebt, readyDebt, startWorker } from '../worker/support.js';
+import { checksDone, inDays, payingDebt, readyDebt, startWorker } from '../worker/support.js';
 import { bothModes, type Mode } from './support.js';
 
 const started: RunningService[] = [];
@@ -29,12 +29,6 @@ beforeAll(async () => {
 });
 
 const offsetOf = async (tenantId: string) => Number((await testDb()('tenants').where({ id: tenantId }).first('clock_offset_seconds')).clock_offset_seconds);
-
-/** Total of the worker's finished checks, from its metrics. */
-async function checksDone(w: RunningService): Promise<number> {
-  const text = await (await fetch(`${w.url}/metrics`)).text();
-  return [...text.matchAll(/^worker_checks_total\{[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
-}
 
 describe('helpers are for test clients only', () => {
   const helpers: Array<['get' | 'post', string, object | undefined]> = [

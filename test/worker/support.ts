@@ -27,6 +27,12 @@ export function startWorker(tenantIds: string[], offsetSeconds: number, env: Rec
   });
 }
 
+/** How many whole checks the worker `w` has made (its `worker_checks_total`, every change summed). */
+export async function checksDone(w: RunningService): Promise<number> {
+  const text = await (await fetch(`${w.url}/metrics`)).text();
+  return [...text.matchAll(/^worker_checks_total\{[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+}
+
 /** A ready debt of `amount` GBP minor units; returns its id. */
 export async function readyDebt(api: Api, parties: Parties, amount = 10000): Promise<string> {
   const debt = await createDebt(api, parties, { breakdown: { principal: amount } });

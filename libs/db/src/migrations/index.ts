@@ -46,6 +46,7 @@ import * as customerErasure from './090_customer_erasure.js';
 import * as contactPreferences from './080_contact_preferences.js';
 import * as portal from './085_portal.js';
 import * as incomeAndExpenditures from './087_income_and_expenditures.js';
+import * as timedStatusesIndex from './088_timed_statuses_index.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -95,6 +96,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['080_contact_preferences', contactPreferences],
   ['085_portal', portal],
   ['087_income_and_expenditures', incomeAndExpenditures],
+  ['088_timed_statuses_index', timedStatusesIndex],
   ['089_customer_access_log', customerAccessLog],
   ['090_customer_erasure', customerErasure],
 ];

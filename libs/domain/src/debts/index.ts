@@ -13,3 +13,5 @@ export * from './set-wise.js';
 export * from './ledger.js';
 export * from './plans.js';
 export * from './search.js';
+export * from './circumstances.js';
+export * from './time-to-pay.js';

@@ -35,8 +35,8 @@ export interface StatusNote {
   endAt?: string | null;
 }
 
-/** Moves into a status that may end by itself at `end_at` (a pause, a legal protection). */
-const ENDS_BY_ITSELF: readonly DebtMove[] = ['pause', 'protect'];
+/** Moves into a status that may end by itself at `end_at` (a pause, a legal protection, a vulnerability's contact pause). */
+const ENDS_BY_ITSELF: readonly DebtMove[] = ['pause', 'protect', 'require-follow-up'];
 
 /** The status columns a move to `to` writes (the times are the statement's). */
 export function moveColumns(move: DebtMove, to: string, note: StatusNote) {
@@ -177,7 +177,7 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
  * customer (customers/zone.ts).
  * @throws ApiError 404 `resource_missing` for a debt that is not the tenant's
  */
-async function instantOf(db: Knex, tenantId: string, debtId: string, endAt: string): Promise<string> {
+export async function instantOf(db: Knex, tenantId: string, debtId: string, endAt: string): Promise<string> {
   if (!DATE_ONLY.test(endAt)) return endAt;
   const debt = await findOwned<DebtRow>(db, debtsResource, tenantId, debtId);
   const customer: { preferred_locale: string | null } | undefined = await tenantRows(db, customersResource, tenantId)
@@ -188,7 +188,7 @@ async function instantOf(db: Knex, tenantId: string, debtId: string, endAt: stri
 }
 
 /** Refuses an `end_at` that is not in the future by the tenant's clock (`tenant_now`), as every time-driven rule decides. */
-async function requireFuture(trx: Knex.Transaction, tenantId: string, endAt: string): Promise<void> {
+export async function requireFuture(trx: Knex.Transaction, tenantId: string, endAt: string): Promise<void> {
   const { rows } = await trx.raw('SELECT ?::timestamptz > tenant_now(?) AS future', [endAt, tenantId]);
   if (!rows[0].future) throw new ApiError('business_rule_violation', 'end_at must be in the future.', { param: 'end_at' });
 }
@@ -212,14 +212,15 @@ export function operatorMove(db: Knex, tenantId: string, id: string, input: Oper
 }
 
 /**
- * The worker's end of a timed pause (docs/api.md section 9) or legal protection (section 12): the
- * locked `paused` or `legal_protection` debt resumes, to
+ * The worker's end of a timed pause (docs/api.md section 9), legal protection (section 12) or a
+ * vulnerability's contact pause (section 18): the locked `paused`, `legal_protection` or
+ * `follow_up_required` debt resumes, to
  * `resumed`, or to `paying` while it has an active plan, as the client's `resume` would;
  * whodunnit `system`, context naming the pause's end.
  * @returns the context of the change
  */
 export async function endPause(trx: Knex.Transaction, tenantId: string, debt: DebtRow): Promise<string> {
-  const what = debt.status === 'legal_protection' ? 'legal protection' : 'pause';
+  const what = { legal_protection: 'legal protection', follow_up_required: 'contact pause' }[debt.status as string] ?? 'pause';
   const context = `${what} ended: end_at ${(debt.pause_end_at as Date).toISOString()}`;
   await moveLockedDebt(trx, tenantId, debt, 'resume', { whodunnit: SYSTEM_ACTOR, context });
   return context;

@@ -110,7 +110,7 @@ export async function startPlanIfDue(trx: Knex.Transaction, tenantId: string, de
 }
 
 /** Finds the plan, locks its debt, then the plan itself (the shared lock order). */
-async function lockPlan(trx: Knex.Transaction, tenantId: string, id: string): Promise<{ debt: DebtRow; plan: PaymentPlanRow }> {
+export async function lockPlan(trx: Knex.Transaction, tenantId: string, id: string): Promise<{ debt: DebtRow; plan: PaymentPlanRow }> {
   const found = await findPlan(trx, tenantId, id);
   const debt = await lockDebt(trx, tenantId, found.debt_id);
   const plan = await findPlan(trx, tenantId, id, true);

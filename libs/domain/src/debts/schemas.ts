@@ -76,7 +76,13 @@ export const debtProperties = {
     reason: Nullable(Type.String()),
     whodunnit: Nullable(Type.String({ description: 'Who made the move: the client id, or `system` for the worker.' })),
     context: Nullable(Type.String({ description: 'The `info` of a withdrawal, or what caused an automatic move.' })),
-    end_at: Nullable(Type.String({ format: 'date-time', description: 'When a pause ends by itself (`paused` only).' })),
+    end_at: Nullable(
+      Type.String({
+        format: 'date-time',
+        description:
+          'When the status ends by itself: a timed pause (`paused`), a legal protection such as a standard breathing space, or the contact pause of a vulnerability disclosure (`follow_up_required`).',
+      }),
+    ),
     updated_at: Type.String({ format: 'date-time' }),
   }),
   summary: Summary,

@@ -3,7 +3,7 @@
  * unpaid instalments first, delays, rescheduling of what is unpaid, and missed instalments.
  * Amounts in minor units, dates `YYYY-MM-DD`.
  */
-import { addDays, buildSchedule, type Frequency } from './schedule.js';
+import { addDays, buildSchedule, dueOn, type Frequency } from './schedule.js';
 import { INSTALMENT_MACHINE, isMissed, type StoredInstalmentStatus } from './states.js';
 
 /** An instalment as stored. */
@@ -13,6 +13,10 @@ export interface Instalment {
   amount: number;
   amount_paid: number;
   status: StoredInstalmentStatus;
+  /** Set once the customer's time to pay delayed this instalment (docs/api.md section 18). */
+  delayed?: true;
+  /** Set once the customer's time to pay changed the day from this instalment on. */
+  day_changed?: true;
 }
 
 /** A new schedule from computed instalments (nothing paid yet). */
@@ -46,9 +50,32 @@ export function nextDueOn(schedule: readonly Instalment[]): string | null {
   return schedule.find((i) => i.status !== 'paid')?.due_on ?? null;
 }
 
-/** Shifts every unpaid instalment by `days`. */
-export function delayUnpaid(schedule: readonly Instalment[], days: number): Instalment[] {
-  return schedule.map((i) => (i.status === 'paid' ? { ...i } : { ...i, due_on: addDays(i.due_on, days) }));
+/** Shifts every unpaid instalment by `days`; `mark` (the customer's time to pay) is set on the next one. */
+export function delayUnpaid(schedule: readonly Instalment[], days: number, mark?: 'delayed'): Instalment[] {
+  const next = nextUnpaid(schedule)?.sequence;
+  return schedule.map((i) =>
+    i.status === 'paid' ? { ...i } : { ...i, due_on: addDays(i.due_on, days), ...(mark && i.sequence === next ? { [mark]: true as const } : {}) },
+  );
+}
+
+/** The oldest unpaid instalment, or undefined when all are paid. */
+export function nextUnpaid(schedule: readonly Instalment[]): Instalment | undefined {
+  return schedule.find((i) => i.status !== 'paid');
+}
+
+/**
+ * Gives every unpaid instalment from the next one on a new date: the next falls on `firstDue`,
+ * the later ones follow at `frequency` from it (monthly: that day of each month, or the month's
+ * last day); `mark` is set on the next one. Paid instalments and amounts stay.
+ */
+export function redateUnpaid(schedule: readonly Instalment[], frequency: Frequency, firstDue: string, mark: 'delayed' | 'day_changed'): Instalment[] {
+  let index = 0;
+  return schedule.map((i) => {
+    if (i.status === 'paid') return { ...i };
+    const out = { ...i, due_on: dueOn(firstDue, frequency, index), ...(index === 0 ? { [mark]: true as const } : {}) };
+    index += 1;
+    return out;
+  });
 }
 
 /**

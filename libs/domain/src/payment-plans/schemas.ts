@@ -63,6 +63,23 @@ export const PaymentPlanDelay = Type.Object(
   { additionalProperties: false },
 );
 
+/** `PATCH /payment_plans/{id}/delay_next` body (the customer's time to pay, docs/api.md section 18). */
+export const PaymentPlanDelayNext = Type.Object(
+  { days: Type.Integer({ minimum: 1, maximum: 14, description: 'Days (1 to 14) the next unpaid instalment, and those after it, move later.' }) },
+  { additionalProperties: false },
+);
+
+/** `PATCH /payment_plans/{id}/change_day` body (the customer's time to pay, docs/api.md section 18). */
+export const PaymentPlanChangeDay = Type.Object(
+  {
+    next_due_on: day(
+      "The next unpaid instalment's new date (today or later, before the one a period after its current date); later ones follow at the plan's frequency.",
+    ),
+  },
+  { additionalProperties: false },
+);
+export type PaymentPlanChangeDay = Static<typeof PaymentPlanChangeDay>;
+
 /** One instalment of the public schedule. */
 export const ShownInstalment = Type.Object({
   sequence: Type.Integer(),
@@ -70,6 +87,8 @@ export const ShownInstalment = Type.Object({
   amount: Type.Integer(),
   amount_paid: Type.Integer(),
   status: StringEnum(INSTALMENT_STATUSES),
+  delayed: Type.Optional(Type.Boolean({ description: "`true` once the customer's time to pay delayed this instalment (docs/api.md section 18)." })),
+  day_changed: Type.Optional(Type.Boolean({ description: "`true` once the customer's time to pay changed the day of the instalments from this one on." })),
 });
 
 /** What a plan shows besides its id, its `debt` and its timestamps. */

@@ -12,6 +12,7 @@ import { contactDetailOperations } from './contact-details/operations.js';
 import { organisationContactDetailOperations } from './organisation-contact-details/operations.js';
 import { debtOperations } from './debts/operations.js';
 import { debtLifecycleOperations } from './debts/lifecycle-operations.js';
+import { debtCircumstanceOperations } from './debts/circumstance-operations.js';
 import { paymentOperations } from './payments/operations.js';
 import { lineItemOperations } from './line-items/operations.js';
 import { incomeAndExpenditureOperations } from './income-and-expenditures/operations.js';
@@ -41,6 +42,7 @@ export const API_OPERATIONS: readonly AnyOperation[] = withPathAliases(
     ...contactDetailOperations,
     ...debtOperations,
     ...debtLifecycleOperations,
+    ...debtCircumstanceOperations,
     ...lineItemOperations,
     ...invoiceOperations,
     ...paymentOperations,

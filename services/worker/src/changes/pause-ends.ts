@@ -1,6 +1,7 @@
 /**
- * Timed pauses (docs/api.md section 9) and legal protections (section 12): a debt paused or
- * protected with `end_at` resumes at that time (by its tenant's clock, section 15); the move
+ * Timed pauses (docs/api.md section 9), legal protections (section 12) and the 30-day contact
+ * pause of a vulnerability disclosure (section 18): a debt paused, protected or awaiting
+ * follow-up with `end_at` resumes at that time (by its tenant's clock, section 15); the move
  * itself is the domain's (`endPause`: `resumed`, or `paying` while it has an active plan).
  */
 import type { Knex } from '@dms/db';
@@ -9,10 +10,13 @@ import { debtsResource, endPause, type DebtRow } from '@dms/domain/debts';
 import { tenantMoment, type Clock } from './clock.js';
 import type { ChangeOutcome, TimedChange } from './types.js';
 
+/** Statuses a debt may hold until `end_at` (`pause_end_at`): the partial index `debts_pause_end` covers them. */
+const TIMED_STATUSES = ['paused', 'legal_protection', 'follow_up_required'];
+
 /** Paused debts whose pause has ended by their tenant's clock (bounded by the clock furthest ahead). */
 function endedPauses(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]) {
   return acrossTenants(trx, debtsResource, tenantIds)
-    .whereIn('debts.status', ['paused', 'legal_protection'])
+    .whereIn('debts.status', TIMED_STATUSES)
     .whereNotNull('debts.pause_end_at')
     .where('debts.pause_end_at', '<=', clock.horizon)
     .whereRaw(`debts.pause_end_at <= ${tenantMoment('debts.tenant_id')}`, [clock.offsetSeconds]);

@@ -1,14 +1,17 @@
 /**
  * Payment plans (docs/api.md section 9): `POST`/`GET /debts/{debtId}/payment_plans`, `GET
  * /payment_plans` and `/payment_plans/{id}`, `PATCH /payment_plans/{id}/reschedule` and
- * `/delay`, `POST /payment_plans/{id}/cancel`; behind `debts:write` / `debts:read`. Every read
+ * `/delay`, the customer's time to pay (`PATCH /payment_plans/{id}/delay_next` and `/change_day`,
+ * section 18), `POST /payment_plans/{id}/cancel`; behind `debts:write` / `debts:read`. Every read
  * and write takes `expand[]` (`debt`, `payments`; docs/api.md section 10).
  */
-import { cancelPaymentPlan, createPlan, debtsResource, delayPlan, reschedulePlan } from '@dms/domain/debts';
+import { cancelPaymentPlan, changeInstalmentDay, createPlan, debtsResource, delayNextInstalment, delayPlan, reschedulePlan } from '@dms/domain/debts';
 import {
   PaymentPlanCreate,
   PaymentPlanCreateForDebt,
+  PaymentPlanChangeDay,
   PaymentPlanDelay,
+  PaymentPlanDelayNext,
   PaymentPlanReschedule,
   paymentPlansResource,
   toPaymentPlan,
@@ -112,6 +115,34 @@ export const paymentPlanOperations: AnyOperation[] = [
     errors: ['invalid_state_transition'],
     events: ['payment_plan.updated'],
     handler: (i) => show.one(i, delayPlan(i.ctx.db, i.tenantId, i.params.id, i.body.days)),
+  }),
+  defineOperation({
+    ...top.update,
+    path: '/payment_plans/{id}/delay_next',
+    operationId: 'delayNextPaymentPlanInstalment',
+    summary: 'Give the customer time to pay: delay the next instalment',
+    description:
+      'Moves the next unpaid instalment, and those after it, `days` (1 to 14) later; the instalment gets `delayed: true`. Once per instalment: a second delay of the same instalment is 409 `resource_conflict`. Only an active plan (409).',
+    query: querySchema(show.expand),
+    body: { name: 'PaymentPlanDelayNext', schema: PaymentPlanDelayNext },
+    response: { ...object, status: 200 },
+    errors: ['invalid_state_transition', 'resource_conflict'],
+    events: ['payment_plan.updated'],
+    handler: (i) => show.one(i, delayNextInstalment(i.ctx.db, i.tenantId, i.params.id, i.body.days, actor(i).whodunnit)),
+  }),
+  defineOperation({
+    ...top.update,
+    path: '/payment_plans/{id}/change_day',
+    operationId: 'changePaymentPlanDay',
+    summary: 'Give the customer time to pay: change the day of future instalments',
+    description:
+      "The next unpaid instalment falls on `next_due_on` (today or later, before the date one period after its current one) and the later ones follow at the plan's frequency; amounts stay; the instalment gets `day_changed: true`. Once per instalment: a second change for the same instalment is 409 `resource_conflict`; a date out of range is 422 (param `next_due_on`). Only an active plan (409).",
+    query: querySchema(show.expand),
+    body: { name: 'PaymentPlanChangeDay', schema: PaymentPlanChangeDay },
+    response: { ...object, status: 200 },
+    errors: ['invalid_state_transition', 'resource_conflict', 'business_rule_violation'],
+    events: ['payment_plan.updated'],
+    handler: (i) => show.one(i, changeInstalmentDay(i.ctx.db, i.tenantId, i.params.id, i.body.next_due_on, actor(i).whodunnit)),
   }),
   defineOperation({
     ...top.create,
