@@ -4,7 +4,7 @@
  * (null: every channel, the whole window); a preference that is not a JSON object is refused.
  */
 import { expect, test } from '@jest/globals';
-import { migrateLatest } from '@dms/db';
+import { migrateTo } from '@dms/db';
 import { insertOldParties, scratchDatabase } from './support.js';
 
 const scratch = scratchDatabase();
@@ -15,7 +15,7 @@ test('old customers keep their rows with no preferences; a non-object is refused
   const before = await db('customers').orderBy('id').select('*');
   expect(before.length).toBeGreaterThan(0);
 
-  await migrateLatest(db);
+  await migrateTo(db, '080_contact_preferences');
 
   const after = await db('customers').orderBy('id').select('*');
   expect(after).toEqual(before.map((c) => ({ ...c, contact_preferences: null })));

@@ -1,12 +1,12 @@
 /**
  * Migration 087_income_and_expenditures (docs/api.md section 18) on data made with the old schema:
- * a database migrated to 080, a debt inserted as the old code wrote it, then migrated to the
- * latest schema. The old rows are unchanged and the debt has no statement (its counted list is
+ * a database migrated to 080, a debt inserted as the old code wrote it, then migrated to
+ * it. The old rows are unchanged and the debt has no statement (its counted list is
  * empty); the new table keeps its household bounds, its JSON groups objects and its debt, and its
  * per-debt counter follows inserts.
  */
 import { expect, test } from '@jest/globals';
-import { migrateLatest } from '@dms/db';
+import { migrateTo } from '@dms/db';
 import { insertOldParties, scratchDatabase } from './support.js';
 
 const scratch = scratchDatabase();
@@ -17,7 +17,7 @@ test('old debts keep their rows and have no statements; the new table keeps its 
   await db('debts').insert({ id: 'deb_old', tenant_id: 'ten_old', customer_id: 'cus_old', organisation_id: 'org_old', currency: 'GBP', status: 'analysing' });
   const before = { debts: await db('debts').select('*'), customers: await db('customers').select('*') };
 
-  await migrateLatest(db);
+  await migrateTo(db, '087_income_and_expenditures');
 
   expect(await db('debts').select('*')).toEqual(before.debts);
   expect(await db('customers').select('*')).toEqual(before.customers);

@@ -75,6 +75,12 @@ describe('POST /customers/{id}/erase', () => {
     expect((await acme.api.get(`/debts/${person.debtId}/payments`).expect(200)).body.data).toEqual(payments);
     const communication = (await acme.api.get(`/communications/${person.communicationId}`).expect(200)).body;
     expect(communication).toMatchObject({ body: ERASED, subject: ERASED, status: 'received' });
+    // The statement keeps its figure of disposable income; what the person earns and spends is gone.
+    const [statement] = (await acme.api.get(`/debts/${person.debtId}/income_and_expenditures`).expect(200)).body.data;
+    const entries = ['income', 'fixed_costs', 'flexible_costs', 'priority_debts', 'other_debts'].flatMap((g) => Object.values(statement[g]));
+    expect(entries.length).toBeGreaterThan(0);
+    expect(entries.every((e) => JSON.stringify(e) === JSON.stringify({ amount: 0, frequency: 'monthly', monthly: 0 }))).toBe(true);
+    expect(Number.isInteger(statement.disposable_income)).toBe(true);
   });
 
   test('customer.erased is recorded once; a second erasure answers the same customer and records nothing', async () => {

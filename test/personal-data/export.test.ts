@@ -33,12 +33,14 @@ describe('GET /customers/{id}/export', () => {
     const doc = JSON.parse(res.text) as Json;
     expect(Object.keys(doc)).toEqual([
       'object',
+      'livemode',
       'exported_at',
       'customer',
       'contact_details',
       'debts',
       'payments',
       'payment_plans',
+      'income_and_expenditures',
       'communications',
       'events',
       'access_log',
@@ -50,6 +52,7 @@ describe('GET /customers/{id}/export', () => {
     expect(doc.payments).toHaveLength(1);
     expect(doc.payments[0]).toMatchObject({ object: 'payment', amount: 2500 });
     expect(doc.payment_plans).toHaveLength(1);
+    expect(doc.income_and_expenditures).toEqual([expect.objectContaining({ object: 'income_and_expenditure', livemode: true })]);
     expect(doc.communications.map((c: Json) => [c.id, c.body])).toEqual([[person.communicationId, person.values[8]]]);
     const types = doc.events.map((e: Json) => e.type);
     expect(types).toEqual(expect.arrayContaining(['customer.created', 'customer_contact_detail.created', 'debt.created', 'communication.received']));

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { insertInbound } from '@dms/domain/communications';
 import { seedParties, testDb, type apiAs } from '../support/harness.js';
 import { createDebt } from '../support/debts.js';
+import { statementBody } from '../circumstances/support.js';
 
 type Api = ReturnType<typeof apiAs>;
 
@@ -53,6 +54,7 @@ export async function personWithHistory(api: Api, tenantId: string): Promise<Per
       instalment_count: 3,
     })
     .expect(201);
+  await api.post(`/debts/${debt.id}/income_and_expenditures`, statementBody()).expect(201);
   const reply = `Hello, this is ${first} ${last}, write to ${street}`;
   const communication = await testDb().transaction((trx) =>
     insertInbound(trx, tenantId, {

@@ -91,6 +91,9 @@ async function fillWorkerMade({ api, tenant }: Mode, made: Made): Promise<void> 
   await firstOnceThere('communications', `/debts/${made.debts}/communications`);
   await firstOnceThere('import_errors', `/imports/${made.imports}/errors`);
   const ops = operatorAs(await tokenFor(await newOperator()), tenant.tenantId);
+  // An operator's read of the customer is recorded in the customer's access log.
+  await ops.get(`/customers/${made.customers}`).expect(200);
+  made.customer_access_log = await first(`/customers/${made.customers}/access_log`);
   [made.payouts] = (await ops.post('/operator/payouts/run', { organisation_id: made.organisations }).expect(200)).body.payouts;
   made.balance_items = await first(`/payouts/${made.payouts}/items`);
   const account = await testDb()('payout_accounts').where({ tenant_id: tenant.tenantId, organisation_id: made.organisations }).first('id');
@@ -103,6 +106,7 @@ const SINCE = 'created_at>"2000-01-01T00:00:00Z"';
 const PATHS: Record<string, { list: (m: Made) => string; retrieve?: (m: Made) => string; search?: (m: Made) => string }> = {
   organisations: { list: () => '/organisations', retrieve: (m) => `/organisations/${m.organisations}` },
   customers: { list: () => '/customers', retrieve: (m) => `/customers/${m.customers}`, search: () => `/customers/search?query=${encodeURIComponent(SINCE)}` },
+  customer_access_log: { list: (m) => `/customers/${m.customers}/access_log` },
   customer_contact_details: {
     list: (m) => `/customers/${m.customers}/contact_details`,
     retrieve: (m) => `/customers/${m.customers}/contact_details/${m.customer_contact_details}`,

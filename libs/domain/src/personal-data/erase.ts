@@ -19,6 +19,7 @@ import { communicationsResource } from '../communications/resource.js';
 import { WORKED } from '../debts/states.js';
 import { paymentsResource } from '../payments/resource.js';
 import { importErrorsResource, importsResource } from '../imports/resource.js';
+import { incomeAndExpendituresResource } from '../income-and-expenditure/resource.js';
 import { COPY_COLUMNS, ERASED, OWNED_COLUMNS, type CopyColumn, type OwnedColumn } from './registry.js';
 import { erasable, likePatterns, scrubJson, scrubStored, stringsIn } from './scrub.js';
 import { debtsOf, eventsAbout, ofCustomer, ofCustomerDebts } from './related.js';
@@ -34,7 +35,8 @@ export const CustomerErase = Type.Object(
 /** The customer's rows of an owned table. */
 function ownedRows(trx: Trx, table: OwnedColumn['table'], tenantId: string, customerId: string): Knex.QueryBuilder {
   if (table === 'customers') return tenantRows(trx, customersResource, tenantId).where('customers.id', customerId);
-  return ofCustomer(trx, table === 'communications' ? communicationsResource : contactDetailsResource, tenantId, customerId);
+  const resource = { communications: communicationsResource, customer_contact_details: contactDetailsResource, income_and_expenditures: incomeAndExpendituresResource }[table];
+  return ofCustomer(trx, resource, tenantId, customerId);
 }
 
 /** The rows of a copy column that may hold the customer's values. */
@@ -74,6 +76,10 @@ async function personalValues(trx: Trx, tenantId: string, customerId: string): P
 function erasedValue(trx: Trx, c: OwnedColumn): Knex.Raw {
   const col = `${c.table}.${c.column}`;
   if (c.kind === 'date') return trx.raw('NULL');
+  if (c.kind === 'cleared') {
+    const zero = `jsonb_build_object('amount', 0, 'frequency', 'monthly', 'monthly', 0)`;
+    return trx.raw(`COALESCE((SELECT jsonb_object_agg(e.k, ${zero}) FROM jsonb_each(??) AS e(k, v)), '{}'::jsonb)`, [col]);
+  }
   if (c.kind === 'text') return trx.raw('CASE WHEN ?? IS NULL THEN NULL ELSE ?::text END', [col, ERASED]);
   return trx.raw(
     `CASE WHEN jsonb_typeof(??) = 'object' THEN COALESCE((SELECT jsonb_object_agg(e.k, CASE WHEN jsonb_typeof(e.v) = 'string' THEN to_jsonb(?::text) ELSE e.v END) FROM jsonb_each(??) AS e(k, v)), '{}'::jsonb) ELSE ?? END`,
@@ -118,7 +124,8 @@ export async function eraseCustomerIn(trx: Trx, tenantId: string, customerId: st
   if (values.length) for (const c of COPY_COLUMNS) await scrubCopies(trx, c, tenantId, customerId, values);
   for (const table of new Set(OWNED_COLUMNS.map((c) => c.table))) {
     const set = Object.fromEntries(OWNED_COLUMNS.filter((c) => c.table === table).map((c) => [c.column, erasedValue(trx, c)]));
-    await ownedRows(trx, table, tenantId, customerId).update({ ...set, updated_at: trx.fn.now() });
+    // Statements are never updated otherwise and have no updated_at.
+    await ownedRows(trx, table, tenantId, customerId).update(table === 'income_and_expenditures' ? set : { ...set, updated_at: trx.fn.now() });
   }
   await tenantRows(trx, customersResource, tenantId).where('customers.id', customerId).update({ erased_at: trx.fn.now(), erasure_reason: reason });
   const customer = await loadCustomer(trx, tenantId, customerId);

@@ -2,8 +2,10 @@
  * Where personal data is stored (docs/api.md section 18, "Where personal data is stored"): the one
  * list of personal columns, read by the erasure and by its test. Two kinds:
  * - `owned`: a column of a row that belongs to the customer (its own row, its contact details, its
- *   communications): replaced outright, text by the marker, a date by null, a JSON object's
- *   string values by the marker (keys kept);
+ *   communications, its income and expenditure statements): replaced outright, text by the
+ *   marker, a date by null, a JSON object's string values by the marker (keys kept), a statement's
+ *   entries zeroed (`cleared`: what the person earns and spends, each entry 0 a month, keys kept;
+ *   the disposable income, the ledger's figure, stays);
  * - `copies`: a column that may hold copies of those values inside other text (stored events, and
  *   so webhook delivery bodies, which are rendered from them; import rows and errors; stored
  *   idempotent responses): each copy of a value is replaced by the marker, the rest kept.
@@ -14,11 +16,11 @@
 export const ERASED = '[erased]';
 
 /** How an owned column is erased. */
-export type OwnedKind = 'text' | 'date' | 'json';
+export type OwnedKind = 'text' | 'date' | 'json' | 'cleared';
 
 /** A column of a row that belongs to the customer. */
 export interface OwnedColumn {
-  table: 'customers' | 'customer_contact_details' | 'communications';
+  table: 'customers' | 'customer_contact_details' | 'communications' | 'income_and_expenditures';
   column: string;
   kind: OwnedKind;
 }
@@ -46,6 +48,11 @@ export const OWNED_COLUMNS: readonly OwnedColumn[] = [
   { table: 'communications', column: 'body', kind: 'text' },
   { table: 'communications', column: 'status_reason', kind: 'text' },
   { table: 'communications', column: 'metadata', kind: 'json' },
+  ...(['income', 'fixed_costs', 'flexible_costs', 'priority_debts', 'other_debts'] as const).map((column) => ({
+    table: 'income_and_expenditures' as const,
+    column,
+    kind: 'cleared' as const,
+  })),
 ];
 
 /** Every column that may hold copies of a customer's personal values. */

@@ -9,6 +9,7 @@ import { Debt } from '../debts/schemas.js';
 import { Payment } from '../payments/schemas.js';
 import { PaymentPlan } from '../payment-plans/schemas.js';
 import { Communication } from '../communications/schemas.js';
+import { IncomeAndExpenditure } from '../income-and-expenditure/schemas.js';
 import { CustomerAccess } from './access-log.js';
 
 /** `GET /customers/{id}/export`: one JSON document, sections oldest first. */
@@ -21,6 +22,7 @@ export const CustomerExport = Type.Object(
     debts: Type.Array(Debt, { description: "The customer's debts, with their status and summary (minor units)." }),
     payments: Type.Array(Payment, { description: 'Payments towards those debts.' }),
     payment_plans: Type.Array(PaymentPlan, { description: 'Payment plans of those debts, with their schedules.' }),
+    income_and_expenditures: Type.Array(IncomeAndExpenditure, { description: "The customer's income and expenditure statements, as given." }),
     communications: Type.Array(Communication, { description: 'Every communication, outbound and inbound, with its rendered `subject` and `body`.' }),
     events: Type.Array(Type.Object({}, { additionalProperties: true }), {
       description: 'Events about the customer, its contact details, debts, payments, plans and communications, as `GET /events/{id}` shows them.',
