@@ -113,6 +113,9 @@ describe('verification', () => {
     expect(await eventTypesFor(me.tenant.tenantId, customerId)).toContain('customer.verified');
     const list = await agent.get('/debts').expect(200);
     expect(list.text).toContain('ACC-77');
+    // The customer's data read through this session is in their access log (docs/api.md section 20).
+    const log = await me.api.get(`/customers/${customerId}/access_log`).expect(200);
+    expect(log.body.data).toEqual(expect.arrayContaining([expect.objectContaining({ operation: 'portal:debts', actor: expect.stringMatching(/^portal_session:pln_/) })]));
     expect(list.text).not.toContain(otherDebtId);
     const page = await agent.get(`/debts/${debtId}`).expect(200);
     expect(page.text).toContain('Northwind Utilities');
