@@ -5561,8 +5561,11 @@ export type components = {
             status_reason: string | null;
             /** @enum {string} */
             direction: "outbound" | "inbound";
-            /** @enum {string} */
-            delivery_method: "email" | "sms" | "letter";
+            /**
+             * @description The channel; `portal` for a dispute or question the customer wrote on the portal (inbound).
+             * @enum {string}
+             */
+            delivery_method: "email" | "sms" | "letter" | "portal";
             /** @description Contact detail id (or null), or the detail with `expand[]=contact_detail`. */
             contact_detail: null | string | {
                 /** @example cd_1a2B3c4D5e6F7g8H9i0JkLmN */
@@ -5992,8 +5995,11 @@ export type components = {
             status_reason: string | null;
             /** @enum {string} */
             direction: "outbound" | "inbound";
-            /** @enum {string} */
-            delivery_method: "email" | "sms" | "letter";
+            /**
+             * @description The channel; `portal` for a dispute or question the customer wrote on the portal (inbound).
+             * @enum {string}
+             */
+            delivery_method: "email" | "sms" | "letter" | "portal";
             /** @description Id of the contact detail it went to (or came from, when known). */
             contact_detail: string | null;
             /** @description The provider that carried it: `smtp`, `vonage`, `local-print`. */

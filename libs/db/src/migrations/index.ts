@@ -44,6 +44,7 @@ import * as webhookFanOut from './079_webhook_fan_out.js';
 import * as contactPreferences from './080_contact_preferences.js';
 import * as portal from './085_portal.js';
 import * as incomeAndExpenditures from './087_income_and_expenditures.js';
+import * as portalCommunications from './092_portal_communications.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -93,4 +94,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['080_contact_preferences', contactPreferences],
   ['085_portal', portal],
   ['087_income_and_expenditures', incomeAndExpenditures],
+  ['092_portal_communications', portalCommunications],
 ];
