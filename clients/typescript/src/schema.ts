@@ -3661,6 +3661,341 @@ export type components = {
                 /** @description False for an object of test mode (a test client’s), true for a live one. */
                 livemode: boolean;
             }[];
+            /** @description The customer's income and expenditure statements, as given. */
+            income_and_expenditures: {
+                /** @example iae_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "income_and_expenditure";
+                /** @description Id of the debt the statement was given for. */
+                debt: string;
+                /** @description Id of the customer who gave it. */
+                customer: string;
+                /**
+                 * @description The debt's currency, of every amount.
+                 * @enum {string}
+                 */
+                currency: "GBP" | "EUR" | "USD";
+                household: {
+                    /** Format: int64 */
+                    adults: number;
+                    /** Format: int64 */
+                    children: number;
+                    /** Format: int64 */
+                    vehicles: number;
+                };
+                /** @description income: earnings, benefits, pensions, other. */
+                income: {
+                    earnings: {
+                        /**
+                         * Format: int64
+                         * @description Minor units per period, as entered.
+                         */
+                        amount: number;
+                        /**
+                         * @description How often the amount is paid or received.
+                         * @enum {string}
+                         */
+                        frequency: "weekly" | "fortnightly" | "monthly";
+                        /**
+                         * Format: int64
+                         * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                         */
+                        monthly: number;
+                    };
+                    benefits: {
+                        /**
+                         * Format: int64
+                         * @description Minor units per period, as entered.
+                         */
+                        amount: number;
+                        /**
+                         * @description How often the amount is paid or received.
+                         * @enum {string}
+                         */
+                        frequency: "weekly" | "fortnightly" | "monthly";
+                        /**
+                         * Format: int64
+                         * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                         */
+                        monthly: number;
+                    };
+                    pensions: {
+                        /**
+                         * Format: int64
+                         * @description Minor units per period, as entered.
+                         */
+                        amount: number;
+                        /**
+                         * @description How often the amount is paid or received.
+                         * @enum {string}
+                         */
+                        frequency: "weekly" | "fortnightly" | "monthly";
+                        /**
+                         * Format: int64
+                         * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                         */
+                        monthly: number;
+                    };
+                    other: {
+                        /**
+                         * Format: int64
+                         * @description Minor units per period, as entered.
+                         */
+                        amount: number;
+                        /**
+                         * @description How often the amount is paid or received.
+                         * @enum {string}
+                         */
+                        frequency: "weekly" | "fortnightly" | "monthly";
+                        /**
+                         * Format: int64
+                         * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                         */
+                        monthly: number;
+                    };
+                };
+                /** @description fixed_costs: housing, council_tax, utilities, childcare, insurance, transport. */
+                fixed_costs: {
+                    housing: {
+                        /**
+                         * Format: int64
+                         * @description Minor units per period, as entered.
+                         */
+                        amount: number;
+                        /**
+                         * @description How often the amount is paid or received.
+                         * @enum {string}
+                         */
+                        frequency: "weekly" | "fortnightly" | "monthly";
+                        /**
+                         * Format: int64
+                         * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                         */
+                        monthly: number;
+                    };
+                    council_tax: {
+                        /**
+                         * Format: int64
+                         * @description Minor units per period, as entered.
+                         */
+                        amount: number;
+                        /**
+                         * @description How often the amount is paid or received.
+                         * @enum {string}
+                         */
+                        frequency: "weekly" | "fortnightly" | "monthly";
+                        /**
+                         * Format: int64
+                         * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                         */
+                        monthly: number;
+                    };
+                    utilities: {
+                        /**
+                         * Format: int64
+                         * @description Minor units per period, as entered.
+                         */
+                        amount: number;
+                        /**
+                         * @description How often the amount is paid or received.
+                         * @enum {string}
+                         */
+                        frequency: "weekly" | "fortnightly" | "monthly";
+                        /**
+                         * Format: int64
+                         * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                         */
+                        monthly: number;
+                    };
+                    childcare: {
+                        /**
+                         * Format: int64
+                         * @description Minor units per period, as entered.
+                         */
+                        amount: number;
+                        /**
+                         * @description How often the amount is paid or received.
+                         * @enum {string}
+                         */
+                        frequency: "weekly" | "fortnightly" | "monthly";
+                        /**
+                         * Format: int64
+                         * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                         */
+                        monthly: number;
+                    };
+                    insurance: {
+                        /**
+                         * Format: int64
+                         * @description Minor units per period, as entered.
+                         */
+                        amount: number;
+                        /**
+                         * @description How often the amount is paid or received.
+                         * @enum {string}
+                         */
+                        frequency: "weekly" | "fortnightly" | "monthly";
+                        /**
+                         * Format: int64
+                         * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                         */
+                        monthly: number;
+                    };
+                    transport: {
+                        /**
+                         * Format: int64
+                         * @description Minor units per period, as entered.
+                         */
+                        amount: number;
+                        /**
+                         * @description How often the amount is paid or received.
+                         * @enum {string}
+                         */
+                        frequency: "weekly" | "fortnightly" | "monthly";
+                        /**
+                         * Format: int64
+                         * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                         */
+                        monthly: number;
+                    };
+                };
+                /** @description flexible_costs: food_and_housekeeping, personal, communications, leisure. */
+                flexible_costs: {
+                    food_and_housekeeping: {
+                        /**
+                         * Format: int64
+                         * @description Minor units per period, as entered.
+                         */
+                        amount: number;
+                        /**
+                         * @description How often the amount is paid or received.
+                         * @enum {string}
+                         */
+                        frequency: "weekly" | "fortnightly" | "monthly";
+                        /**
+                         * Format: int64
+                         * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                         */
+                        monthly: number;
+                    };
+                    personal: {
+                        /**
+                         * Format: int64
+                         * @description Minor units per period, as entered.
+                         */
+                        amount: number;
+                        /**
+                         * @description How often the amount is paid or received.
+                         * @enum {string}
+                         */
+                        frequency: "weekly" | "fortnightly" | "monthly";
+                        /**
+                         * Format: int64
+                         * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                         */
+                        monthly: number;
+                    };
+                    communications: {
+                        /**
+                         * Format: int64
+                         * @description Minor units per period, as entered.
+                         */
+                        amount: number;
+                        /**
+                         * @description How often the amount is paid or received.
+                         * @enum {string}
+                         */
+                        frequency: "weekly" | "fortnightly" | "monthly";
+                        /**
+                         * Format: int64
+                         * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                         */
+                        monthly: number;
+                    };
+                    leisure: {
+                        /**
+                         * Format: int64
+                         * @description Minor units per period, as entered.
+                         */
+                        amount: number;
+                        /**
+                         * @description How often the amount is paid or received.
+                         * @enum {string}
+                         */
+                        frequency: "weekly" | "fortnightly" | "monthly";
+                        /**
+                         * Format: int64
+                         * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                         */
+                        monthly: number;
+                    };
+                };
+                /** @description priority_debts: payments. */
+                priority_debts: {
+                    payments: {
+                        /**
+                         * Format: int64
+                         * @description Minor units per period, as entered.
+                         */
+                        amount: number;
+                        /**
+                         * @description How often the amount is paid or received.
+                         * @enum {string}
+                         */
+                        frequency: "weekly" | "fortnightly" | "monthly";
+                        /**
+                         * Format: int64
+                         * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                         */
+                        monthly: number;
+                    };
+                };
+                /** @description other_debts: payments. */
+                other_debts: {
+                    payments: {
+                        /**
+                         * Format: int64
+                         * @description Minor units per period, as entered.
+                         */
+                        amount: number;
+                        /**
+                         * @description How often the amount is paid or received.
+                         * @enum {string}
+                         */
+                        frequency: "weekly" | "fortnightly" | "monthly";
+                        /**
+                         * Format: int64
+                         * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                         */
+                        monthly: number;
+                    };
+                };
+                /** @description Monthly total of each group, minor units. */
+                totals: {
+                    /** Format: int64 */
+                    income: number;
+                    /** Format: int64 */
+                    fixed_costs: number;
+                    /** Format: int64 */
+                    flexible_costs: number;
+                    /** Format: int64 */
+                    priority_debts: number;
+                    /** Format: int64 */
+                    other_debts: number;
+                };
+                /**
+                 * Format: int64
+                 * @description Monthly income less every monthly outgoing, minor units; negative when outgoings exceed income.
+                 */
+                disposable_income: number;
+                /** @description `customer:<id>` when the customer gave it in the portal, else the id of the API client that recorded it. */
+                created_by: string;
+                /** Format: date-time */
+                created_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            }[];
             /** @description Every communication, outbound and inbound, with its rendered `subject` and `body`. */
             communications: {
                 /** @example com_1a2B3c4D5e6F7g8H9i0JkLmN */
@@ -3687,8 +4022,11 @@ export type components = {
                 status_reason: string | null;
                 /** @enum {string} */
                 direction: "outbound" | "inbound";
-                /** @enum {string} */
-                delivery_method: "email" | "sms" | "letter";
+                /**
+                 * @description The channel; `portal` for a dispute or question the customer wrote on the portal (inbound).
+                 * @enum {string}
+                 */
+                delivery_method: "email" | "sms" | "letter" | "portal";
                 /** @description Id of the contact detail it went to (or came from, when known). */
                 contact_detail: string | null;
                 /** @description The provider that carried it: `smtp`, `vonage`, `local-print`. */
@@ -6278,8 +6616,11 @@ export type components = {
             status_reason: string | null;
             /** @enum {string} */
             direction: "outbound" | "inbound";
-            /** @enum {string} */
-            delivery_method: "email" | "sms" | "letter";
+            /**
+             * @description The channel; `portal` for a dispute or question the customer wrote on the portal (inbound).
+             * @enum {string}
+             */
+            delivery_method: "email" | "sms" | "letter" | "portal";
             /** @description Contact detail id (or null), or the detail with `expand[]=contact_detail`. */
             contact_detail: null | string | {
                 /** @example cd_1a2B3c4D5e6F7g8H9i0JkLmN */
@@ -6709,8 +7050,11 @@ export type components = {
             status_reason: string | null;
             /** @enum {string} */
             direction: "outbound" | "inbound";
-            /** @enum {string} */
-            delivery_method: "email" | "sms" | "letter";
+            /**
+             * @description The channel; `portal` for a dispute or question the customer wrote on the portal (inbound).
+             * @enum {string}
+             */
+            delivery_method: "email" | "sms" | "letter" | "portal";
             /** @description Id of the contact detail it went to (or came from, when known). */
             contact_detail: string | null;
             /** @description The provider that carried it: `smtp`, `vonage`, `local-print`. */

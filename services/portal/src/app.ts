@@ -15,6 +15,7 @@ import { render } from './render.js';
 import { isLanguage } from './i18n.js';
 import { linkRoutes } from './routes/link.js';
 import { debtRoutes } from './routes/debts.js';
+import { contactRoutes } from './routes/contact.js';
 
 /** What the application needs. */
 export interface PortalDeps {
@@ -72,6 +73,7 @@ export function buildPortal(deps: PortalDeps, isDraining: () => boolean = () => 
   app.use(csrf.csrfSynchronisedProtection);
   app.use(linkRoutes(deps.db));
   app.use(debtRoutes(deps.db));
+  app.use(contactRoutes(deps.db));
   app.use((req, res) => void render(req, res, 'not-found', {}, 404));
   app.use((err: Error & { code?: string }, req: Request, res: Response, _next: NextFunction) => {
     if (err.code === 'EBADCSRFTOKEN') return void render(req, res, 'expired-form', {}, 403);

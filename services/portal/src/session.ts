@@ -26,6 +26,8 @@ declare module 'express-session' {
     verifiedAt: number;
     /** The language the customer chose with `?lang=` (i18n.ts). */
     lang: string;
+    /** A dispute or question between its form and its check page (routes/contact.ts). */
+    contactDraft: { debtId: string; kind: 'dispute' | 'question'; reason: string; text: string };
   }
 }
 

@@ -47,6 +47,7 @@ import * as contactPreferences from './080_contact_preferences.js';
 import * as portal from './085_portal.js';
 import * as incomeAndExpenditures from './087_income_and_expenditures.js';
 import * as timedStatusesIndex from './088_timed_statuses_index.js';
+import * as portalCommunications from './092_portal_communications.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -99,4 +100,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['088_timed_statuses_index', timedStatusesIndex],
   ['089_customer_access_log', customerAccessLog],
   ['090_customer_erasure', customerErasure],
+  ['092_portal_communications', portalCommunications],
 ];

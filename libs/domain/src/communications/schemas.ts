@@ -11,6 +11,10 @@ import { COMMUNICATION_STATUSES, DIRECTIONS } from './states.js';
 export const CLASSIFICATIONS = ['query', 'dispute', 'other'] as const;
 export type Classification = (typeof CLASSIFICATIONS)[number];
 
+/** How a communication travelled: the template channels, and `portal` for what a customer wrote on the portal (inbound only, docs/api.md section 18). */
+export const COMMUNICATION_METHODS = [...DELIVERY_METHODS, 'portal'] as const;
+export type CommunicationMethod = (typeof COMMUNICATION_METHODS)[number];
+
 /** The public communication object. */
 export const Communication = Type.Object({
   id: objectId('com'),
@@ -24,7 +28,7 @@ export const Communication = Type.Object({
   }),
   status_reason: Nullable(Type.String({ description: 'Why it failed or bounced.' })),
   direction: StringEnum(DIRECTIONS),
-  delivery_method: StringEnum(DELIVERY_METHODS),
+  delivery_method: StringEnum(COMMUNICATION_METHODS, { description: 'The channel; `portal` for a dispute or question the customer wrote on the portal (inbound).' }),
   contact_detail: Nullable(Type.String({ description: 'Id of the contact detail it went to (or came from, when known).' })),
   provider: Nullable(Type.String({ description: 'The provider that carried it: `smtp`, `vonage`, `local-print`.' })),
   provider_reference: Nullable(Type.String({ description: "The provider's id of the message (an email's Message-ID, an SMS message id)." })),
@@ -45,7 +49,7 @@ export const CommunicationRow = Type.Object({
   template_version: Nullable(Type.Integer()),
   contact_detail_id: Nullable(Type.String()),
   direction: StringEnum(DIRECTIONS),
-  delivery_method: StringEnum(DELIVERY_METHODS),
+  delivery_method: StringEnum(COMMUNICATION_METHODS),
   status: StringEnum(COMMUNICATION_STATUSES),
   step: Nullable(Type.Integer()),
   provider: Nullable(Type.String()),

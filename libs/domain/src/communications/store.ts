@@ -14,7 +14,7 @@ import { tenantRows } from '../kernel/scoped.js';
 import { iso } from '../kernel/schemas.js';
 import type { DeliveryMethod } from '../communication-templates/schemas.js';
 import { communicationsResource as communications } from './resource.js';
-import type { Communication, CommunicationRow } from './schemas.js';
+import type { Communication, CommunicationMethod, CommunicationRow } from './schemas.js';
 
 /** Maps a row to the public object (references as ids). */
 export function toCommunication(row: CommunicationRow): Communication {
@@ -162,7 +162,7 @@ export async function insertOutbound(trx: Knex.Transaction, tenantId: string, in
 export interface InboundInput {
   debtId: string;
   customerId: string;
-  deliveryMethod: DeliveryMethod;
+  deliveryMethod: CommunicationMethod;
   provider: string;
   providerReference: string;
   contactDetailId: string | null;

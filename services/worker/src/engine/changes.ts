@@ -194,7 +194,7 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
       const before = new Date(debt.engine_now.getTime() - deps.reconcileAfterSeconds * 1000);
       const row = await unsettledOf(trx, debt.tenant_id, debt.id, before, debt.engine_now);
       if (!row) return { kind: 'skipped', object: debt.id };
-      const provider = deps.channels[row.delivery_method];
+      const provider = row.delivery_method === 'portal' ? undefined : deps.channels[row.delivery_method];
       const answer = provider ? await provider.reconcile({ communicationId: row.id, attemptedAt: row.handed_at ?? row.sending_at! }) : null;
       const decision = reconcileDecision(row, provider?.name ?? null, answer, debt.engine_now);
       await applyReconciliation(trx, debt, row, decision);

@@ -51,6 +51,8 @@ function handOver(channels: Channels, com: CommunicationRow, to: SendTarget, han
     case 'sms':
       if (!channels.sms) throw new ChannelError('rejected', 'not_configured', 'no SMS provider is configured (SMS_API_KEY)');
       return channels.sms.send({ communicationId: com.id, to: to.value!, text: to.body });
+    case 'portal':
+      throw new ChannelError('rejected', 'not_configured', 'a portal communication is inbound only');
     case 'letter':
       return channels.letter.send({
         communicationId: com.id,
