@@ -61,10 +61,12 @@ async function csrfOf(agent: ReturnType<typeof request.agent>, path: string) {
 const debtRow = (id: string) => testDb()('debts').where({ id }).first();
 const portalComs = (id: string) => testDb()('communications').where({ debt_id: id, delivery_method: 'portal' });
 
-describe.each([
+const JOURNEYS: Array<['dispute' | 'question', 'disputed' | 'queried', string]> = [
   ['dispute', 'disputed', 'not_mine'],
   ['question', 'queried', 'balance'],
-] as const)('%s', (kind, status, reason) => {
+];
+
+describe.each(JOURNEYS)('%s', (kind, status, reason) => {
   test(`form → check → ${status}: a portal communication, the event with customer:<id>, no further contact`, async () => {
     const debtId = await debtIn(me.api, parties, 'prepared');
     const agent = await signedIn();
