@@ -26,6 +26,8 @@ declare module 'express-session' {
     verifiedAt: number;
     /** The language the customer chose with `?lang=` (i18n.ts). */
     lang: string;
+    /** The amount chosen on the pay page (minor units) and as typed, before check your answers. */
+    pay: { debtId: string; amount: number; display: string };
   }
 }
 

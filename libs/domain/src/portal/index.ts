@@ -4,3 +4,4 @@ export * from './settings.js';
 export * from './verify.js';
 export * from './view.js';
 export * from './issue.js';
+export * from './pay.js';
