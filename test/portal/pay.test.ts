@@ -22,6 +22,7 @@ let base: string;
 let me: Awaited<ReturnType<typeof signedInTenant>>;
 let parties: { organisationId: string; customerId: string };
 let otherDebtId: string;
+let otherCustomerId: string;
 
 beforeAll(async () => {
   me = await signedInTenant();
@@ -29,7 +30,8 @@ beforeAll(async () => {
   await me.api.patch(`/customers/${parties.customerId}`, { date_of_birth: '1980-03-27' }).expect(200);
   await me.api.patch(`/organisations/${parties.organisationId}`, { payment_options_configuration: { min_payment_amount: 500 } }).expect(200);
   const second = await me.api.post('/customers', { kind: 'individual', first_name: 'Bob', last_name: 'Other', date_of_birth: '1970-01-01' }).expect(201);
-  otherDebtId = await readyDebt(second.body.id as string);
+  otherCustomerId = second.body.id as string;
+  otherDebtId = await readyDebt(otherCustomerId);
   portal = buildPortal({
     db: testDb(),
     log: createLogger('portal', 'silent'),
@@ -56,15 +58,15 @@ async function readyDebt(customerId = parties.customerId): Promise<string> {
   return debt.id as string;
 }
 
-/** A verified agent of the customer. */
-async function signIn() {
-  const { token } = await createPortalLink(testDb(), { tenantId: me.tenant.tenantId, customerId: parties.customerId, ttlDays: 30 });
+/** A verified agent of the customer (or of another, with their date of birth). */
+async function signIn(customerId = parties.customerId, answer = '1980-03-27') {
+  const { token } = await createPortalLink(testDb(), { tenantId: me.tenant.tenantId, customerId, ttlDays: 30 });
   const agent = request.agent(base);
   await agent.get(`/l/${token}`).expect(303);
   await agent
     .post('/verify')
     .type('form')
-    .send({ _csrf: await csrfOf(agent, '/verify'), answer: '1980-03-27' })
+    .send({ _csrf: await csrfOf(agent, '/verify'), answer })
     .expect(303);
   return agent;
 }
@@ -241,6 +243,11 @@ describe('bad input and abuse', () => {
     const path = await checkout(agent, mine, '10');
     await request(base).get(path).expect(401);
     await request(base).post(path).type('form').send({ card_number: '4242424242424242' }).expect(403);
+    // The other customer, verified, cannot open or pay this customer's checkout.
+    const stranger = await signIn(otherCustomerId, '1970-01-01');
+    expect((await stranger.get(path).expect(404)).text).not.toContain('10.00');
+    const csrfOther = await csrfOf(stranger, '/debts');
+    await stranger.post(path).type('form').send({ _csrf: csrfOther, card_number: '4242424242424242' }).expect(404);
     expect((await paymentsOf(mine))[0].status).toBe('pending');
   });
 });

@@ -120,8 +120,10 @@ export async function recordProviderOutcome(db: Knex, provider: string, o: Provi
     );
     return 'recorded';
   } catch (err) {
-    // A concurrent delivery of the outcome settled it first: nothing more to change.
-    if (err instanceof ApiError && err.code === 'invalid_state_transition') return 'duplicate';
+    // A concurrent delivery of the outcome settled it first: nothing more to change. Any other
+    // refusal (the debt stopped taking payments) leaves the payment pending and is raised.
+    const now = await paymentByReference(db, o.tenantId, provider, o.reference);
+    if (err instanceof ApiError && err.code === 'invalid_state_transition' && now?.status !== 'pending') return 'duplicate';
     throw err;
   }
 }
