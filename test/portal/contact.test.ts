@@ -82,7 +82,7 @@ describe.each(JOURNEYS)('%s', (kind, status, reason) => {
     expect(check.text).toContain('I never had an account with you.');
     const sent = await agent.post(`/debts/${debtId}/${kind}/check`).type('form').send({ _csrf: csrf }).expect(303);
     expect(sent.headers.location).toBe(`/debts/${debtId}/${kind}/sent`);
-    await agent.get(sent.headers.location).expect(200);
+    await agent.get(sent.headers.location as string).expect(200);
     const debt = await debtRow(debtId);
     expect(debt.status).toBe(status);
     expect(debt.status_whodunnit).toBe(`customer:${customerId}`);

@@ -16,6 +16,9 @@ import { isLanguage } from './i18n.js';
 import { linkRoutes } from './routes/link.js';
 import { debtRoutes } from './routes/debts.js';
 import { contactRoutes } from './routes/contact.js';
+import { payRoutes } from './routes/pay.js';
+import { callbackRoutes, checkoutRoutes } from './routes/checkout.js';
+import { localCallbackSecret, localProvider, type LocalProvider } from '@dms/payments';
 
 /** What the application needs. */
 export interface PortalDeps {
@@ -25,6 +28,8 @@ export interface PortalDeps {
   baseUrl: string;
   sessionSecret: string;
   trustProxy?: string | boolean | number;
+  /** The payment provider (`PAYMENT_PROVIDER`; default: `local` with a callback secret derived from `sessionSecret`). */
+  payments?: LocalProvider;
 }
 
 /** Builds the application (its `close()` ends the session store's pool); `isDraining` makes `/readyz` answer 503 while shutting down. */
@@ -60,6 +65,8 @@ export function buildPortal(deps: PortalDeps, isDraining: () => boolean = () => 
     res.set('Cache-Control', 'no-store');
     next();
   });
+  const payments = deps.payments ?? localProvider(localCallbackSecret(deps.sessionSecret));
+  app.use(callbackRoutes(deps.db, payments, deps.log));
   app.use('/static', express.static(fileURLToPath(new URL('../public', import.meta.url)), { index: false }));
   app.use(express.urlencoded({ extended: false, limit: '16kb' }));
   const store = sessions(deps.databaseUrl, deps.baseUrl, deps.sessionSecret);
@@ -74,6 +81,8 @@ export function buildPortal(deps: PortalDeps, isDraining: () => boolean = () => 
   app.use(linkRoutes(deps.db));
   app.use(debtRoutes(deps.db));
   app.use(contactRoutes(deps.db));
+  app.use(payRoutes(deps.db, payments));
+  app.use(checkoutRoutes(deps.db, payments));
   app.use((req, res) => void render(req, res, 'not-found', {}, 404));
   app.use((err: Error & { code?: string }, req: Request, res: Response, _next: NextFunction) => {
     if (err.code === 'EBADCSRFTOKEN') return void render(req, res, 'expired-form', {}, 403);

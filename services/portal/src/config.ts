@@ -1,7 +1,7 @@
 /**
  * Settings of the customer portal (services/portal, CONTRACT section 17), read and validated once at start.
  */
-import { commonSpec, loadConfig, port, portalBaseUrlSpec, trustProxySpec, webConcurrencySpec } from '@dms/config';
+import { commonSpec, loadConfig, port, str, portalBaseUrlSpec, trustProxySpec, webConcurrencySpec } from '@dms/config';
 
 /** envalid spec of the portal's environment variables (tools/src/settings.ts lists it for the operator's table). */
 export const portalSpec = {
@@ -10,6 +10,11 @@ export const portalSpec = {
   PORTAL_BASE_URL: portalBaseUrlSpec(),
   TRUST_PROXY: trustProxySpec(),
   WEB_CONCURRENCY: webConcurrencySpec(),
+  PAYMENT_PROVIDER: str({
+    default: 'local',
+    choices: ['local'],
+    desc: 'Payment provider of the portal: `local` (hosted test checkout with Stripe test cards, signed callbacks; docs/api.md section 18)',
+  }),
 };
 
 export type PortalConfig = ReturnType<typeof loadPortalConfig>;

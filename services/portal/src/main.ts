@@ -9,6 +9,7 @@ import { resolveSecretsKey } from '@dms/config';
 import { createLogger } from '@dms/logger';
 import { runHttpService, runWorkers } from '@dms/lifecycle';
 import { aggregateWorkerMetrics } from '@dms/metrics';
+import { localCallbackSecret, localProvider } from '@dms/payments';
 import { loadPortalConfig } from './config.js';
 import { buildPortal } from './app.js';
 
@@ -22,11 +23,16 @@ async function serve(): Promise<void> {
   const sessionSecret = createHash('sha256')
     .update(`portal-session:${resolveSecretsKey(cfg)}`)
     .digest('base64url');
+  // PAYMENT_PROVIDER has one choice today, `local`; its callback secret is derived from the secrets key.
+  const payments = localProvider(localCallbackSecret(resolveSecretsKey(cfg)));
   let app: ReturnType<typeof buildPortal> | undefined;
   await runHttpService({
     server: (isDraining) =>
       createServer(
-        (app = buildPortal({ db, log, databaseUrl: cfg.DATABASE_URL, baseUrl: cfg.PORTAL_BASE_URL, sessionSecret, trustProxy: cfg.TRUST_PROXY }, isDraining)),
+        (app = buildPortal(
+          { db, log, databaseUrl: cfg.DATABASE_URL, baseUrl: cfg.PORTAL_BASE_URL, sessionSecret, trustProxy: cfg.TRUST_PROXY, payments },
+          isDraining,
+        )),
       ),
     port: cfg.PORT,
     log,

@@ -28,6 +28,8 @@ declare module 'express-session' {
     lang: string;
     /** A dispute or question between its form and its check page (routes/contact.ts). */
     contactDraft: { debtId: string; kind: 'dispute' | 'question'; reason: string; text: string };
+    /** The amount chosen on the pay page (minor units) and as typed, before check your answers. */
+    pay: { debtId: string; amount: number; display: string };
   }
 }
 

@@ -5,3 +5,4 @@ export * from './verify.js';
 export * from './view.js';
 export * from './issue.js';
 export * from './contact.js';
+export * from './pay.js';

@@ -1,0 +1,69 @@
+/**
+ * The `local` payment provider (CONTRACT section 17): a hosted test checkout served by the portal
+ * at `/checkout/local/<reference>`, taking the card numbers Stripe documents for tests, whose
+ * outcome comes back as a signed callback (signature.ts) like a real provider's webhook.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { CallbackRejected, type Checkout, type CheckoutRequest, type PaymentOutcome, type PaymentProvider } from './provider.js';
+import { signatureHeader, verifySignature } from './signature.js';
+
+/** What a test card does: succeed, be declined, or need the customer to authenticate first. */
+export type CardBehaviour = 'succeeds' | 'declined' | 'authenticate';
+
+/** Stripe's documented test cards (digits only) and their behaviour; any other number is declined. */
+export const TEST_CARDS: Record<string, CardBehaviour> = {
+  '4242424242424242': 'succeeds',
+  '4000000000000002': 'declined',
+  '4000002500003155': 'authenticate',
+};
+
+/** The behaviour of card number `given` (spaces and dashes ignored), or undefined when not 12-19 digits. */
+export function cardBehaviour(given: string): CardBehaviour | undefined {
+  const digits = given.replace(/[\s-]/g, '');
+  if (!/^\d{12,19}$/.test(digits)) return undefined;
+  return TEST_CARDS[digits] ?? 'declined';
+}
+
+/** The callback secret of the local provider, derived from the secrets key (never the key itself). */
+export function localCallbackSecret(secretsKey: string): string {
+  return createHmac('sha256', secretsKey).update('payments:local-callback').digest('base64url');
+}
+
+/** The local provider with its callback `secret`, plus `signedOutcome` used by its checkout page. */
+export function localProvider(secret: string) {
+  const provider: PaymentProvider & { signedOutcome: typeof signedOutcome } = {
+    name: 'local',
+    async createCheckout(_req: CheckoutRequest): Promise<Checkout> {
+      const reference = `lcs_${randomBytes(18).toString('base64url')}`;
+      return { reference, url: `/checkout/local/${reference}` };
+    },
+    verifyCallback(rawBody: string, header: string | undefined, now?: Date): PaymentOutcome {
+      verifySignature(secret, rawBody, header, now);
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(rawBody) as Record<string, unknown>;
+      } catch {
+        throw new CallbackRejected('The callback body is not JSON.');
+      }
+      const d = body.data as Record<string, unknown> | undefined;
+      const status = body.type === 'payment.succeeded' ? 'succeeded' : body.type === 'payment.failed' ? 'failed' : undefined;
+      const fields = [body.id, d?.tenant, d?.debt, d?.reference];
+      if (!status || fields.some((f) => typeof f !== 'string')) throw new CallbackRejected('The callback body is malformed.');
+      return { eventId: body.id as string, status, tenantId: d!.tenant as string, debtId: d!.debt as string, reference: d!.reference as string };
+    },
+    signedOutcome,
+  };
+  /** The raw body and signature header of the callback reporting `outcome` (what the checkout page sends). */
+  function signedOutcome(outcome: Omit<PaymentOutcome, 'eventId'>, now: Date = new Date()): { body: string; signature: string } {
+    const body = JSON.stringify({
+      id: `evt_local_${randomBytes(12).toString('base64url')}`,
+      type: `payment.${outcome.status}`,
+      data: { tenant: outcome.tenantId, debt: outcome.debtId, reference: outcome.reference },
+    });
+    return { body, signature: signatureHeader(secret, body, Math.floor(now.getTime() / 1000)) };
+  }
+  return provider;
+}
+
+/** The local provider's type. */
+export type LocalProvider = ReturnType<typeof localProvider>;

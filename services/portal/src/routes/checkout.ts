@@ -1,0 +1,95 @@
+/**
+ * The `local` provider's hosted test checkout and the provider callback (CONTRACT section 17,
+ * docs/api.md section 18 "Payments"). `GET /checkout/local/:ref` shows the card form of the
+ * session's own pending payment (or its outcome once settled); `POST` takes a test card number:
+ * `4242…` succeeds, `4000 0000 0000 0002` is declined, `4000 0025 0000 3155` shows a confirm step
+ * (`POST /checkout/local/:ref/confirm`). The outcome is reported as a signed callback, delivered to
+ * the same verifier as `POST /callbacks/payments/local` (raw body, Stripe-style
+ * `Local-Signature: t=…,v1=…` header), which records it once per event id.
+ */
+import express, { Router, type Request, type Response } from 'express';
+import type { Knex } from '@dms/db';
+import type { Logger } from '@dms/logger';
+import { paymentByReference, recordProviderOutcome } from '@dms/domain/portal';
+import { CallbackRejected, cardBehaviour, type LocalProvider } from '@dms/payments';
+import { render } from '../render.js';
+import { requireCustomer } from './debts.js';
+
+/** Header carrying the local provider's callback signature. */
+export const SIGNATURE_HEADER = 'local-signature';
+
+/**
+ * Verifies and records one callback of `provider`.
+ * @returns the HTTP status to answer: 200 recorded or duplicate, 400 refused signature or body, 404 unknown payment
+ */
+export async function receiveCallback(
+  db: Knex,
+  provider: LocalProvider,
+  body: string,
+  signature: string | undefined,
+): Promise<{ status: number; result: string }> {
+  let outcome;
+  try {
+    outcome = provider.verifyCallback(body, signature);
+  } catch (err) {
+    if (err instanceof CallbackRejected) return { status: 400, result: 'rejected' };
+    throw err;
+  }
+  const result = await recordProviderOutcome(db, provider.name, outcome);
+  return { status: result === 'unknown' ? 404 : 200, result };
+}
+
+/** `POST /callbacks/payments/local`: mounted before sessions, CSRF and the form parser (the signature covers the raw body). */
+export function callbackRoutes(db: Knex, provider: LocalProvider, log: Logger): Router {
+  const r = Router();
+  r.post('/callbacks/payments/local', express.text({ type: () => true, limit: '16kb' }), async (req, res) => {
+    const body = typeof req.body === 'string' ? req.body : '';
+    const { status, result } = await receiveCallback(db, provider, body, req.get(SIGNATURE_HEADER));
+    if (status !== 200) log.warn({ result }, 'payment callback refused');
+    res.status(status).json({ result });
+  });
+  return r;
+}
+
+/** The hosted checkout pages of the local provider. */
+export function checkoutRoutes(db: Knex, provider: LocalProvider): Router {
+  const r = Router();
+  r.use('/checkout/local', requireCustomer);
+  /** The session's own payment of checkout `ref`, or undefined (404: nothing shown). */
+  const paymentOf = async (req: Request) => {
+    const p = await paymentByReference(db, req.session.tenantId!, provider.name, req.params.ref as string);
+    return p && p.customer_id === req.session.customerId ? p : undefined;
+  };
+  const report = async (req: Request, res: Response, p: NonNullable<Awaited<ReturnType<typeof paymentOf>>>, status: 'succeeded' | 'failed') => {
+    const signed = provider.signedOutcome({ status, tenantId: p.tenant_id, debtId: p.debt_id, reference: p.transaction_ref! });
+    const delivered = await receiveCallback(db, provider, signed.body, signed.signature);
+    if (delivered.status !== 200) throw new Error(`local payment callback answered ${delivered.status}`);
+    res.redirect(303, `/checkout/local/${p.transaction_ref!}`);
+  };
+
+  r.get('/checkout/local/:ref', async (req, res) => {
+    const p = await paymentOf(req);
+    if (!p) return render(req, res, 'not-found', {}, 404);
+    if (p.status === 'pending') return render(req, res, 'checkout-local', { ref: req.params.ref, payment: p });
+    await render(req, res, 'pay-result', { payment: p });
+  });
+
+  r.post('/checkout/local/:ref', async (req, res) => {
+    const p = await paymentOf(req);
+    if (!p) return render(req, res, 'not-found', {}, 404);
+    if (p.status !== 'pending') return res.redirect(303, `/checkout/local/${req.params.ref}`);
+    const behaviour = cardBehaviour(typeof req.body?.card_number === 'string' ? (req.body.card_number as string).slice(0, 40) : '');
+    if (!behaviour)
+      return render(req, res, 'checkout-local', { ref: req.params.ref, payment: p, errors: [{ field: 'card_number', message: 'pay:card.invalid' }] }, 400);
+    if (behaviour === 'authenticate') return render(req, res, 'checkout-confirm', { ref: req.params.ref, payment: p });
+    await report(req, res, p, behaviour === 'succeeds' ? 'succeeded' : 'failed');
+  });
+
+  r.post('/checkout/local/:ref/confirm', async (req, res) => {
+    const p = await paymentOf(req);
+    if (!p) return render(req, res, 'not-found', {}, 404);
+    if (p.status !== 'pending') return res.redirect(303, `/checkout/local/${req.params.ref}`);
+    await report(req, res, p, req.body?.decision === 'complete' ? 'succeeded' : 'failed');
+  });
+  return r;
+}
