@@ -27,6 +27,7 @@ const PORTS = [
   [3002, 'the worker of npm start'],
   [3003, 'the local mail server of npm start'],
   [3004, 'the local SMS stand-in of npm start'],
+  [3005, 'the customer portal of npm start'],
   [2525, 'the local SMTP server of npm start'],
   [8080, "the README's webhook receivers"],
   [8081, "the README's test-mode receiver"],

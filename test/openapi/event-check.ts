@@ -3,11 +3,14 @@
  * docs/api.md section 7): `eventCheck` sends one request of a documented operation, reads the
  * tenant's new events, and notes whether they are a non-empty subset of the declaration (none for
  * an operation declaring none); a supertest request is sent only when awaited, so events recorded
- * by set-up requests before it are left out. The tests collect the notes and expect every one to be `ok`.
+ * by set-up requests before it are left out. `expectChecked` ends a test: every note `ok`, and the
+ * operations checked exactly the test's entry of checked-operations.ts (which events.test.ts holds
+ * against the document).
  */
 import { expect } from '@jest/globals';
 import type request from 'supertest';
 import type { apiAs } from '../support/harness.js';
+import { CHECKED_OPERATIONS } from './checked-operations.js';
 
 type Json = Record<string, any>;
 type Method = 'post' | 'patch' | 'put' | 'delete';
@@ -41,4 +44,15 @@ export async function eventCheck(reader: ReturnType<typeof apiAs>, doc: Json): P
     return res.body;
   };
   return { run, results };
+}
+
+/**
+ * Ends a test of `eventCheck` notes `results`: none but `ok`, and the operations they name
+ * (`<method> <path>`) are exactly `CHECKED_OPERATIONS[entry]`, so a check dropped from the test,
+ * or one not listed there, fails.
+ */
+export function expectChecked(results: string[], entry: keyof typeof CHECKED_OPERATIONS): void {
+  expect(results.filter((r) => !r.endsWith(' ok'))).toEqual([]);
+  const ran = new Set(results.map((r) => r.split(' ').slice(0, 2).join(' ')));
+  expect([...ran].sort()).toEqual([...CHECKED_OPERATIONS[entry]].sort());
 }

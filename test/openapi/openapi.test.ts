@@ -165,6 +165,8 @@ describe('parameters and headers', () => {
         // docs/api.md section 16
         '/imports',
         '/imports/{id}/errors',
+        // docs/api.md section 18
+        '/debts/{debtId}/income_and_expenditures',
       ].sort(),
     );
     for (const { op } of lists) {
@@ -191,7 +193,7 @@ describe('parameters and headers', () => {
     expect(expandOf('/payments/{id}')).toEqual(['debt', 'payment_plan']);
     expect(expandOf('/customers/{id}')).toEqual(['debts']);
     expect(doc.paths['/debts/{id}/pause'].post.parameters.some((p: Json) => p.$ref === '#/components/parameters/expand' || p.name === 'expand[]')).toBe(true);
-    expect(expandOf('/debts/{id}')).toEqual(['customer', 'organisation', 'payments', 'line_items', 'invoices', 'payment_plans']);
+    expect(expandOf('/debts/{id}')).toEqual(['customer', 'organisation', 'payments', 'line_items', 'invoices', 'payment_plans', 'income_and_expenditures']);
   });
 
   test('every POST and PATCH takes Idempotency-Key and documents Idempotent-Replayed, 409 and 422', () => {

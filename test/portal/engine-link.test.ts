@@ -93,6 +93,8 @@ test('the email carries a link of its own; only its hash is stored; it opens the
 });
 
 test('a re-send after the provider refused for a while carries the same link', async () => {
+  // A tenant of its own: the first test's worker (retrying after a minute) must not take this debt.
+  const t = await signedInTenant();
   const steps = [{ day: 0, delivery_method: 'sms', template: 'default-sms-reminder' }];
   const org = (await t.api.post('/organisations', { name: 'Resend Ltd', configurations: { collection_strategy: { steps } } }).expect(201)).body.id;
   const debt = await preparedDebt(t.api, org, await customerWith(t.api, [{ type: 'mobile_number', value: '+447911123471' }]));

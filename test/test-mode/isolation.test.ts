@@ -16,6 +16,7 @@ import { eventually } from '../support/eventually.js';
 import { engineRig, offsetToLondon, type EngineRig } from '../engine/support.js';
 import { PLACEMENT_HEADER, csvOf, placementRow, upload } from '../imports/support.js';
 import { bothModes, type Mode } from './support.js';
+import { statementBody } from '../circumstances/support.js';
 
 let rig: EngineRig | undefined;
 afterAll(async () => {
@@ -39,6 +40,7 @@ async function fill({ api }: Mode): Promise<Made> {
   const debt = (await api.post('/debts', { customer_id: cus, organisation_id: org, currency: 'GBP', breakdown: { principal: 10000 } }).expect(201)).body.id;
   await api.post(`/debts/${debt}/ready`).expect(200);
   const li = (await api.post(`/debts/${debt}/line_items`, { kind: 'fee', amount: 500 }).expect(201)).body.id;
+  const iae = (await api.post(`/debts/${debt}/income_and_expenditures`, statementBody()).expect(201)).body.id;
   const inv = (await api.post(`/debts/${debt}/invoices`, { reference: 'INV-1' }).expect(201)).body.id;
   const pay = (await api.post(`/debts/${debt}/payments`, { amount: 1000, currency: 'GBP' }).expect(201)).body.id;
   const planDebt = (await api.post('/debts', { customer_id: cus, organisation_id: org, currency: 'GBP', breakdown: { principal: 6000 } }).expect(201)).body.id;
@@ -65,6 +67,7 @@ async function fill({ api }: Mode): Promise<Made> {
     organisation_contact_details: ocd,
     debts: debt,
     line_items: li,
+    income_and_expenditures: iae,
     invoices: inv,
     payments: pay,
     payment_plans: plan,
@@ -110,6 +113,7 @@ const PATHS: Record<string, { list: (m: Made) => string; retrieve?: (m: Made) =>
   },
   debts: { list: () => '/debts', retrieve: (m) => `/debts/${m.debts}`, search: () => `/debts/search?query=${encodeURIComponent(SINCE)}` },
   line_items: { list: (m) => `/debts/${m.debts}/line_items` },
+  income_and_expenditures: { list: (m) => `/debts/${m.debts}/income_and_expenditures` },
   invoices: {
     list: (m) => `/debts/${m.debts}/invoices`,
     retrieve: (m) => `/debts/${m.debts}/invoices/${m.invoices}`,

@@ -1133,6 +1133,34 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/debts/{debtId}/income_and_expenditures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a debt's income and expenditure statements
+         * @description Newest first (the first is the one offers are capped by), paginated with `limit`/`after`/`before`.
+         *
+         *     Scope: `debts:read`.
+         */
+        get: operations["listIncomeAndExpenditures"];
+        put?: never;
+        /**
+         * Record an income and expenditure statement
+         * @description A statement the customer gave (e.g. by phone) for the debt's customer: `household` and every money group with every entry `{amount, frequency}` (minor units per week, fortnight or month, 0 to 1,000,000,000). Each entry is stored with its `monthly` figure (rounded half up) and `disposable_income` is computed. Statements are never changed: a new one supersedes the old for offers.
+         *
+         *     Scope: `debts:write`.
+         */
+        post: operations["createIncomeAndExpenditure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payouts": {
         parameters: {
             query?: never;
@@ -2028,7 +2056,7 @@ export type paths = {
          * Simulate a reply from a debt's customer
          * @description **Test mode only**: for test clients (`clients create --test`); a live token gets 404 `route_not_found`.
          *
-         *     The customer answers, by email (default) or SMS: an inbound communication (`received`, `communication.received`) is recorded exactly as a real reply is (`POST /callbacks/email`, `/callbacks/sms/inbound`), linked to the customer's detail whose value is `from` (by default the detail the engine writes to by that method), and the debt moves to `contact_established` when its status allows. Another mode's or no debt is 404.
+         *     The customer answers, by email (default) or SMS: an inbound communication (`received`, `communication.received`) is recorded exactly as a real reply is (`POST /callbacks/email`, `/callbacks/sms/inbound`), linked to the customer's detail whose value is `from` (by default the detail the engine writes to by that method), and the debt moves to `contact_established` when its status allows; an SMS whose whole text is `STOP` also removes `sms` from the customer's accepted channels (`customer.updated`). Another mode's or no debt is 404.
          *
          *     Scope: `communications:write`.
          */
@@ -2205,7 +2233,7 @@ export type paths = {
         put?: never;
         /**
          * Receive an SMS from a customer (Vonage)
-         * @description A Vonage inbound message, signed with `SMS_SIGNATURE_SECRET` (401 otherwise). It becomes an inbound communication of the debt last texted to that number and moves the debt to `contact_established`. Idempotent by Vonage `messageId`.
+         * @description A Vonage inbound message, signed with `SMS_SIGNATURE_SECRET` (401 otherwise). It becomes an inbound communication of the debt last texted to that number and moves the debt to `contact_established`; a whole text of `STOP` also removes `sms` from the customer's accepted channels (`customer.updated`). Idempotent by Vonage `messageId`.
          */
         post: operations["receiveSms"];
         delete?: never;
@@ -3394,6 +3422,8 @@ export type components = {
                 /** @description False for an object of test mode (a test client’s), true for a live one. */
                 livemode: boolean;
             }[];
+            /** @description The debt's income and expenditure statements, newest first, with `expand[]=income_and_expenditures`. */
+            income_and_expenditures?: components["schemas"]["IncomeAndExpenditure"][];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4429,6 +4459,567 @@ export type components = {
              */
             days: number;
         };
+        IncomeAndExpenditure: {
+            /** @example iae_1a2B3c4D5e6F7g8H9i0JkLmN */
+            id: string;
+            /** @constant */
+            object: "income_and_expenditure";
+            /** @description Id of the debt the statement was given for. */
+            debt: string;
+            /** @description Id of the customer who gave it. */
+            customer: string;
+            /**
+             * @description The debt's currency, of every amount.
+             * @enum {string}
+             */
+            currency: "GBP" | "EUR" | "USD";
+            household: {
+                /** Format: int64 */
+                adults: number;
+                /** Format: int64 */
+                children: number;
+                /** Format: int64 */
+                vehicles: number;
+            };
+            /** @description income: earnings, benefits, pensions, other. */
+            income: {
+                earnings: {
+                    /**
+                     * Format: int64
+                     * @description Minor units per period, as entered.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                    /**
+                     * Format: int64
+                     * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                     */
+                    monthly: number;
+                };
+                benefits: {
+                    /**
+                     * Format: int64
+                     * @description Minor units per period, as entered.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                    /**
+                     * Format: int64
+                     * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                     */
+                    monthly: number;
+                };
+                pensions: {
+                    /**
+                     * Format: int64
+                     * @description Minor units per period, as entered.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                    /**
+                     * Format: int64
+                     * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                     */
+                    monthly: number;
+                };
+                other: {
+                    /**
+                     * Format: int64
+                     * @description Minor units per period, as entered.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                    /**
+                     * Format: int64
+                     * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                     */
+                    monthly: number;
+                };
+            };
+            /** @description fixed_costs: housing, council_tax, utilities, childcare, insurance, transport. */
+            fixed_costs: {
+                housing: {
+                    /**
+                     * Format: int64
+                     * @description Minor units per period, as entered.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                    /**
+                     * Format: int64
+                     * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                     */
+                    monthly: number;
+                };
+                council_tax: {
+                    /**
+                     * Format: int64
+                     * @description Minor units per period, as entered.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                    /**
+                     * Format: int64
+                     * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                     */
+                    monthly: number;
+                };
+                utilities: {
+                    /**
+                     * Format: int64
+                     * @description Minor units per period, as entered.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                    /**
+                     * Format: int64
+                     * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                     */
+                    monthly: number;
+                };
+                childcare: {
+                    /**
+                     * Format: int64
+                     * @description Minor units per period, as entered.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                    /**
+                     * Format: int64
+                     * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                     */
+                    monthly: number;
+                };
+                insurance: {
+                    /**
+                     * Format: int64
+                     * @description Minor units per period, as entered.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                    /**
+                     * Format: int64
+                     * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                     */
+                    monthly: number;
+                };
+                transport: {
+                    /**
+                     * Format: int64
+                     * @description Minor units per period, as entered.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                    /**
+                     * Format: int64
+                     * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                     */
+                    monthly: number;
+                };
+            };
+            /** @description flexible_costs: food_and_housekeeping, personal, communications, leisure. */
+            flexible_costs: {
+                food_and_housekeeping: {
+                    /**
+                     * Format: int64
+                     * @description Minor units per period, as entered.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                    /**
+                     * Format: int64
+                     * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                     */
+                    monthly: number;
+                };
+                personal: {
+                    /**
+                     * Format: int64
+                     * @description Minor units per period, as entered.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                    /**
+                     * Format: int64
+                     * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                     */
+                    monthly: number;
+                };
+                communications: {
+                    /**
+                     * Format: int64
+                     * @description Minor units per period, as entered.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                    /**
+                     * Format: int64
+                     * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                     */
+                    monthly: number;
+                };
+                leisure: {
+                    /**
+                     * Format: int64
+                     * @description Minor units per period, as entered.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                    /**
+                     * Format: int64
+                     * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                     */
+                    monthly: number;
+                };
+            };
+            /** @description priority_debts: payments. */
+            priority_debts: {
+                payments: {
+                    /**
+                     * Format: int64
+                     * @description Minor units per period, as entered.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                    /**
+                     * Format: int64
+                     * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                     */
+                    monthly: number;
+                };
+            };
+            /** @description other_debts: payments. */
+            other_debts: {
+                payments: {
+                    /**
+                     * Format: int64
+                     * @description Minor units per period, as entered.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                    /**
+                     * Format: int64
+                     * @description Minor units per month: weekly × 52 / 12, fortnightly × 26 / 12, rounded half up.
+                     */
+                    monthly: number;
+                };
+            };
+            /** @description Monthly total of each group, minor units. */
+            totals: {
+                /** Format: int64 */
+                income: number;
+                /** Format: int64 */
+                fixed_costs: number;
+                /** Format: int64 */
+                flexible_costs: number;
+                /** Format: int64 */
+                priority_debts: number;
+                /** Format: int64 */
+                other_debts: number;
+            };
+            /**
+             * Format: int64
+             * @description Monthly income less every monthly outgoing, minor units; negative when outgoings exceed income.
+             */
+            disposable_income: number;
+            /** @description `customer:<id>` when the customer gave it in the portal, else the id of the API client that recorded it. */
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
+        IncomeAndExpenditureCreate: {
+            /** @description Adults (1-20), children (0-30) and vehicles (0-20) of the household. */
+            household: {
+                /**
+                 * Format: int32
+                 * @description adults, 0-20 (adults at least 1).
+                 */
+                adults: number;
+                /**
+                 * Format: int32
+                 * @description children, 0-30 (adults at least 1).
+                 */
+                children: number;
+                /**
+                 * Format: int32
+                 * @description vehicles, 0-20 (adults at least 1).
+                 */
+                vehicles: number;
+            };
+            /** @description income: earnings, benefits, pensions, other. */
+            income: {
+                earnings: {
+                    /**
+                     * Format: int32
+                     * @description Minor units per period, 0 to 1000000000.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                };
+                benefits: {
+                    /**
+                     * Format: int32
+                     * @description Minor units per period, 0 to 1000000000.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                };
+                pensions: {
+                    /**
+                     * Format: int32
+                     * @description Minor units per period, 0 to 1000000000.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                };
+                other: {
+                    /**
+                     * Format: int32
+                     * @description Minor units per period, 0 to 1000000000.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                };
+            };
+            /** @description fixed_costs: housing, council_tax, utilities, childcare, insurance, transport. */
+            fixed_costs: {
+                housing: {
+                    /**
+                     * Format: int32
+                     * @description Minor units per period, 0 to 1000000000.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                };
+                council_tax: {
+                    /**
+                     * Format: int32
+                     * @description Minor units per period, 0 to 1000000000.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                };
+                utilities: {
+                    /**
+                     * Format: int32
+                     * @description Minor units per period, 0 to 1000000000.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                };
+                childcare: {
+                    /**
+                     * Format: int32
+                     * @description Minor units per period, 0 to 1000000000.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                };
+                insurance: {
+                    /**
+                     * Format: int32
+                     * @description Minor units per period, 0 to 1000000000.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                };
+                transport: {
+                    /**
+                     * Format: int32
+                     * @description Minor units per period, 0 to 1000000000.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                };
+            };
+            /** @description flexible_costs: food_and_housekeeping, personal, communications, leisure. */
+            flexible_costs: {
+                food_and_housekeeping: {
+                    /**
+                     * Format: int32
+                     * @description Minor units per period, 0 to 1000000000.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                };
+                personal: {
+                    /**
+                     * Format: int32
+                     * @description Minor units per period, 0 to 1000000000.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                };
+                communications: {
+                    /**
+                     * Format: int32
+                     * @description Minor units per period, 0 to 1000000000.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                };
+                leisure: {
+                    /**
+                     * Format: int32
+                     * @description Minor units per period, 0 to 1000000000.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                };
+            };
+            /** @description priority_debts: payments. */
+            priority_debts: {
+                payments: {
+                    /**
+                     * Format: int32
+                     * @description Minor units per period, 0 to 1000000000.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                };
+            };
+            /** @description other_debts: payments. */
+            other_debts: {
+                payments: {
+                    /**
+                     * Format: int32
+                     * @description Minor units per period, 0 to 1000000000.
+                     */
+                    amount: number;
+                    /**
+                     * @description How often the amount is paid or received.
+                     * @enum {string}
+                     */
+                    frequency: "weekly" | "fortnightly" | "monthly";
+                };
+            };
+        };
         Payout: {
             /** @example po_1a2B3c4D5e6F7g8H9i0JkLmN */
             id: string;
@@ -5154,7 +5745,7 @@ export type components = {
             /** @description Whether events are delivered (default true); a disabled endpoint receives nothing until enabled. */
             enabled?: boolean;
             /** @description Event types to deliver, or exactly `["*"]` for all. */
-            enabled_events: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
+            enabled_events: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
             /**
              * @description Event shape delivered: `v` + a supported date as YYYYMMDD (supported: v20250401, v20261101; default the newest).
              * @example v20261101
@@ -5188,7 +5779,7 @@ export type components = {
             /** @description Whether events are delivered; set true to re-enable an endpoint disabled after failing. */
             enabled?: boolean;
             /** @description Event types to deliver, or exactly `["*"]` for all. */
-            enabled_events?: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
+            enabled_events?: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
             /**
              * @description Event shape delivered: `v` + a supported date as YYYYMMDD (supported: v20250401, v20261101; default the newest).
              * @example v20261101
@@ -5319,7 +5910,7 @@ export type components = {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed" | "webhook.test";
+            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed" | "webhook.test";
             /** @description API version whose shape `data.object` has. */
             api_version: string;
             /** Format: date-time */
@@ -5790,6 +6381,8 @@ export type components = {
                 /** @description False for an object of test mode (a test client’s), true for a live one. */
                 livemode: boolean;
             })[];
+            /** @description The debt's income and expenditure statements, newest first, with `expand[]=income_and_expenditures`. */
+            income_and_expenditures?: components["schemas"]["IncomeAndExpenditure"][];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -6033,7 +6626,7 @@ export type components = {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed" | "webhook.test";
+            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed" | "webhook.test";
             /** Format: date-time */
             created_at: string;
             /** @description False for an object of test mode (a test client’s), true for a live one. */
@@ -10085,7 +10678,7 @@ export interface operations {
                 /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
                 query?: string;
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans" | "income_and_expenditures") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -10228,7 +10821,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans" | "income_and_expenditures") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -10453,7 +11046,7 @@ export interface operations {
                 /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
                 before?: components["parameters"]["before"];
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans" | "income_and_expenditures") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -10596,7 +11189,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans" | "income_and_expenditures") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -10749,7 +11342,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans" | "income_and_expenditures") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -11164,7 +11757,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans" | "income_and_expenditures") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -11534,7 +12127,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans" | "income_and_expenditures") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -11754,7 +12347,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans" | "income_and_expenditures") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -11974,7 +12567,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans" | "income_and_expenditures") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -12194,7 +12787,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans" | "income_and_expenditures") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -12414,7 +13007,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans" | "income_and_expenditures") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -12634,7 +13227,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans" | "income_and_expenditures") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -12854,7 +13447,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans" | "income_and_expenditures") | unknown)[];
             };
             header?: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
@@ -20406,6 +20999,390 @@ export interface operations {
             };
         };
     };
+    listIncomeAndExpenditures: {
+        parameters: {
+            query?: {
+                /** @description Objects per page. */
+                limit?: components["parameters"]["limit"];
+                /** @description An object id of this list: return the objects after it (older). Not with `before`. */
+                after?: components["parameters"]["after"];
+                /** @description An object id of this list: return the objects just before it (newer). Not with `after`. */
+                before?: components["parameters"]["before"];
+                /** @description Narrows the list with a search expression (at most 1000 characters), in the grammar and on the fields of this resource's search (every object with metadata takes `metadata['key']`). */
+                query?: string;
+            };
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+            };
+            path: {
+                /** @description Id of the debt (`deb_…`). Another tenant's id is 404 like an unknown one. */
+                debtId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of IncomeAndExpenditure objects. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    "X-Page-Items": components["headers"]["X-Page-Items"];
+                    Link: components["headers"]["Link"];
+                    "X-Total-Count-Relation": components["headers"]["X-Total-Count-Relation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["IncomeAndExpenditure"][];
+                    };
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. `parameters_exclusive`: Two parameters that cannot be combined were both given (e.g. `after` and `before`). `invalid_cursor`: A pagination cursor does not name an object of this list. `invalid_search_query`: The search `query` could not be parsed; the message gives the position. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createIncomeAndExpenditure: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */
+                "Api-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Operator tokens only (docs/api.md section 12): the tenant the request acts for, required with an operator's token (400 `parameter_invalid` when missing or unknown); a tenant's token acts for its own tenant and ignores it. */
+                "Tenant-Id"?: components["parameters"]["TenantId"];
+                /** @description Makes the request safe to retry for 24 hours: the same key with the same request returns the stored response (`Idempotent-Replayed: true`); with another request, 422; while the first is still running, 409. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Id of the debt (`deb_…`). Another tenant's id is 404 like an unknown one. */
+                debtId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IncomeAndExpenditureCreate"];
+            };
+        };
+        responses: {
+            /** @description The created IncomeAndExpenditure. */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Api-Version": components["headers"]["Api-Version"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncomeAndExpenditure"];
+                };
+            };
+            /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `invalid_json`: The body is not valid JSON: malformed, not UTF-8, or a string holding NUL or an unpaired surrogate. `content_encoding_invalid`: The body does not decode with its `Content-Encoding` (gzip, deflate or br): not compressed as declared, or truncated. `validation_failed`: The body or query failed schema validation; `param` names the first field, `errors` lists all. `idempotency_key_invalid`: The `Idempotency-Key` header is not 1 to 255 printable ASCII characters. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_api_version" | "invalid_json" | "content_encoding_invalid" | "validation_failed" | "idempotency_key_invalid" | "parameter_invalid";
+                    };
+                };
+            };
+            /** @description `invalid_token`: No bearer token, or it is malformed, expired, or not issued for this API. */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_token";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope";
+                    };
+                };
+            };
+            /** @description `resource_missing`: No such object for this tenant. */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "resource_missing";
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with the same idempotency key is still being processed. */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `body_too_large`: The body exceeds 1 MiB. */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "body_too_large";
+                    };
+                };
+            };
+            /** @description `unsupported_media_type`: The body is not `application/json`, or its `Content-Encoding` is not one the API decodes (listed in `Accept-Encoding`). */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: The idempotency key was used with a different request. */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_key_reused";
+                    };
+                };
+            };
+            /** @description `rate_limited`: Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `request_header_too_large`: The request line and headers exceed the server's limit (16 KiB); nothing was read or changed. */
+            431: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "request_header_too_large";
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected server error. */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `service_unavailable`: A dependency (such as the database) is unavailable or too busy to answer in time; nothing was changed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     listPayouts: {
         parameters: {
             query?: {
@@ -26836,7 +27813,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Embed the related objects in place of their ids, or as lists. */
-                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans") | unknown)[];
+                "expand[]"?: (string | ("customer" | "organisation" | "payments" | "line_items" | "invoices" | "payment_plans" | "income_and_expenditures") | unknown)[];
             };
             header: {
                 /** @description API version (YYYY-MM-DD); the newest (2026-11-01) when omitted. An unknown version is 400. */

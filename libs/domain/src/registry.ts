@@ -6,7 +6,9 @@
  *
  * Dependencies between the folders point one way, lowest first: kernel ← events, tenants,
  * communication-templates ← organisations ← contact-details ← organisation-contact-details, customers ← line-items ← payment-plans ← debts ← invoices,
- * payouts ← payments ← communications, imports ← webhooks. A folder imports only folders before it.
+ * payouts ← payments ← communications, imports ← webhooks. A folder imports only folders before it,
+ * but for income-and-expenditure: its arithmetic (amounts, statement, affordability) is pure and
+ * imported file by file by organisations and payment-plans; its store comes after debts.
  */
 import type { AnyResource } from './kernel/resource.js';
 import { eventsResource } from './events/resource.js';
@@ -25,6 +27,7 @@ import { balanceItemsResource, payoutAccountsResource, payoutsResource } from '.
 import { communicationTemplatesResource, communicationTemplateVersionsResource } from './communication-templates/resource.js';
 import { communicationsResource } from './communications/resource.js';
 import { importErrorsResource, importsResource } from './imports/resource.js';
+import { incomeAndExpendituresResource } from './income-and-expenditure/resource.js';
 
 /** Every resource; scopes and event types are listed in this order. */
 export const RESOURCES = [
@@ -34,6 +37,7 @@ export const RESOURCES = [
   invoicesResource,
   paymentsResource,
   paymentPlansResource,
+  incomeAndExpendituresResource,
   customersResource,
   contactDetailsResource,
   organisationsResource,

@@ -12,6 +12,7 @@ import type { Logger } from '@dms/logger';
 import { createServiceMetrics, metricsText } from '@dms/metrics';
 import { absoluteLimit, csrf, sessions } from './session.js';
 import { render } from './render.js';
+import { isLanguage } from './i18n.js';
 import { linkRoutes } from './routes/link.js';
 import { debtRoutes } from './routes/debts.js';
 
@@ -63,6 +64,11 @@ export function buildPortal(deps: PortalDeps, isDraining: () => boolean = () => 
   const store = sessions(deps.databaseUrl, deps.baseUrl, deps.sessionSecret);
   app.use(store.middleware);
   app.use(absoluteLimit);
+  // `?lang=` on any page chooses the language for the rest of the session (i18n.ts).
+  app.use((req, _res, next) => {
+    if (isLanguage(req.query.lang)) req.session.lang = req.query.lang;
+    next();
+  });
   app.use(csrf.csrfSynchronisedProtection);
   app.use(linkRoutes(deps.db));
   app.use(debtRoutes(deps.db));

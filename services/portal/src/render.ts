@@ -1,11 +1,14 @@
 /**
  * Page rendering of the portal: liquidjs templates under `views/` (HTML escaping on by default),
- * one layout (`layout.liquid`), money and dates through `Intl` in the page's locale. Each page is
- * `render(res, name, values)`; forms get the session's CSRF token as `csrf`.
+ * one layout (`layout.liquid`), words from the message catalogues (`{{ 'ns:key' | t }}`, with
+ * values as keyword arguments: `{{ 'debts:balance' | t: amount: x }}`; i18n.ts), money and dates
+ * through `Intl` in the page's language. Each page is `render(req, res, name, values)`; forms get
+ * the session's CSRF token as `csrf`.
  */
 import { fileURLToPath } from 'node:url';
-import { Liquid } from 'liquidjs';
+import { Liquid, type Context } from 'liquidjs';
 import type { Request, Response } from 'express';
+import { LANGUAGES, isLanguage, languageOf, translate } from './i18n.js';
 
 const VIEWS = fileURLToPath(new URL('../views', import.meta.url));
 
@@ -17,6 +20,12 @@ liquid.registerFilter('money', (minor: number, currency: string, locale = 'en-GB
 liquid.registerFilter('day', (d: Date | string, locale = 'en-GB') =>
   new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(d)),
 );
+
+liquid.registerFilter('t', function (this: { context: Context }, key: string, ...args: unknown[]) {
+  const locale = this.context.getSync(['locale']);
+  const values = Object.fromEntries(args.filter((a): a is [string, unknown] => Array.isArray(a) && a.length === 2));
+  return translate(isLanguage(locale) ? locale : LANGUAGES[0], key, values);
+});
 
 /** Minor-unit digits of a currency (2 for GBP, 0 for JPY), from Intl. */
 export function fractionDigits(currency: string): number {
@@ -32,6 +41,8 @@ export interface FieldError {
 /** Renders `views/<name>.liquid` inside the layout with `status`. */
 export async function render(req: Request, res: Response, name: string, values: Record<string, unknown> = {}, status = 200): Promise<void> {
   const csrf = req.csrfToken ? req.csrfToken() : '';
-  const html = await liquid.renderFile(name, { locale: 'en-GB', signedIn: Boolean(req.session?.customerId), csrf, ...values });
+  const locale = languageOf(req);
+  const other = LANGUAGES.filter((l) => l !== locale);
+  const html = await liquid.renderFile(name, { locale, languages: other, signedIn: Boolean(req.session?.customerId), csrf, ...values });
   res.status(status).type('html').send(html);
 }

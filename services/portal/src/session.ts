@@ -24,6 +24,8 @@ declare module 'express-session' {
     customerId: string;
     linkId: string;
     verifiedAt: number;
+    /** The language the customer chose with `?lang=` (i18n.ts). */
+    lang: string;
   }
 }
 

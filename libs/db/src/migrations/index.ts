@@ -43,6 +43,7 @@ import * as communicationAttempts from './068_communication_attempts.js';
 import * as webhookFanOut from './079_webhook_fan_out.js';
 import * as contactPreferences from './080_contact_preferences.js';
 import * as portal from './085_portal.js';
+import * as incomeAndExpenditures from './087_income_and_expenditures.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -91,4 +92,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['079_webhook_fan_out', webhookFanOut],
   ['080_contact_preferences', contactPreferences],
   ['085_portal', portal],
+  ['087_income_and_expenditures', incomeAndExpenditures],
 ];

@@ -45,3 +45,11 @@ export function toMonthly(entry: EnteredAmount): number {
 export function storeAmount(entry: EnteredAmount): StoredAmount {
   return { amount: entry.amount, frequency: entry.frequency, monthly: toMonthly(entry) };
 }
+
+/**
+ * True when `entry` costs at most `monthlyCap` minor units a month, compared exactly (no rounding):
+ * `amount × periods per year ≤ monthlyCap × 12`. How an instalment is held to the affordable cap.
+ */
+export function fitsMonthly(entry: EnteredAmount, monthlyCap: number): boolean {
+  return entry.amount * PER_YEAR[entry.frequency] <= monthlyCap * 12;
+}

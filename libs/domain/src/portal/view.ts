@@ -6,6 +6,7 @@
  */
 import type { Knex } from '@dms/db';
 import { communicationsResource } from '../communications/resource.js';
+import { customersResource } from '../customers/resource.js';
 import { debtsResource } from '../debts/resource.js';
 import { tenantRows } from '../kernel/scoped.js';
 import { lineItemsResource } from '../line-items/resource.js';
@@ -69,4 +70,12 @@ function debtQuery(db: Knex | Knex.Transaction, tenantId: string, customerId: st
       'debts.status',
       'debts.created_at',
     );
+}
+
+/** The customer's own language: `contact_preferences.language`, else `preferred_locale` (BCP 47), else null. */
+export async function customerLanguage(db: Knex | Knex.Transaction, tenantId: string, customerId: string): Promise<string | null> {
+  const row = await tenantRows(db, customersResource, tenantId)
+    .where('customers.id', customerId)
+    .first<{ language: string | null } | undefined>(db.raw(`coalesce(customers.contact_preferences->>'language', customers.preferred_locale) AS language`));
+  return row?.language ?? null;
 }

@@ -88,7 +88,7 @@ export interface Operation<Q extends TSchema = TSchema, B extends TSchema = TSch
   };
   /** Errors particular to this operation (those common to its kind are added by the generator). */
   errors?: ErrorCode[];
-  /** Event types the operation may record (written through the outbox; OpenAPI `x-events`, checked by test/openapi/events.test.ts). */
+  /** Event types the operation may record (written through the outbox; OpenAPI `x-events`, each operation declaring any is run and checked by the test/openapi/events*.test.ts files). */
   events?: EventType[];
   /**
    * A test helper (docs/api.md section 15): only test clients reach it; to a live token it does not

@@ -13,6 +13,7 @@ import { debtOperations } from './debts/operations.js';
 import { debtLifecycleOperations } from './debts/lifecycle-operations.js';
 import { paymentOperations } from './payments/operations.js';
 import { lineItemOperations } from './line-items/operations.js';
+import { incomeAndExpenditureOperations } from './income-and-expenditures/operations.js';
 import { invoiceOperations } from './invoices/operations.js';
 import { paymentPlanOperations } from './payment-plans/operations.js';
 import { payoutOperations } from './payouts/operations.js';
@@ -42,6 +43,7 @@ export const API_OPERATIONS: readonly AnyOperation[] = withPathAliases(
     ...invoiceOperations,
     ...paymentOperations,
     ...paymentPlanOperations,
+    ...incomeAndExpenditureOperations,
     ...payoutOperations,
     ...tenantOperations,
     ...communicationTemplateOperations,

@@ -6,7 +6,8 @@
  */
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from '@dms/db';
-import { findPortalLink, linkState, portalSettings, verificationFact, verifyAnswer, type PortalLinkRow } from '@dms/domain/portal';
+import { customerLanguage, findPortalLink, linkState, portalSettings, verificationFact, verifyAnswer, type PortalLinkRow } from '@dms/domain/portal';
+import { matchLanguage } from '../i18n.js';
 import { render } from '../render.js';
 
 /** The verify_with of the organisation behind a link (its debt's, else the customer's latest debt's). */
@@ -20,10 +21,15 @@ async function verifyKind(db: Knex, link: PortalLinkRow) {
   return { kind: portalSettings(org?.configurations).verify_with, creditor: (org?.creditor as string | undefined) ?? '' };
 }
 
-/** Gives the session a new id (no fixation: the id before verification is not the one after). */
+/** Gives the session a new id (no fixation: the id before verification is not the one after); the chosen language stays. */
 function newSessionId(req: Request): Promise<void> {
+  const lang = req.session.lang;
   return new Promise<void>((ok, fail) =>
-    req.session.regenerate((e: unknown) => (e ? fail(e instanceof Error ? e : new Error('session regenerate failed')) : ok())),
+    req.session.regenerate((e: unknown) => {
+      if (e) return fail(e instanceof Error ? e : new Error('session regenerate failed'));
+      if (lang) req.session.lang = lang;
+      ok();
+    }),
   );
 }
 
@@ -76,12 +82,13 @@ export function linkRoutes(db: Knex): Router {
         req,
         res,
         'verify',
-        { kind, creditor, errors: [{ field: 'answer', message: 'The details you entered do not match our records. Check them and try again.' }] },
+        { kind, creditor, errors: [{ field: 'answer', message: 'link:verify.mismatch' }] },
         400,
       );
     }
     await newSessionId(req);
     Object.assign(req.session, { tenantId: link.tenant_id, customerId: link.customer_id, linkId: link.id, verifiedAt: Date.now() });
+    req.session.lang ??= matchLanguage(await customerLanguage(db, link.tenant_id, link.customer_id));
     res.redirect(303, link.debt_id ? `/debts/${encodeURIComponent(link.debt_id)}` : '/debts');
   });
 

@@ -139,9 +139,9 @@ export const callbackOperations: AnyOperation[] = [
     operationId: 'receiveSms',
     summary: 'Receive an SMS from a customer (Vonage)',
     description:
-      'A Vonage inbound message, signed with `SMS_SIGNATURE_SECRET` (401 otherwise). It becomes an inbound communication of the debt last texted to that number and moves the debt to `contact_established`. Idempotent by Vonage `messageId`.',
+      "A Vonage inbound message, signed with `SMS_SIGNATURE_SECRET` (401 otherwise). It becomes an inbound communication of the debt last texted to that number and moves the debt to `contact_established`; a whole text of `STOP` also removes `sms` from the customer's accepted channels (`customer.updated`). Idempotent by Vonage `messageId`.",
     errors: ['invalid_token', 'body_too_large'],
-    events: ['communication.received', 'debt.contact_established'],
+    events: ['communication.received', 'debt.contact_established', 'customer.updated'],
     handler: async ({ ctx, req }): Promise<CallbackOutcome> => {
       const { parseVonageInbound } = await channels();
       const params = await webhookParams(req);

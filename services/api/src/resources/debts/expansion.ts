@@ -1,6 +1,6 @@
 /**
  * What a debt expands (docs/api.md sections 4 and 10): `customer` and `organisation` in place of
- * their ids; `payments`, `line_items`, `invoices` and `payment_plans` as lists of the debt's
+ * their ids; `payments`, `line_items`, `invoices`, `payment_plans` and `income_and_expenditures` as lists of the debt's
  * objects (newest first, their own references as ids). Each is one batch query per page
  * (operations/expansion.ts). A customer deleted since shows as its deleted stub
  * `{id, object, deleted: true}`. Also the debt embedded in the objects that belong to it
@@ -10,6 +10,7 @@ import type { Knex } from '@dms/db';
 import { deletedObject } from '@dms/domain/kernel';
 import { customersResource, toCustomer, withContactDetails, type CustomerRow } from '@dms/domain/customers';
 import { debtsResource, toDebt, type DebtRow } from '@dms/domain/debts';
+import { incomeAndExpendituresResource, toIncomeAndExpenditure, type IncomeAndExpenditureRow } from '@dms/domain/income-and-expenditure';
 import { invoicesResource, toInvoice, withLineItemIds, type InvoiceRowWithItems } from '@dms/domain/invoices';
 import { lineItemsResource, toLineItem, type LineItemRow } from '@dms/domain/line-items';
 import { toOrganisationWithDetails, withOrganisationContactDetails, type OrganisationRowWithDetails } from '@dms/domain/organisation-contact-details';
@@ -38,6 +39,7 @@ export const DEBT_EXPANSIONS = declareExpansions('debt', {
   payment_plans: referencingRows<Debt, PaymentPlanRow>(paymentPlansResource, 'debt_id', (r) => toPaymentPlan(r), {
     expands: 'payment_plan',
   }),
+  income_and_expenditures: referencingRows<Debt, IncomeAndExpenditureRow>(incomeAndExpendituresResource, 'debt_id', toIncomeAndExpenditure),
 } satisfies ExpansionRegistry<Debt>);
 
 export type DebtExpansion = keyof typeof DEBT_EXPANSIONS;

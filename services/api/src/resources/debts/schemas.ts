@@ -1,13 +1,14 @@
 /**
  * The debt as the API shows it (docs/api.md sections 5 and 10): the domain's object with its
  * `customer` and `organisation` as ids or, with `expand[]`, the objects themselves, and its
- * payments, line items, invoices and payment plans as lists. Also `debt` of the objects that
+ * payments, line items, invoices, payment plans and income and expenditure statements as lists. Also `debt` of the objects that
  * belong to a debt: the id, or the debt itself with `expand[]=debt`.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { deletedObjectSchema, type DeletedObject } from '@dms/domain/kernel';
 import { Debt as DebtObject } from '@dms/domain/debts';
 import type { Customer } from '@dms/domain/customers';
+import type { IncomeAndExpenditure } from '@dms/domain/income-and-expenditure';
 import { Invoice } from '@dms/domain/invoices';
 import { LineItem } from '@dms/domain/line-items';
 import type { OrganisationWithContactDetails as Organisation } from '@dms/domain/organisation-contact-details';
@@ -39,6 +40,11 @@ export const Debt = Type.Object({
   line_items: Type.Optional(Type.Array(LineItem, { description: "The debt's line items, newest first, with `expand[]=line_items`." })),
   invoices: Type.Optional(Type.Array(Invoice, { description: "The debt's invoices, newest first, with `expand[]=invoices`." })),
   payment_plans: Type.Optional(Type.Array(PaymentPlan, { description: "The debt's payment plans, newest first, with `expand[]=payment_plans`." })),
+  income_and_expenditures: Type.Optional(
+    Type.Array(Type.Unsafe<IncomeAndExpenditure>({ $ref: '#/components/schemas/IncomeAndExpenditure' }), {
+      description: "The debt's income and expenditure statements, newest first, with `expand[]=income_and_expenditures`.",
+    }),
+  ),
   created_at,
   updated_at,
 });

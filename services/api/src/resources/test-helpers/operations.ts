@@ -75,14 +75,14 @@ export const testHelperOperations: AnyOperation[] = [
     tag,
     summary: "Simulate a reply from a debt's customer",
     description:
-      "The customer answers, by email (default) or SMS: an inbound communication (`received`, `communication.received`) is recorded exactly as a real reply is (`POST /callbacks/email`, `/callbacks/sms/inbound`), linked to the customer's detail whose value is `from` (by default the detail the engine writes to by that method), and the debt moves to `contact_established` when its status allows. Another mode's or no debt is 404.",
+      "The customer answers, by email (default) or SMS: an inbound communication (`received`, `communication.received`) is recorded exactly as a real reply is (`POST /callbacks/email`, `/callbacks/sms/inbound`), linked to the customer's detail whose value is `from` (by default the detail the engine writes to by that method), and the debt moves to `contact_established` when its status allows; an SMS whose whole text is `STOP` also removes `sms` from the customer's accepted channels (`customer.updated`). Another mode's or no debt is 404.",
     access: { token: true, scope: 'communications:write' },
     testOnly: true,
     pathParams: { id: 'deb' },
     query: querySchema(showCommunication.expand),
     body: { name: 'TestInbound', schema: SimulatedReply, optional: true },
     response: { ...communication, status: 201 },
-    events: ['communication.received', 'debt.contact_established'],
+    events: ['communication.received', 'debt.contact_established', 'customer.updated'],
     handler: async (i) => showCommunication.one(i, simulateReply(i.ctx.db, i.tenantId, i.params.id, i.body ?? {}).then(toCommunication)),
   }),
   defineOperation({
