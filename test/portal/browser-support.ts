@@ -158,34 +158,3 @@ export async function tabTo(page: Page, text: RegExp, max = 15): Promise<void> {
 export async function expectHeading(page: Page, text: string): Promise<void> {
   await expect(page.locator('h1').innerText()).resolves.toBe(text);
 }
-
-/** A page of the journey, handed to the caller's check: its short name (also the screenshot's). */
-export type PageCheck = (page: Page, name: string) => Promise<void>;
-
-/**
- * Walks the journey with pointer and typing as most people do: the link → verification (a wrong
- * date of birth first, then the right one) → the debts list → the debt → sign out, asserting each
- * page's heading and calling `check` on each (names: verify, verify-error, debts, debt, signed-out).
- */
-export async function walkJourney(page: Page, base: string, token: string, check: PageCheck): Promise<void> {
-  await page.goto(`${base}/l/${token}`);
-  expect(new URL(page.url()).pathname).toBe('/verify');
-  await expectHeading(page, 'Confirm it is you');
-  await check(page, 'verify');
-  await page.getByLabel('Your date of birth').fill('1980-03-28');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByRole('heading', { level: 2, name: 'There is a problem' }).waitFor();
-  await expect(page.getByRole('link', { name: /do not match our records/ }).count()).resolves.toBe(1);
-  await check(page, 'verify-error');
-  await page.getByLabel('Your date of birth').fill(BIRTH_DATE);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expectHeading(page, 'Your accounts');
-  await check(page, 'debts');
-  await page.getByRole('link', { name: /Northwind Utilities, account ACC-77/ }).click();
-  await expectHeading(page, 'Your account with Northwind Utilities');
-  await expect(page.locator('main').innerText()).resolves.toMatch(/£75\.00[\s\S]*£100\.00[\s\S]*£25\.00/);
-  await check(page, 'debt');
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await expectHeading(page, 'You are signed out');
-  await check(page, 'signed-out');
-}

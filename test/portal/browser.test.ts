@@ -6,9 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
-import { closeHarness, testDb } from '../support/harness.js';
+import { closeHarness } from '../support/harness.js';
 import {
-  BIRTH_DATE,
   expectAccessible,
   expectNoSidewaysScroll,
   focusedId,
@@ -18,12 +17,11 @@ import {
   seedCustomer,
   shoot,
   startPortal,
-  walkJourney,
   type RunningPortal,
   type SeededCustomer,
   BROWSER_TEST_MS,
-  expectHeading,
 } from './browser-support.js';
+import { walkDeadEnds, walkJourney } from './browser-journeys.js';
 
 let browser: Browser;
 let portal: RunningPortal;
@@ -38,41 +36,6 @@ afterAll(async () => {
   await portal?.close();
   await closeHarness();
 });
-
-/** Each page of the dead ends at the page's current width: heading, axe, screenshot. */
-async function deadEnds(page: Page, check: (page: Page, name: string) => Promise<void>): Promise<void> {
-  await page.goto(`${portal.base}/l/${'A'.repeat(43)}`);
-  await expectHeading(page, 'This link is not valid');
-  await check(page, 'link-unknown');
-  const gone = await linkFor(who);
-  await testDb()('portal_links').where({ id: gone.id }).update({ revoked_at: new Date() });
-  await page.goto(`${portal.base}/l/${gone.token}`);
-  await expectHeading(page, 'This link has expired');
-  await check(page, 'link-gone');
-  const locked = await linkFor(who);
-  await page.goto(`${portal.base}/l/${locked.token}`);
-  for (let i = 0; i < 5; i++) {
-    await page.getByLabel('Your date of birth').fill('2001-01-01');
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.locator('h1').waitFor();
-  }
-  await expectHeading(page, 'Too many attempts');
-  await check(page, 'locked');
-  // A form sent after its session ended (here: cookies cleared) is refused without counting an attempt.
-  const stale = await linkFor(who);
-  await page.goto(`${portal.base}/l/${stale.token}`);
-  await page.context().clearCookies();
-  await page.getByLabel('Your date of birth').fill(BIRTH_DATE);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expectHeading(page, 'This form has expired');
-  await check(page, 'expired-form');
-  await page.goto(`${portal.base}/debts`);
-  await expectHeading(page, 'You are signed out');
-  await check(page, 'session-ended');
-  await page.goto(`${portal.base}/nowhere`);
-  await expectHeading(page, 'Page not found');
-  await check(page, 'not-found');
-}
 
 describe('with JavaScript on, at 1280 px', () => {
   test(
@@ -92,7 +55,7 @@ describe('with JavaScript on, at 1280 px', () => {
     'the dead ends (unknown, expired, locked link; expired form; ended session; not found) have no axe-core violation',
     async () => {
       const page = await newPage(browser);
-      await deadEnds(page, async (p, name) => {
+      await walkDeadEnds(page, portal.base, who, async (p, name) => {
         await expectAccessible(p, name);
         await shoot(p, name);
       });
@@ -112,6 +75,50 @@ describe('with JavaScript on, at 1280 px', () => {
       await expect(focusedId(page)).resolves.toMatchObject({ className: 'error-summary' });
       await page.getByRole('link', { name: /do not match our records/ }).click();
       await expect(focusedId(page)).resolves.toMatchObject({ id: 'answer' });
+      await page.context().close();
+    },
+    BROWSER_TEST_MS,
+  );
+});
+
+describe('in French (fr-FR)', () => {
+  test(
+    'the journey, after choosing Français, has every page in French with no axe-core violation',
+    async () => {
+      const page = await newPage(browser);
+      const seen: string[] = [];
+      await walkJourney(
+        page,
+        portal.base,
+        (await linkFor(who)).token,
+        async (p, name) => {
+          await expectAccessible(p, `fr-FR ${name}`);
+          await shoot(p, `fr-FR-${name}`);
+          seen.push(name);
+        },
+        'fr-FR',
+      );
+      expect(seen).toEqual(['verify', 'verify-error', 'debts', 'debt', 'signed-out']);
+      await page.context().close();
+    },
+    BROWSER_TEST_MS,
+  );
+
+  test(
+    'the dead ends, for a browser asking for French, have no axe-core violation',
+    async () => {
+      const page = await newPage(browser, { locale: 'fr-FR' });
+      await walkDeadEnds(
+        page,
+        portal.base,
+        who,
+        async (p, name) => {
+          await expect(p.locator('html').getAttribute('lang')).resolves.toBe('fr-FR');
+          await expectAccessible(p, `fr-FR ${name}`);
+          await shoot(p, `fr-FR-${name}`);
+        },
+        'fr-FR',
+      );
       await page.context().close();
     },
     BROWSER_TEST_MS,
@@ -155,7 +162,7 @@ describe('at 320 px', () => {
         await shoot(p, name);
       };
       await walkJourney(page, portal.base, (await linkFor(who)).token, check);
-      await deadEnds(page, check);
+      await walkDeadEnds(page, portal.base, who, check);
       await page.context().close();
     },
     BROWSER_TEST_MS,
