@@ -1,0 +1,160 @@
+/**
+ * What the portal's browser tests share (test/portal/browser*.test.ts): the portal application on a
+ * free port over the suite's PostgreSQL, a customer with a debt, a payment and a portal link,
+ * Debian's Chromium through playwright-core (never a downloaded browser), an axe-core check
+ * against WCAG 2.0/2.1/2.2 A and AA, and screenshots into `PORTAL_SHOTS_DIR` when that is set.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { expect } from '@jest/globals';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { buildPortal } from '@dms/portal/app';
+import { createLogger } from '@dms/logger';
+import { createPortalLink } from '@dms/domain/portal';
+import { seedParties, signedInTenant, testDb } from '../support/harness.js';
+import { createDebt } from '../support/debts.js';
+
+/** Debian's chromium package (scripts/ensure-chromium.sh installs it before `npm test`). */
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** The axe-core rule tags every portal page must pass: WCAG 2.0, 2.1 and 2.2, levels A and AA. */
+export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/** Starts headless Debian Chromium (throws naming the install script when it is missing). */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/ensure-chromium.sh (installs Debian's chromium package).`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** A running portal: its base URL and `close()` (server, then the session store's pool). */
+export interface RunningPortal {
+  base: string;
+  close: () => Promise<void>;
+}
+
+/** Builds the portal application on a free port of 127.0.0.1 over the suite's database. */
+export async function startPortal(): Promise<RunningPortal> {
+  const portal = buildPortal({
+    db: testDb(),
+    log: createLogger('portal', 'silent'),
+    databaseUrl: process.env.TEST_DATABASE_URL!,
+    baseUrl: 'http://localhost',
+    sessionSecret: 'test-session-secret',
+  });
+  const server = createServer(portal);
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      await new Promise((ok) => server.close(ok));
+      await portal.close();
+    },
+  };
+}
+
+/** Time limit of one browser test: a few seconds alone, far more on a shared, loaded machine. */
+export const BROWSER_TEST_MS = 150_000;
+
+/** The date of birth of every seeded customer (the default verification fact). */
+export const BIRTH_DATE = '1980-03-27';
+
+/** A customer of a new tenant: date of birth set, one ready debt (account ACC-77, 100.00 GBP) with a 25.00 payment. */
+export interface SeededCustomer {
+  tenantId: string;
+  customerId: string;
+  debtId: string;
+}
+
+/** Seeds a customer with one debt, its line item and a payment, through the public API. */
+export async function seedCustomer(): Promise<SeededCustomer> {
+  const me = await signedInTenant();
+  const parties = await seedParties(me.api);
+  await me.api.patch(`/customers/${parties.customerId}`, { date_of_birth: BIRTH_DATE }).expect(200);
+  const debt = await createDebt(me.api, parties, { account_number: 'ACC-77', breakdown: undefined, line_items: [{ kind: 'debt', amount: 10000 }] });
+  await me.api.post(`/debts/${debt.id}/ready`).expect(200);
+  await me.api.post(`/debts/${debt.id}/payments`, { amount: 2500, currency: 'GBP' }).expect(201);
+  return { tenantId: me.tenant.tenantId, customerId: parties.customerId, debtId: debt.id as string };
+}
+
+/** A fresh portal link of `who` (30 days, no debt: verification leads to the debts list). */
+export async function linkFor(who: SeededCustomer): Promise<{ id: string; token: string }> {
+  const { row, token } = await createPortalLink(testDb(), { tenantId: who.tenantId, customerId: who.customerId, ttlDays: 30 });
+  return { id: row.id, token };
+}
+
+/** A new page in a new context (`options`: viewport, javaScriptEnabled…); close its context after use. */
+export async function newPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+  return context.newPage();
+}
+
+/** Runs axe-core with WCAG_TAGS on the page; fails listing each violation's rule, impact and first targets. */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  const found = violations.map(
+    (v) =>
+      `${label}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join(', ')}`,
+  );
+  expect(found).toEqual([]);
+}
+
+/** Fails when the page scrolls sideways at its viewport width (WCAG 1.4.10 reflow at 320 px). */
+export async function expectNoSidewaysScroll(page: Page, label: string): Promise<void> {
+  const { scroll, width } = (await page.evaluate('({ scroll: document.scrollingElement.scrollWidth, width: window.innerWidth })')) as {
+    scroll: number;
+    width: number;
+  };
+  expect({ label, scroll }).toEqual({ label, scroll: Math.min(scroll, width) });
+}
+
+/** Saves a full-page screenshot as `<dir>/<name>-<width>.png` when PORTAL_SHOTS_DIR names a directory (kept out of the repository). */
+export async function shoot(page: Page, name: string): Promise<void> {
+  const dir = process.env.PORTAL_SHOTS_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}-${page.viewportSize()?.width ?? 0}.png`), fullPage: true });
+}
+
+/** What is focused: its tag, its text (`#id` for a field) and whether an outline or box-shadow marks it. */
+export async function focused(page: Page): Promise<{ tag: string; text: string; visible: boolean }> {
+  return (await page.evaluate(`(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return { tag: 'body', text: '', visible: false };
+    const s = getComputedStyle(el);
+    const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2;
+    return { tag: el.tagName.toLowerCase(), text: (el.textContent || '').trim() || '#' + el.id, visible: outline || s.boxShadow !== 'none' };
+  })()`)) as { tag: string; text: string; visible: boolean };
+}
+
+/** The focused element's `id` and `class` attribute ('' when none). */
+export async function focusedId(page: Page): Promise<{ id: string; className: string }> {
+  return (await page.evaluate("({ id: document.activeElement?.id ?? '', className: document.activeElement?.className ?? '' })")) as {
+    id: string;
+    className: string;
+  };
+}
+
+/** Presses Tab until the focused element's text matches `text` (at most `max` presses), checking every stop shows its focus. */
+export async function tabTo(page: Page, text: RegExp, max = 15): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const f = await focused(page);
+    expect({ stop: f.text, visible: f.visible }).toEqual({ stop: f.text, visible: true });
+    if (text.test(f.text)) return;
+  }
+  throw new Error(`no element matching ${String(text)} within ${max} Tab presses`);
+}
+
+/** Waits for the page's `h1` and expects its text (failing with the heading actually shown). */
+export async function expectHeading(page: Page, text: string): Promise<void> {
+  await expect(page.locator('h1').innerText()).resolves.toBe(text);
+}
