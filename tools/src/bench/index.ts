@@ -7,7 +7,7 @@
  * `--report-only` rewrites the report from the last full run (.data/bench/last-run.json) without
  * measuring, e.g. after editing FINDINGS.md.
  *
- * `--into-report` (with selected self-contained scenarios only: retention, whose figures depend on
+ * `--into-report` (with selected self-contained scenarios only: retention, payouts, portal, whose figures depend on
  * no other scenario and no data set) writes those scenarios' sections into the existing
  * BENCHMARKS.md, each with its own tables and the date of its run, e.g.
  * `npm run bench:retention -- --into-report`.
@@ -20,6 +20,7 @@ import { describeMachine } from './machine.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { listsScenario } from './scenarios/lists.js';
 import { payoutsScenario } from './scenarios/payouts.js';
+import { portalScenario } from './scenarios/portal.js';
 import { retentionScenario } from './scenarios/retention.js';
 import { searchScenario } from './scenarios/search.js';
 import { tokensScenario } from './scenarios/tokens.js';
@@ -43,11 +44,12 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   payouts: payoutsScenario,
   engine: engineScenario,
   imports: importsScenario,
+  portal: portalScenario,
   memory: memoryScenario,
 };
 
 /** Scenarios whose figures depend on no other scenario, so a run of them alone may update their report section. */
-const SELF_CONTAINED = new Set(['retention', 'payouts']);
+const SELF_CONTAINED = new Set(['retention', 'payouts', 'portal']);
 
 const args = process.argv.slice(2);
 if (args[0] === '--report-only') {

@@ -118,8 +118,8 @@ export async function renderMarkdown(input: ReportInput): Promise<string> {
     '',
     '`npm run bench` (about 25 minutes at full size) needs a PostgreSQL server and `pgbench`: by default the local server at ' +
       '127.0.0.1:5432 as user postgres; `DATABASE_URL` points at another server, on which the database `dms_bench` is dropped and ' +
-      'recreated. `npm run bench:lists` (and `:search`, `:tokens`, `:verification`, `:webhooks`, `:retention`) runs one scenario and prints its table ' +
-      'without touching this file; `npm run bench:retention -- --into-report` also rewrites its own section here (it depends on no other scenario). ' +
+      'recreated. `npm run bench:lists` (and `:search`, `:tokens`, `:verification`, `:webhooks`, `:retention`, `:portal`) runs one scenario and prints its table ' +
+      'without touching this file; `npm run bench:retention -- --into-report` (also `:payouts`, `:portal`) also rewrites its own section here (it depends on no other scenario). ' +
       'Sizes: `BENCH_DEBTS`, `BENCH_DURATION` (also sets the retention window: 0.0001 days per second), `BENCH_WARMUP`, `BENCH_CONNECTIONS`, ' +
       '`BENCH_WEBHOOK_EVENTS`, `BENCH_TOKEN_CLIENTS`, `BENCH_RETENTION_RATE`.',
     '',

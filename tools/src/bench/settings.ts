@@ -30,6 +30,7 @@ const benchSpec = {
   BENCH_IMPORT_ROWS: num({ default: 1_000_000, desc: 'Rows of the placement file of the imports scenario' }),
   BENCH_IMPORT_WORKERS: num({ default: 2, desc: 'Workers applying the imports scenario file' }),
   BENCH_IMPORT_BATCH: num({ default: 0, desc: "The workers' IMPORT_BATCH_SIZE in the imports scenario; 0: the worker's default" }),
+  BENCH_PORTAL_CUSTOMERS: num({ default: 1_000, desc: 'Customers (one debt each) of the portal scenario' }),
   BENCH_TOKEN_CLIENTS: num({ default: 200, desc: 'Distinct OAuth clients the token scenario rotates through' }),
   BENCH_DATABASE_SUFFIX: str({ default: '', desc: `Suffix of the recreated database's name (${BENCH_DATABASE}_<suffix>): letters, digits and _ only` }),
   BENCH_WEB_CONCURRENCY: num({
@@ -54,6 +55,8 @@ export interface BenchSettings {
   webhookEvents: number;
   webhookRate: number;
   tokenClients: number;
+  /** Customers of the portal scenario, each with one debt. */
+  portalCustomers: number;
   /** Succeeded payments the payout scenario pays out in one run. */
   payoutPayments: number;
   /** Events per second of the retention scenario (its window is 0.0001 days per BENCH_DURATION second). */
@@ -100,6 +103,7 @@ export function loadBenchSettings(env: NodeJS.ProcessEnv = process.env): BenchSe
     importRows: positive('BENCH_IMPORT_ROWS', c.BENCH_IMPORT_ROWS),
     importWorkers: positive('BENCH_IMPORT_WORKERS', c.BENCH_IMPORT_WORKERS),
     importBatch: Math.max(0, Math.floor(c.BENCH_IMPORT_BATCH)),
+    portalCustomers: Math.floor(positive('BENCH_PORTAL_CUSTOMERS', c.BENCH_PORTAL_CUSTOMERS)),
     tokenClients: Math.floor(positive('BENCH_TOKEN_CLIENTS', c.BENCH_TOKEN_CLIENTS)),
     payoutPayments: Math.floor(positive('BENCH_PAYOUT_PAYMENTS', c.BENCH_PAYOUT_PAYMENTS)),
     webConcurrency: c.BENCH_WEB_CONCURRENCY > 0 ? Math.floor(c.BENCH_WEB_CONCURRENCY) : availableParallelism(),

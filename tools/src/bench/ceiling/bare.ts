@@ -18,13 +18,16 @@ export interface BareServer {
 
 const SCRIPT = fileURLToPath(new URL('./bare-server.js', import.meta.url));
 
+/** A bare server script of this directory (compiled name), e.g. the portal page's ceiling. */
+export const BARE_PORTAL = fileURLToPath(new URL('./bare-portal.js', import.meta.url));
+
 /**
- * Forks the bare server with `settings.webConcurrency` workers and waits until all listen.
+ * Forks the bare server (`script`, default the API's, with `extraEnv`) with `settings.webConcurrency` workers and waits until all listen.
  * @throws when it exits or does not become ready within 60 s
  */
-export async function startBareServer(settings: BenchSettings, stack: Stack): Promise<BareServer> {
+export async function startBareServer(settings: BenchSettings, stack: Stack, script = SCRIPT, extraEnv: Record<string, string> = {}): Promise<BareServer> {
   const port = await freePort();
-  const child = fork(SCRIPT, [], {
+  const child = fork(script, [], {
     env: {
       ...process.env,
       DATABASE_URL: settings.databaseUrl,
@@ -35,6 +38,7 @@ export async function startBareServer(settings: BenchSettings, stack: Stack): Pr
       JWKS_URI: new URL('/.well-known/jwks.json', stack.env.AUTH_ISSUER).href,
       PUBLIC_BASE_URL: stack.env.PUBLIC_BASE_URL!,
       ...(settings.cpuProfileDir ? cpuProfileEnv(settings.cpuProfileDir) : {}),
+      ...extraEnv,
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
