@@ -10,7 +10,7 @@ import helmet from 'helmet';
 import { isReachable, poolUsage, type Knex } from '@dms/db';
 import type { Logger } from '@dms/logger';
 import { createServiceMetrics, metricsText } from '@dms/metrics';
-import { absoluteLimit, csrf, sessions } from './session.js';
+import { absoluteLimit, csrf, saveBeforeRedirect, sessions } from './session.js';
 import { render } from './render.js';
 import { isLanguage } from './i18n.js';
 import { linkRoutes } from './routes/link.js';
@@ -71,6 +71,7 @@ export function buildPortal(deps: PortalDeps, isDraining: () => boolean = () => 
   app.use(express.urlencoded({ extended: false, limit: '16kb' }));
   const store = sessions(deps.databaseUrl, deps.baseUrl, deps.sessionSecret);
   app.use(store.middleware);
+  app.use(saveBeforeRedirect);
   app.use(absoluteLimit);
   // `?lang=` on any page chooses the language for the rest of the session (i18n.ts).
   app.use((req, _res, next) => {

@@ -12,8 +12,8 @@ import { LANGUAGES, isLanguage, languageOf, translate } from './i18n.js';
 
 const VIEWS = fileURLToPath(new URL('../views', import.meta.url));
 
-/** The template engine (outputEscape: escape, so every `{{ }}` is HTML-escaped). */
-export const liquid = new Liquid({ root: VIEWS, extname: '.liquid', outputEscape: 'escape', strictFilters: true });
+/** The template engine (outputEscape: escape, so every `{{ }}` is HTML-escaped; templates parsed once and kept). */
+export const liquid = new Liquid({ root: VIEWS, extname: '.liquid', outputEscape: 'escape', strictFilters: true, cache: true });
 liquid.registerFilter('money', (minor: number, currency: string, locale = 'en-GB') =>
   new Intl.NumberFormat(locale, { style: 'currency', currency }).format(Number(minor) / 10 ** fractionDigits(currency)),
 );

@@ -62,6 +62,20 @@ export function sessions(databaseUrl: string, baseUrl: string, secret: string) {
   };
 }
 
+/**
+ * Writes the session before any redirect is sent: express-session otherwise stores it while the
+ * 303 is already on its way, and a browser that follows the redirect at once can arrive before
+ * its session (a `/l/<token>` → `/verify` that finds no link).
+ */
+export function saveBeforeRedirect(req: Request, res: Response, next: NextFunction): void {
+  const redirect = res.redirect.bind(res) as (...args: unknown[]) => void;
+  res.redirect = ((...args: unknown[]) => {
+    if (!req.session) return redirect(...args);
+    req.session.save((err: unknown) => (err ? next(err) : redirect(...args)));
+  });
+  next();
+}
+
 /** Ends sessions older than ABSOLUTE_MS since verification. */
 export function absoluteLimit(req: Request, _res: Response, next: NextFunction): void {
   if (req.session?.verifiedAt && Date.now() - req.session.verifiedAt > ABSOLUTE_MS) {

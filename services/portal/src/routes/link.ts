@@ -93,7 +93,9 @@ export function linkRoutes(db: Knex): Router {
   });
 
   r.post('/sign-out', (req, res) => {
-    req.session.destroy(() => res.redirect(303, '/signed-out'));
+    // The signed-out page stays in the language the customer was reading.
+    const lang = req.session.lang;
+    req.session.destroy(() => res.redirect(303, lang ? `/signed-out?lang=${encodeURIComponent(lang)}` : '/signed-out'));
   });
   r.get('/signed-out', (req, res) => render(req, res, 'signed-out'));
   return r;
