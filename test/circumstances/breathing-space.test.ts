@@ -1,5 +1,5 @@
 /**
- * Breathing space and vulnerability disclosures (docs/api.md section 18), over HTTP: a standard
+ * Breathing space and vulnerability disclosures (docs/api.md section 19), over HTTP: a standard
  * breathing space moves the debt to `legal_protection` with `end_at` 60 days after its start, a
  * mental-health crisis one with no `end_at`; interest and fees are then refused; a vulnerability
  * disclosure moves it to `follow_up_required` with contact paused 30 days; each reaches the tenant

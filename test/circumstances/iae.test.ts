@@ -1,5 +1,5 @@
 /**
- * Income and expenditure statements over HTTP (docs/api.md section 18): a tenant records a
+ * Income and expenditure statements over HTTP (docs/api.md section 19): a tenant records a
  * statement taken by phone (`POST /debts/{id}/income_and_expenditures`), each entry stored with its
  * monthly figure and the disposable income computed; the debt's statements are listed newest first
  * with keyset pages and `X-Total-Count`, and embedded with `expand[]=income_and_expenditures`;

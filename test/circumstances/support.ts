@@ -1,9 +1,9 @@
 /**
- * Income and expenditure fixtures (docs/api.md section 18): a statement body with every entry of
+ * Income and expenditure fixtures (docs/api.md section 19): a statement body with every entry of
  * every group, as `POST /debts/{id}/income_and_expenditures` takes it.
  */
 
-/** The money groups of a statement and their entries, as docs/api.md section 18 lists them. */
+/** The money groups of a statement and their entries, as docs/api.md section 19 lists them. */
 export const STATEMENT_ENTRIES: Record<string, string[]> = {
   income: ['earnings', 'benefits', 'pensions', 'other'],
   fixed_costs: ['housing', 'council_tax', 'utilities', 'childcare', 'insurance', 'transport'],

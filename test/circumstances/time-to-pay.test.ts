@@ -1,5 +1,5 @@
 /**
- * The customer's time to pay on a payment plan (docs/api.md section 18), over HTTP: the next
+ * The customer's time to pay on a payment plan (docs/api.md section 19), over HTTP: the next
  * instalment delayed by 1 to 14 days and the day of future instalments changed, each once per
  * instalment (409 `resource_conflict` the second time, nothing changed), bad input 400 naming the
  * field with nothing changed, each change a `payment_plan.updated` event; the worker's

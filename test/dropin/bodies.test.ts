@@ -59,7 +59,7 @@ describe('organisations', () => {
   });
 });
 
-describe("the public API's payment options (CONTRACT sections 15 and 17)", () => {
+describe("the public API's payment options (docs/api.md sections 15 and 18)", () => {
   const publicFields = { pay_later_permitted: true, payment_plans_permitted: false, metadata: { plan_source: 'crm', tier: 'gold' } };
 
   test('pay_later_permitted, payment_plans_permitted and metadata beside ours: stored, returned, replaced whole by PATCH', async () => {

@@ -1,5 +1,5 @@
 /**
- * The customer access log (docs/api.md section 18, "Access log"): every read of a customer's
+ * The customer access log (docs/api.md section 20, "Access log"): every read of a customer's
  * personal data by an operator token is recorded (who, which customer, which operation, when);
  * the portal records its reads through `recordAccess`; a tenant's own reads are not recorded;
  * `GET /customers/{id}/access_log` pages it newest first; the application's role can neither

@@ -1,5 +1,5 @@
 /**
- * `POST /customers/{id}/erase` (docs/api.md section 18, "Erasure"): refused with 409 naming the
+ * `POST /customers/{id}/erase` (docs/api.md section 20, "Erasure"): refused with 409 naming the
  * debt while it is being worked, nothing changed; then every personal value is gone from every
  * text, JSON and date column of every table of the database, while amounts, statuses and ids stay;
  * `customer.erased` is recorded once; a second erasure changes nothing; bad input is a 400.

@@ -1,5 +1,5 @@
 /**
- * `GET /customers/{id}/export` (docs/api.md section 18, "Export"): one JSON document with every
+ * `GET /customers/{id}/export` (docs/api.md section 20, "Export"): one JSON document with every
  * section of the field list, each holding this customer's objects alone; an operator's export is
  * recorded in the access log, which the document includes; another tenant's customer is 404.
  */

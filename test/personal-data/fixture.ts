@@ -1,5 +1,5 @@
 /**
- * A customer with personal data in every table that can hold it (docs/api.md section 18): names,
+ * A customer with personal data in every table that can hold it (docs/api.md section 20): names,
  * date of birth and metadata on the customer, an e-mail, a telephone number and an address, a
  * debt with a payment and a plan, an inbound communication quoting the customer, and the events
  * all of these recorded. Every value is unique to the run, so a scan of the database finds only

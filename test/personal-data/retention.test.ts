@@ -1,5 +1,5 @@
 /**
- * Retention erasure (docs/api.md section 18, "Retention"): with
+ * Retention erasure (docs/api.md section 20, "Retention"): with
  * `configurations.retention.erase_after_days`, the worker erases a customer once that many days
  * (by the worker's clock offset, no waiting) have passed since its last debt closed, once, with two
  * workers at once; a customer with a debt still worked, or of a tenant keeping the default 2190

@@ -1,5 +1,5 @@
 /**
- * Dispute or ask a question from the portal (CONTRACT section 17, docs/api.md section 18), over
+ * Dispute or ask a question from the portal (docs/api.md section 18), over
  * HTTP against the real application and PostgreSQL: form → check your answers → an inbound
  * `portal` communication, the debt `disputed` or `queried` (no further contact), the tenant's
  * `debt.disputed` / `debt.queried` with `whodunnit` `customer:<id>`; bad answers are 400 naming
@@ -31,7 +31,13 @@ beforeAll(async () => {
   await me.api.patch(`/customers/${customerId}`, { date_of_birth: '1980-03-27' }).expect(200);
   const second = await me.api.post('/customers', { kind: 'individual', first_name: 'Bob', last_name: 'Other', date_of_birth: '1970-01-01' }).expect(201);
   otherDebtId = await debtIn(me.api, { ...parties, customerId: second.body.id as string }, 'prepared');
-  portal = buildPortal({ db: testDb(), log: createLogger('portal', 'silent'), databaseUrl: process.env.TEST_DATABASE_URL!, baseUrl: 'http://localhost', sessionSecret: 's' });
+  portal = buildPortal({
+    db: testDb(),
+    log: createLogger('portal', 'silent'),
+    databaseUrl: process.env.TEST_DATABASE_URL!,
+    baseUrl: 'http://localhost',
+    sessionSecret: 's',
+  });
   server = createServer(portal);
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

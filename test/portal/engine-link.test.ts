@@ -78,7 +78,9 @@ test('the email carries a link of its own; only its hash is stored; it opens the
   const shown = await t.api.get(`/communications/${com.id}`).expect(200);
   expect(shown.body.body).toContain('/l/[link-token]');
   expect(await tablesHolding(token!)).toEqual([]);
-  const link = await testDb()('portal_links').where({ token_hash: hashToken(token!) }).first();
+  const link = await testDb()('portal_links')
+    .where({ token_hash: hashToken(token!) })
+    .first();
   expect(link).toMatchObject({ tenant_id: t.tenant.tenantId, customer_id: customer, debt_id: debt, communication_id: com.id, mode: 'live' });
 
   // The customer opens it and answers their date of birth: their debt, not a JSON 401.
@@ -112,7 +114,9 @@ test('a re-send after the provider refused for a while carries the same link', a
   const received = rig.channels.sms.messages().filter((m) => m.clientRef === sms.id);
   expect(received).toHaveLength(1);
   const token = LINK.exec(received[0]!.text)?.[1];
-  const link = await testDb()('portal_links').where({ token_hash: hashToken(token ?? '') }).first();
+  const link = await testDb()('portal_links')
+    .where({ token_hash: hashToken(token ?? '') })
+    .first();
   expect(link).toMatchObject({ communication_id: sms.id, debt_id: debt });
   expect(sms.body).toContain('/l/[link-token]');
 });

@@ -54,9 +54,19 @@ describe('pages', () => {
     const me = await signedInTenant();
     tenantId = me.tenant.tenantId;
     const parties = await seedParties(me.api);
-    customerId = (await me.api.post('/customers', { kind: 'individual', first_name: 'Amélie', last_name: 'Roux', date_of_birth: '1975-09-14', preferred_locale: 'fr-FR' }).expect(201)).body.id;
+    customerId = (
+      await me.api
+        .post('/customers', { kind: 'individual', first_name: 'Amélie', last_name: 'Roux', date_of_birth: '1975-09-14', preferred_locale: 'fr-FR' })
+        .expect(201)
+    ).body.id;
     await createDebt(me.api, { ...parties, customerId }, { account_number: 'FR-1' });
-    portal = buildPortal({ db: testDb(), log: createLogger('portal', 'silent'), databaseUrl: process.env.TEST_DATABASE_URL!, baseUrl: 'http://localhost', sessionSecret: 's' });
+    portal = buildPortal({
+      db: testDb(),
+      log: createLogger('portal', 'silent'),
+      databaseUrl: process.env.TEST_DATABASE_URL!,
+      baseUrl: 'http://localhost',
+      sessionSecret: 's',
+    });
     server = createServer(portal);
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,5 +1,5 @@
 /**
- * The customer portal (CONTRACT section 17, docs/api.md section 18), over HTTP against the
+ * The customer portal (docs/api.md section 18), over HTTP against the
  * real application and PostgreSQL: links (unknown 404, revoked or expired 410), verification
  * (generic error, lockout after five wrong answers with `customer.locked_out`, `customer.verified`
  * and a new session id on success), CSRF, isolation between customers and tenants, headers.
@@ -115,7 +115,9 @@ describe('verification', () => {
     expect(list.text).toContain('ACC-77');
     // The customer's data read through this session is in their access log (docs/api.md section 20).
     const log = await me.api.get(`/customers/${customerId}/access_log`).expect(200);
-    expect(log.body.data).toEqual(expect.arrayContaining([expect.objectContaining({ operation: 'portal:debts', actor: expect.stringMatching(/^portal_session:pln_/) })]));
+    expect(log.body.data).toEqual(
+      expect.arrayContaining([expect.objectContaining({ operation: 'portal:debts', actor: expect.stringMatching(/^portal_session:pln_/) })]),
+    );
     expect(list.text).not.toContain(otherDebtId);
     const page = await agent.get(`/debts/${debtId}`).expect(200);
     expect(page.text).toContain('Northwind Utilities');

@@ -25,7 +25,13 @@ beforeAll(async () => {
   [me, other] = await Promise.all([signedInTenant(), signedInTenant()]);
   parties = await seedParties(me.api);
   debtId = (await createDebt(me.api, parties)).id as string;
-  portal = buildPortal({ db: testDb(), log: createLogger('portal', 'silent'), databaseUrl: process.env.TEST_DATABASE_URL!, baseUrl: 'http://localhost', sessionSecret: 's' });
+  portal = buildPortal({
+    db: testDb(),
+    log: createLogger('portal', 'silent'),
+    databaseUrl: process.env.TEST_DATABASE_URL!,
+    baseUrl: 'http://localhost',
+    sessionSecret: 's',
+  });
   server = createServer(portal);
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
 });

@@ -1,5 +1,5 @@
 /**
- * Paying from the portal through the `local` provider (CONTRACT section 17, docs/api.md section
+ * Paying from the portal through the `local` provider (docs/api.md section
  * 18 "Payments"), over HTTP against the real application and PostgreSQL: amount → check your
  * answers → hosted test checkout → signed callback; declined and authentication cards; bad
  * amounts; forged and replayed callbacks; another customer's debt.

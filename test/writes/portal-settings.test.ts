@@ -1,5 +1,5 @@
 /**
- * `configurations.portal` on organisations (CONTRACT sections 17 and 18, docs/api.md sections 18
+ * `configurations.portal` on organisations (docs/api.md sections 18
  * and 19) over HTTP: the access fields (`verify_with`, `link_ttl_days`, `enabled`) and the income
  * and expenditure fields (`ie_required_above`, minor units or null; `disposable_income_share`,
  * 1-100) are stored and returned in one object; a bad value or an unknown field is 400 naming it,

@@ -202,7 +202,7 @@ export type paths = {
         };
         /**
          * Export everything held about a customer
-         * @description One JSON document (GDPR Article 15): the customer with its contact preferences, every contact detail, debt, payment, payment plan, communication (with its rendered text), the events about them and the access log, streamed section by section. An operator's export is recorded in the access log. Field by field: docs/api.md section 18.
+         * @description One JSON document (GDPR Article 15): the customer with its contact preferences, every contact detail, debt, payment, payment plan, communication (with its rendered text), the events about them and the access log, streamed section by section. An operator's export is recorded in the access log. Field by field: docs/api.md section 20.
          *
          *     Scope: `customers:read`.
          */

@@ -1,4 +1,4 @@
-/** Payment providers (CONTRACT section 17, docs/api.md section 18 "Payments"): the interface, signatures, the local provider. */
+/** Payment providers (docs/api.md section 18 "Payments"): the interface, signatures, the local provider. */
 export * from './provider.js';
 export * from './signature.js';
 export * from './local.js';

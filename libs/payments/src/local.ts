@@ -1,5 +1,5 @@
 /**
- * The `local` payment provider (CONTRACT section 17): a hosted test checkout served by the portal
+ * The `local` payment provider (docs/api.md section 18): a hosted test checkout served by the portal
  * at `/checkout/local/<reference>`, taking the card numbers Stripe documents for tests, whose
  * outcome comes back as a signed callback (signature.ts) like a real provider's webhook.
  */

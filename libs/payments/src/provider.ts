@@ -1,5 +1,5 @@
 /**
- * The payment-provider interface (CONTRACT section 17, docs/api.md section 18 "Payments"): the
+ * The payment-provider interface (docs/api.md section 18 "Payments"): the
  * portal asks a provider for a checkout of one pending payment, sends the customer to it, and
  * learns the outcome only from the provider's signed callback, verified here. Amounts in minor units.
  */

@@ -1,7 +1,20 @@
 /**
  * Settings of the resource API (services/api), read and validated once at start.
  */
-import { bool, commonSpec, ConfigError, corsOriginsSpec, parseOrigins, loadConfig, num, port, portalBaseUrlSpec, str, trustProxySpec, webConcurrencySpec } from '@dms/config';
+import {
+  bool,
+  commonSpec,
+  ConfigError,
+  corsOriginsSpec,
+  parseOrigins,
+  loadConfig,
+  num,
+  port,
+  portalBaseUrlSpec,
+  str,
+  trustProxySpec,
+  webConcurrencySpec,
+} from '@dms/config';
 import { DEFAULT_SEARCH_TOTAL_CAP } from '@dms/search';
 import { channelSpec } from '@dms/channels/settings';
 

@@ -1,5 +1,5 @@
 /**
- * The portal's Express application (CONTRACT section 17): helmet with a strict CSP (no inline
+ * The portal's Express application (docs/api.md section 18): helmet with a strict CSP (no inline
  * script or style; CSS is `/static/portal.css`), `Referrer-Policy: no-referrer`,
  * `Cache-Control: no-store`, sessions in PostgreSQL, CSRF on every POST, `/healthz`, `/readyz`,
  * `/metrics`, then one router per journey (routes/*.ts). A new journey is a new router added here.

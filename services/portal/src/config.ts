@@ -1,5 +1,5 @@
 /**
- * Settings of the customer portal (services/portal, CONTRACT section 17), read and validated once at start.
+ * Settings of the customer portal (services/portal, docs/api.md section 18), read and validated once at start.
  */
 import { commonSpec, loadConfig, port, str, portalBaseUrlSpec, trustProxySpec, webConcurrencySpec } from '@dms/config';
 

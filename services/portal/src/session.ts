@@ -1,5 +1,5 @@
 /**
- * Sessions of the portal (CONTRACT section 17): express-session stored in PostgreSQL
+ * Sessions of the portal (docs/api.md section 18): express-session stored in PostgreSQL
  * (connect-pg-simple, table `portal_sessions`), cookie HttpOnly, SameSite=Lax, and Secure with a
  * `__Host-` name when PORTAL_BASE_URL is https; 15 minutes idle (rolling), 12 hours at most from
  * verification (`verifiedAt`). CSRF tokens (csrf-sync) live in the session; every POST carries one.
@@ -69,10 +69,10 @@ export function sessions(databaseUrl: string, baseUrl: string, secret: string) {
  */
 export function saveBeforeRedirect(req: Request, res: Response, next: NextFunction): void {
   const redirect = res.redirect.bind(res) as (...args: unknown[]) => void;
-  res.redirect = ((...args: unknown[]) => {
+  res.redirect = (...args: unknown[]) => {
     if (!req.session) return redirect(...args);
     req.session.save((err: unknown) => (err ? next(err) : redirect(...args)));
-  });
+  };
   next();
 }
 

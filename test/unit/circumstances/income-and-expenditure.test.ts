@@ -1,5 +1,5 @@
 /**
- * Income and expenditure arithmetic (CONTRACT section 18, docs/api.md "Income and expenditure"):
+ * Income and expenditure arithmetic (docs/api.md "Income and expenditure"):
  * weekly and fortnightly conversion rounded half up, validation with one message per field, the
  * disposable income and the affordable instalment cap, with property tests that a capped offer
  * never exceeds the share of the disposable income. Expected values are worked out by hand.

@@ -1,6 +1,5 @@
 /**
- * A customer's contact preferences (docs/api.md section 10, "Contact preferences"; CONTRACT
- * section 18): `customers.contact_preferences`, a JSON object of the channels the customer
+ * A customer's contact preferences (docs/api.md section 10, "Contact preferences"): `customers.contact_preferences`, a JSON object of the channels the customer
  * accepts, the hours they prefer within 08:00-21:00 and their language, or null when they said
  * nothing (every channel, the whole window). Old rows keep null: nothing they accepted changes.
  */

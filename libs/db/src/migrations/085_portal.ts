@@ -1,5 +1,5 @@
 /**
- * The customer portal (CONTRACT section 17, docs/api.md section "Customer portal"):
+ * The customer portal (docs/api.md section 18):
  * - `portal_links`: one row per link handed to a customer; only the SHA-256 hash of its token is
  *   stored (`token_hash`, unique), bound to its tenant and customer (and communication when the
  *   engine made it); `failed_attempts` and `locked_until` carry the lockout after five wrong answers.

@@ -1,5 +1,5 @@
 /**
- * Income and expenditure statements (docs/api.md section 18, CONTRACT section 18):
+ * Income and expenditure statements (docs/api.md section 19):
  * `income_and_expenditures` (`iae_`), one row per statement a customer gave about a debt, after
  * the Standard Financial Statement. Like every tenant table it carries `tenant_id` (a test-mode
  * tenant's statements live under its own id, so test and live data stay apart, migration 050).

@@ -1,5 +1,5 @@
 /**
- * Who read a customer's personal data (docs/api.md section 18, "Access log"; CONTRACT section 18,
+ * Who read a customer's personal data (docs/api.md section 20, "Access log",
  * "Who read what"): `customer_access_log`, one row per read by an operator token or a portal
  * session: the tenant, the customer, the actor (`operator:<client id>`, `portal:<session>`), the
  * operation, and when. Append-only: the application connects with one role (often the table's

@@ -1,5 +1,5 @@
 /**
- * Erasure of a customer (docs/api.md section 18, "Erasure"; GDPR Article 17): `customers.erased_at`
+ * Erasure of a customer (docs/api.md section 20, "Erasure"; GDPR Article 17): `customers.erased_at`
  * (when the personal fields were replaced by the marker; null while they are held) and
  * `customers.erasure_reason` (why: the tenant's or operator's reason, or `retention`). A second
  * erasure of an erased customer changes nothing.

@@ -157,7 +157,13 @@ async function finish(trx: Knex.Transaction, debt: DebtRow, strategy: Collection
 /** What `planStep` decided for a debt: its outcome, or a communication to insert with the batch's others. */
 type StepPlan =
   | { kind: 'done'; outcome: EngineOutcome }
-  | { kind: 'make'; index: number; input: OutboundInput; /** where it goes and its portal link; null when it could not be rendered */ to: SendTarget | null; link?: PlannedLink };
+  | {
+      kind: 'make';
+      index: number;
+      input: OutboundInput;
+      /** where it goes and its portal link; null when it could not be rendered */ to: SendTarget | null;
+      link?: PlannedLink;
+    };
 
 /** Decides the due step of a locked debt (see `runSteps`); a communication it makes is left to the caller to insert. */
 async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: Links, reads: EngineReads): Promise<StepPlan> {
@@ -263,7 +269,10 @@ export async function runSteps(
     leaseSeconds,
   );
   const made = new Map(makes.map(({ i }, k) => [i, rows[k]]));
-  await insertLinks(trx, makes.map(({ plan, i }) => ({ communication: plan.to ? made.get(i) : undefined, link: plan.link })));
+  await insertLinks(
+    trx,
+    makes.map(({ plan, i }) => ({ communication: plan.to ? made.get(i) : undefined, link: plan.link })),
+  );
   return plans.map((plan, i): EngineOutcome => {
     if (plan.kind === 'done') return plan.outcome;
     const communication = made.get(i);

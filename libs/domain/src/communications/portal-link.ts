@@ -55,13 +55,7 @@ export async function insertLinks(
  * unchanged when it carries no `TOKEN_MARKER`. A marker whose link is gone (revoked or erased rows)
  * is left as it is: the message then carries no usable link rather than another one.
  */
-export async function restoreLinkToken(
-  trx: Knex | Knex.Transaction,
-  key: Buffer,
-  tenantId: string,
-  communicationId: string,
-  text: string,
-): Promise<string> {
+export async function restoreLinkToken(trx: Knex | Knex.Transaction, key: Buffer, tenantId: string, communicationId: string, text: string): Promise<string> {
   if (!text.includes(TOKEN_MARKER)) return text;
   const link = await trx('portal_links').where({ tenant_id: tenantId, communication_id: communicationId }).first<{ id: string } | undefined>('id');
   return link ? restoreToken(text, key, link.id) : text;

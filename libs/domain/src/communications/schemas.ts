@@ -28,7 +28,9 @@ export const Communication = Type.Object({
   }),
   status_reason: Nullable(Type.String({ description: 'Why it failed or bounced.' })),
   direction: StringEnum(DIRECTIONS),
-  delivery_method: StringEnum(COMMUNICATION_METHODS, { description: 'The channel; `portal` for a dispute or question the customer wrote on the portal (inbound).' }),
+  delivery_method: StringEnum(COMMUNICATION_METHODS, {
+    description: 'The channel; `portal` for a dispute or question the customer wrote on the portal (inbound).',
+  }),
   contact_detail: Nullable(Type.String({ description: 'Id of the contact detail it went to (or came from, when known).' })),
   provider: Nullable(Type.String({ description: 'The provider that carried it: `smtp`, `vonage`, `local-print`.' })),
   provider_reference: Nullable(Type.String({ description: "The provider's id of the message (an email's Message-ID, an SMS message id)." })),

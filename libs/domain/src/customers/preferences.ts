@@ -1,6 +1,5 @@
 /**
- * A customer's contact preferences (docs/api.md section 10, "Contact preferences"; CONTRACT
- * section 18): the one writer of `customers.contact_preferences`. The API's `POST`/`PATCH
+ * A customer's contact preferences (docs/api.md section 10, "Contact preferences"): the one writer of `customers.contact_preferences`. The API's `POST`/`PATCH
  * /customers/{id}`, the portal and an inbound SMS `STOP` all land here; a change records
  * `customer.updated` in the caller's transaction. The collection engine reads them with the
  * customer (`acceptedChannels`, `preferredHours`) and obeys them (section 13).

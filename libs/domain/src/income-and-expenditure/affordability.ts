@@ -1,5 +1,5 @@
 /**
- * Affordability of a plan from an income and expenditure statement (CONTRACT section 18,
+ * Affordability of a plan from an income and expenditure statement (docs/api.md section 19,
  * docs/api.md "Income and expenditure"): offers include plans whose instalment is at most
  * `configurations.portal.disposable_income_share` percent of the disposable income.
  */

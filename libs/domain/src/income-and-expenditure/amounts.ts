@@ -1,5 +1,5 @@
 /**
- * Amounts of an income and expenditure statement (CONTRACT section 18, docs/api.md "Income and
+ * Amounts of an income and expenditure statement (docs/api.md "Income and
  * expenditure"): each entry is entered as a figure in minor units and a frequency, and is held
  * per month. Weekly figures are multiplied by 52/12, fortnightly by 26/12, monthly ones kept;
  * the result is rounded half up to the minor unit with integer arithmetic (no float drift).

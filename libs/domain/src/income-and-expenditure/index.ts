@@ -1,5 +1,5 @@
 /**
- * Income and expenditure statements (`iae_`, CONTRACT section 18, docs/api.md section 18):
+ * Income and expenditure statements (`iae_`, docs/api.md section 19):
  * amounts and their monthly conversion, the statement's shape and validation, the disposable
  * income and the affordable instalment cap (pure, imported by organisations and payment plans);
  * and the stored resource: its declaration, schemas and store (after debts).

@@ -1,5 +1,5 @@
 /**
- * Income and expenditure statements as stored (docs/api.md section 18): objects of their own under
+ * Income and expenditure statements as stored (docs/api.md section 19): objects of their own under
  * a debt (`/debts/{id}/income_and_expenditures`), never changed once given (a new circumstance is a
  * new statement; the latest one counts). They share the debts' scopes.
  */

@@ -1,5 +1,5 @@
 /**
- * Income and expenditure schemas (docs/api.md section 18): the create body, the public object and
+ * Income and expenditure schemas (docs/api.md section 19): the create body, the public object and
  * the stored row, built from the statement's shape (`STATEMENT_GROUPS`, `HOUSEHOLD_FIELDS`) so the
  * documented body is the one `validateStatement` checks. Amounts are integer minor units.
  */

@@ -1,5 +1,5 @@
 /**
- * The shape of an income and expenditure statement (CONTRACT section 18, docs/api.md "Income and
+ * The shape of an income and expenditure statement (docs/api.md "Income and
  * expenditure"), after the Standard Financial Statement: household, income, fixed costs,
  * flexible costs, priority debts and other debts. `validateStatement` reports every problem of an
  * input at once as `FieldError`s (usable for a 400 and for a page's error summary);

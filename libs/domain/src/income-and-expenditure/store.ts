@@ -1,5 +1,5 @@
 /**
- * Stored income and expenditure statements (docs/api.md section 18): `createIncomeAndExpenditure`
+ * Stored income and expenditure statements (docs/api.md section 19): `createIncomeAndExpenditure`
  * validates a statement (every problem named, `validateStatement`), converts each entry to monthly
  * and computes the disposable income with the one tested arithmetic (statement.ts), and stores it
  * with its event `income_and_expenditure.created` in one transaction. Reads go through the scoped

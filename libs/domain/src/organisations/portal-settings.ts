@@ -1,5 +1,5 @@
 /**
- * `configurations.portal` (CONTRACT sections 17 and 18, docs/api.md sections 18 and 19): what the
+ * `configurations.portal` (docs/api.md sections 18 and 19): what the
  * customer's portal asks and offers: how a customer gets in (`verify_with`, `link_ttl_days`,
  * `enabled`; libs/domain's portal applies them) and the income and expenditure fields
  * (`PORTAL_CIRCUMSTANCE_FIELDS`), in one object.

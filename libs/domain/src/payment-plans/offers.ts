@@ -1,5 +1,5 @@
 /**
- * What a customer may be offered for a balance (docs/api.md section 9, CONTRACT section 17
+ * What a customer may be offered for a balance (docs/api.md section 9
  * "Options"), pure: amounts in integer minor units, dates `YYYY-MM-DD` in UTC.
  *
  * Offers, in order: pay in full; pay later (when `pay_later_permitted`, latest date today + 30

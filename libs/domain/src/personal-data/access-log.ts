@@ -1,5 +1,5 @@
 /**
- * Recording and reading who read a customer's personal data (docs/api.md section 18, "Access
+ * Recording and reading who read a customer's personal data (docs/api.md section 20, "Access
  * log"): the API records every read by an operator token, the portal every read by a portal
  * session, through `recordAccess`; tenants read the log newest first.
  */
@@ -28,7 +28,7 @@ export interface AccessRow {
   created_at: Date | string;
 }
 
-/** The public form of one access (docs/api.md section 18). */
+/** The public form of one access (docs/api.md section 20). */
 export const CustomerAccess = Type.Object(
   {
     id: Type.String({ description: 'Id of the entry (`cal_…`).' }),

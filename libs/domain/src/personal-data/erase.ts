@@ -1,5 +1,5 @@
 /**
- * Erasing a customer (docs/api.md section 18, "Erasure"; GDPR Article 17), in one transaction:
+ * Erasing a customer (docs/api.md section 20, "Erasure"; GDPR Article 17), in one transaction:
  * every personal column of the registry (registry.ts) is replaced by the marker in the customer's
  * own rows, and every copy of those values in stored events (so in webhook delivery bodies), import
  * rows and errors and stored responses is replaced too; amounts, dates, statuses and ids stay, so
@@ -35,7 +35,11 @@ export const CustomerErase = Type.Object(
 /** The customer's rows of an owned table. */
 function ownedRows(trx: Trx, table: OwnedColumn['table'], tenantId: string, customerId: string): Knex.QueryBuilder {
   if (table === 'customers') return tenantRows(trx, customersResource, tenantId).where('customers.id', customerId);
-  const resource = { communications: communicationsResource, customer_contact_details: contactDetailsResource, income_and_expenditures: incomeAndExpendituresResource }[table];
+  const resource = {
+    communications: communicationsResource,
+    customer_contact_details: contactDetailsResource,
+    income_and_expenditures: incomeAndExpendituresResource,
+  }[table];
   return ofCustomer(trx, resource, tenantId, customerId);
 }
 

@@ -1,5 +1,5 @@
 /**
- * Everything held about a person as one JSON document (docs/api.md section 18, "Export"; GDPR
+ * Everything held about a person as one JSON document (docs/api.md section 20, "Export"; GDPR
  * Article 15): written progressively, section by section, each section read page by page in
  * `seq` order, so a long history streams with flat memory. The caller writes the chunks in order.
  */

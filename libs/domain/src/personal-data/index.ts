@@ -1,4 +1,4 @@
-/** A customer's personal data (docs/api.md section 18): the access log, export and erasure. */
+/** A customer's personal data (docs/api.md section 20): the access log, export and erasure. */
 export * from './resource.js';
 export * from './access-log.js';
 export * from './related.js';

@@ -1,5 +1,5 @@
 /**
- * Where personal data is stored (docs/api.md section 18, "Where personal data is stored"): the one
+ * Where personal data is stored (docs/api.md section 20, "Where personal data is stored"): the one
  * list of personal columns, read by the erasure and by its test. Two kinds:
  * - `owned`: a column of a row that belongs to the customer (its own row, its contact details, its
  *   communications, its income and expenditure statements): replaced outright, text by the

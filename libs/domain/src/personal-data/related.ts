@@ -1,5 +1,5 @@
 /**
- * Where a customer's data lies (docs/api.md section 18, "A customer's data"): the queries of the
+ * Where a customer's data lies (docs/api.md section 20, "A customer's data"): the queries of the
  * rows that belong to one customer, shared by the export and the erasure. Each is a query, not a
  * list held in memory, so a customer with a long history is read page by page.
  */

@@ -1,5 +1,5 @@
 /**
- * The customer access log (docs/api.md section 18, "Access log"; CONTRACT section 18, "Who read
+ * The customer access log (docs/api.md section 20, "Access log", "Who read
  * what"): one row per read of a customer's personal data by an operator token or a portal
  * session. Append-only (migration 089 refuses UPDATE, DELETE and TRUNCATE); read with the
  * customer's own scope, `customers:read`.

@@ -1,5 +1,5 @@
 /**
- * Retention of personal data (docs/api.md section 18, "Retention"): a customer is erased
+ * Retention of personal data (docs/api.md section 20, "Retention"): a customer is erased
  * `configurations.retention.erase_after_days` (default 2190, six years) after the last of its
  * debts reached a terminal status, once every debt is terminal and no payment is pending. The
  * worker claims due customers with `dueForErasure` and erases each with `eraseCustomerIn`.

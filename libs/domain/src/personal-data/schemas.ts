@@ -1,5 +1,5 @@
 /**
- * The export document's shape (docs/api.md section 18, "Export"), for the OpenAPI document: each
+ * The export document's shape (docs/api.md section 20, "Export"), for the OpenAPI document: each
  * section holds the public objects of its resource, as their own endpoints show them.
  */
 import { Type, timestampSchema } from '../kernel/schemas.js';

@@ -1,5 +1,5 @@
 /**
- * Replacing copies of personal values inside stored text (docs/api.md section 18, "Erasure"):
+ * Replacing copies of personal values inside stored text (docs/api.md section 20, "Erasure"):
  * pure functions over the values a customer was erased of. A value of at least
  * `SUBSTRING_MIN_LENGTH` characters is replaced wherever it occurs (a name inside a message); a
  * shorter one only where it is a whole string (a country code `GB` never touches `GBP`). JSON keys

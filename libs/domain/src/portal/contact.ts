@@ -1,5 +1,5 @@
 /**
- * A customer disputes a debt or asks a question about it from the portal (CONTRACT section 17,
+ * A customer disputes a debt or asks a question about it from the portal (docs/api.md section 18,
  * docs/api.md section 18), in one transaction that locks the debt first: an inbound
  * communication (`delivery_method` `portal`, classified `dispute` or `query`,
  * `communication.received`), then the same lifecycle move the tenant's `POST /debts/{id}/dispute`
@@ -93,7 +93,11 @@ export async function customerContact(
       metadata: { kind: input.kind, reason: input.reason, whodunnit },
     });
     await classifyRow(trx, row!, CLASSIFIED[input.kind]);
-    const debt = await moveLockedDebt(trx, tenantId, locked, MOVES[input.kind], { whodunnit, reason: input.reason, context: `portal ${input.kind}: ${row!.id}` });
+    const debt = await moveLockedDebt(trx, tenantId, locked, MOVES[input.kind], {
+      whodunnit,
+      reason: input.reason,
+      context: `portal ${input.kind}: ${row!.id}`,
+    });
     return { debt, communication: row!.id };
   });
 }

@@ -1,4 +1,4 @@
-/** The customer portal's domain (CONTRACT section 17, docs/api.md section 18): links, settings, verification, the customer's view. */
+/** The customer portal's domain (docs/api.md section 18): links, settings, verification, the customer's view. */
 export * from './links.js';
 export * from './settings.js';
 export * from './verify.js';

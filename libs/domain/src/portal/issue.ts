@@ -63,7 +63,8 @@ export async function issuePortalLink(db: Knex, tenantId: string, customerId: st
     if (!debt) throw new ApiError('resource_missing', `No such debt of customer '${customerId}': '${input.debt}'`, { param: 'debt' });
     const organisation = await findOwned<OrganisationRow>(db, organisationsResource, tenantId, debt.organisation_id);
     const settings = portalSettings(organisation.configurations);
-    if (!settings.enabled) throw new ApiError('invalid_state_transition', "The debt's organisation has the portal turned off (configurations.portal.enabled).", { param: 'debt' });
+    if (!settings.enabled)
+      throw new ApiError('invalid_state_transition', "The debt's organisation has the portal turned off (configurations.portal.enabled).", { param: 'debt' });
     ttlDays ??= settings.link_ttl_days;
   }
   const { row, token } = await createPortalLink(db, { tenantId, customerId, debtId: input.debt ?? null, ttlDays: ttlDays ?? PORTAL_DEFAULTS.link_ttl_days });

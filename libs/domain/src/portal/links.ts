@@ -1,5 +1,5 @@
 /**
- * Portal links (CONTRACT section 17, docs/api.md section 18): a link is
+ * Portal links (docs/api.md section 18): a link is
  * `<PORTAL_BASE_URL>/l/<token>`, the token 32 random bytes in base64url; only its SHA-256 hash is
  * stored (`portal_links.token_hash`). A link is bound to its tenant (and so to test or live mode)
  * and customer, expires after `configurations.portal.link_ttl_days` and can be revoked.

@@ -1,5 +1,5 @@
 /**
- * A customer pays through a provider from the portal (CONTRACT section 17, docs/api.md section 18
+ * A customer pays through a provider from the portal (docs/api.md section 18
  * "Payments"): the amount is checked against the organisation's `payment_options_configuration`
  * minimum and the balance, the payment is created `pending` with its provider and the checkout's
  * reference (`transaction_ref`), and the provider's verified outcome moves it to `succeeded` or

@@ -1,5 +1,5 @@
 /**
- * The portal's settings in force for an organisation (CONTRACT section 17, docs/api.md section
+ * The portal's settings in force for an organisation (docs/api.md section
  * 17): `configurations.portal` (its schema: organisations/portal-settings.ts) over the defaults.
  */
 import { VERIFY_WITH, type PortalSettings, type VerifyWith } from '../organisations/portal-settings.js';

@@ -1,5 +1,5 @@
 /**
- * Verification of a portal link (CONTRACT section 17, docs/api.md section 18): the customer
+ * Verification of a portal link (docs/api.md section 18): the customer
  * confirms one fact the tenant supplied (`configurations.portal.verify_with`). Answers are
  * normalised, then compared as SHA-256 digests in constant time; five wrong answers lock the link
  * for an hour (`customer.locked_out`), a right one records `customer.verified`. Both events are the

@@ -1,5 +1,5 @@
 /**
- * What a verified customer sees (CONTRACT section 17): their debts with the link's tenant, newest
+ * What a verified customer sees (docs/api.md section 18): their debts with the link's tenant, newest
  * first, and one debt's detail. Every read is bound to the tenant and customer of the session's
  * link, so another customer's or tenant's debt (or a test-mode debt from a live link, since test
  * mode is its own tenant) is simply not found. Amounts in minor units.

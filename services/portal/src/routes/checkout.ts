@@ -1,5 +1,5 @@
 /**
- * The `local` provider's hosted test checkout and the provider callback (CONTRACT section 17,
+ * The `local` provider's hosted test checkout and the provider callback (docs/api.md section 18,
  * docs/api.md section 18 "Payments"). `GET /checkout/local/:ref` shows the card form of the
  * session's own pending payment (or its outcome once settled); `POST` takes a test card number:
  * `4242…` succeeds, `4000 0000 0000 0002` is declined, `4000 0025 0000 3155` shows a confirm step

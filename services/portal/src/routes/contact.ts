@@ -1,5 +1,5 @@
 /**
- * Dispute or ask a question (CONTRACT section 17, docs/api.md section 18), for a verified session
+ * Dispute or ask a question (docs/api.md section 18), for a verified session
  * on its own debt (another's is 404): `GET|POST /debts/:id/{dispute|question}` (a reason from the
  * list and free text up to 2,000 characters; a bad answer is 400 naming the field, nothing kept),
  * `GET|POST /debts/:id/{kind}/check` (check your answers, then `customerContact`: an inbound
@@ -9,7 +9,16 @@
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
-import { CONTACT_KINDS, CONTACT_REASONS, MAX_CONTACT_TEXT, canContact, contactErrors, customerContact, customerDebt, type ContactKind } from '@dms/domain/portal';
+import {
+  CONTACT_KINDS,
+  CONTACT_REASONS,
+  MAX_CONTACT_TEXT,
+  canContact,
+  contactErrors,
+  customerContact,
+  customerDebt,
+  type ContactKind,
+} from '@dms/domain/portal';
 import { render } from '../render.js';
 import { requireCustomer } from './debts.js';
 

@@ -1,5 +1,5 @@
 /**
- * The customer's debts (CONTRACT section 17): `GET /debts` (newest first) and `GET /debts/:id`,
+ * The customer's debts (docs/api.md section 18): `GET /debts` (newest first) and `GET /debts/:id`,
  * both only for a verified session and bound to its tenant and customer: another customer's or
  * tenant's debt id is 404 with nothing shown. Each page shown is recorded in the customer's
  * access log (docs/api.md section 20) as `portal_session:<link id>`.

@@ -1,5 +1,5 @@
 /**
- * Getting in (CONTRACT section 17): `GET /l/:token` finds the link by its hash and moves it into
+ * Getting in (docs/api.md section 18): `GET /l/:token` finds the link by its hash and moves it into
  * the session (then redirects to `/verify`, so the token leaves the address bar); `GET|POST
  * /verify` asks for the organisation's fact; success regenerates the session id. `POST /sign-out`
  * ends the session. Expired or revoked links are 410, unknown ones 404, showing nothing of a debt.
@@ -78,13 +78,7 @@ export function linkRoutes(db: Knex): Router {
     if (outcome === 'no_fact') return render(req, res, 'no-fact', { creditor });
     if (outcome === 'locked') return render(req, res, 'locked', {}, 429);
     if (outcome === 'wrong') {
-      return render(
-        req,
-        res,
-        'verify',
-        { kind, creditor, errors: [{ field: 'answer', message: 'link:verify.mismatch' }] },
-        400,
-      );
+      return render(req, res, 'verify', { kind, creditor, errors: [{ field: 'answer', message: 'link:verify.mismatch' }] }, 400);
     }
     await newSessionId(req);
     Object.assign(req.session, { tenantId: link.tenant_id, customerId: link.customer_id, linkId: link.id, verifiedAt: Date.now() });

@@ -1,5 +1,5 @@
 /**
- * Paying from the portal (CONTRACT section 17, docs/api.md section 18 "Payments"): the amount
+ * Paying from the portal (docs/api.md section 18 "Payments"): the amount
  * (`GET|POST /debts/:id/pay`, at least the organisation's minimum, at most the balance), check
  * your answers (`GET|POST /debts/:id/pay/check`, which creates the `pending` payment and sends the
  * customer to the provider's checkout). Only the session's own debts; another's is 404.

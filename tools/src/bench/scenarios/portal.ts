@@ -1,5 +1,5 @@
 /**
- * The customer portal's verified debt page (CONTRACT section 17, docs/api.md section 18), beside
+ * The customer portal's verified debt page (docs/api.md section 18), beside
  * its ceiling in the same run:
  * - data: one tenant and organisation, `BENCH_PORTAL_CUSTOMERS` customers with a date of birth and
  *   an email, each with one debt (principal, interest and fees line items, moved to `prepared`), two payments and two
@@ -203,8 +203,8 @@ export async function portalScenario(ctx: BenchContext): Promise<ScenarioResult>
           `made through the domain functions. ${sessions.length} customers opened a link made by \`createPortalLink\` and verified with their date ` +
           'of birth (CSRF token from the form); each request of the load is the next session (cookie) asking for its own debt, so every one ' +
           'reads and rolls its session in PostgreSQL (express-session, `rolling`). The ceiling is a bare node:http server running the same ' +
-          '`customerDebt` read and rendering `debt.liquid` with the portal\'s liquid instance for one customer, without Express, session, CSRF ' +
-          'or helmet; its page equals the portal\'s but for the CSRF token (checked before the load). Page size: the HTML and `/static/portal.css`, ' +
+          "`customerDebt` read and rendering `debt.liquid` with the portal's liquid instance for one customer, without Express, session, CSRF " +
+          "or helmet; its page equals the portal's but for the CSRF token (checked before the load). Page size: the HTML and `/static/portal.css`, " +
           'uncompressed; the portal serves no JavaScript. The portal has no plan offers page yet, so only the debt page is measured.',
       ],
     };

@@ -1,5 +1,5 @@
 /**
- * A customer's data (docs/api.md section 18, "A customer's data"; CONTRACT section 18): who read
+ * A customer's data (docs/api.md section 20, "A customer's data"): who read
  * it (`GET /customers/{id}/access_log`), everything held about the person
  * (`GET /customers/{id}/export`) and erasure (`POST /customers/{id}/erase`). Another tenant's
  * (or no) customer is 404.
@@ -61,7 +61,7 @@ export const customerDataOperations: AnyOperation[] = [
     tag: 'Customers',
     summary: 'Export everything held about a customer',
     description:
-      "One JSON document (GDPR Article 15): the customer with its contact preferences, every contact detail, debt, payment, payment plan, communication (with its rendered text), the events about them and the access log, streamed section by section. An operator's export is recorded in the access log. Field by field: docs/api.md section 18.",
+      "One JSON document (GDPR Article 15): the customer with its contact preferences, every contact detail, debt, payment, payment plan, communication (with its rendered text), the events about them and the access log, streamed section by section. An operator's export is recorded in the access log. Field by field: docs/api.md section 20.",
     access: read,
     pathParams: { id: customersResource.idPrefix },
     response: { name: 'CustomerExport', schema: CustomerExport, status: 200, produces: 'application/json' },
