@@ -1,5 +1,5 @@
 /**
- * The journeys the portal's browser tests walk (test/portal/browser*.test.ts), in either language:
+ * The journeys the portal's browser tests walk (browser.test.ts and browser-keyboard.test.ts beside this file), in either language:
  * the main journey (link → verification → debts → debt → sign out) and the dead ends (unknown,
  * revoked and locked links, an expired form, an ended session, a missing page). Each page's
  * heading is asserted from the language's words, then the caller's `check` runs on it.

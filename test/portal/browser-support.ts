@@ -1,5 +1,5 @@
 /**
- * What the portal's browser tests share (test/portal/browser*.test.ts): the portal application on a
+ * What the portal's browser tests share (browser.test.ts and browser-keyboard.test.ts beside this file): the portal application on a
  * free port over the suite's PostgreSQL, a customer with a debt, a payment and a portal link,
  * Debian's Chromium through playwright-core (never a downloaded browser), an axe-core check
  * against WCAG 2.0/2.1/2.2 A and AA, and screenshots into `PORTAL_SHOTS_DIR` when that is set.
