@@ -156,6 +156,8 @@ export async function tabTo(page: Page, text: RegExp, max = 15): Promise<void> {
 
 /** Waits (up to 10 s, as a key press may still be navigating) for the page's `h1` to read `text`; fails with the heading actually shown. */
 export async function expectHeading(page: Page, text: string): Promise<void> {
-  await page.waitForFunction((t) => document.querySelector('h1')?.textContent?.trim() === t, text, { timeout: 10_000 }).catch(() => undefined);
+  await page
+    .waitForFunction(`document.querySelector('h1')?.textContent?.trim() === ${JSON.stringify(text)}`, undefined, { timeout: 10_000 })
+    .catch(() => undefined);
   await expect(page.locator('h1').innerText()).resolves.toBe(text);
 }
