@@ -87,6 +87,11 @@ describe('PUT on every PATCH path', () => {
         '/debts/{debtId}/payments/{id}',
         '/payment_plans/{id}/delay',
         '/payment_plans/{id}/reschedule',
+        // docs/api.md section 19: the customer's time to pay
+        '/payment_plans/{id}/delay_next',
+        '/payment_plans/{id}/change_day',
+        '/payment-plans/{id}/delay_next',
+        '/payment-plans/{id}/change_day',
         // docs/api.md section 13
         '/communication_templates/{id}',
         // docs/api.md section 15: the public API's aliases
