@@ -4,18 +4,41 @@
  * outcome comes back as a signed callback (signature.ts) like a real provider's webhook.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { CallbackRejected, type Checkout, type CheckoutRequest, type PaymentOutcome, type PaymentProvider } from './provider.js';
+import {
+  CallbackRejected,
+  type ChargeRequest,
+  type ChargeResult,
+  type Checkout,
+  type CheckoutRequest,
+  type PaymentOutcome,
+  type PaymentProvider,
+  type SavedMethod,
+} from './provider.js';
 import { signatureHeader, verifySignature } from './signature.js';
 
-/** What a test card does: succeed, be declined, or need the customer to authenticate first. */
-export type CardBehaviour = 'succeeds' | 'declined' | 'authenticate';
+/**
+ * What a test card does: succeed, be declined, need the customer to authenticate first, or (as
+ * Stripe's `4000 0000 0000 0341`) be saved at checkout and then fail every later charge.
+ */
+export type CardBehaviour = 'succeeds' | 'declined' | 'authenticate' | 'later_declined';
 
 /** Stripe's documented test cards (digits only) and their behaviour; any other number is declined. */
 export const TEST_CARDS: Record<string, CardBehaviour> = {
   '4242424242424242': 'succeeds',
   '4000000000000002': 'declined',
   '4000002500003155': 'authenticate',
+  '4000000000000341': 'later_declined',
 };
+
+/**
+ * The saved method of the test card `digits` (its behaviour and last four digits in the reference,
+ * so the stateless local provider knows at charge time what the card does).
+ */
+export function localSavedMethod(digits: string): SavedMethod {
+  const behaviour = TEST_CARDS[digits] === 'later_declined' ? 'd' : 's';
+  const last4 = digits.slice(-4);
+  return { reference: `lpm_${behaviour}${last4}_${randomBytes(9).toString('base64url')}`, label: `card ending ${last4}` };
+}
 
 /** The behaviour of card number `given` (spaces and dashes ignored), or undefined when not 12-19 digits. */
 export function cardBehaviour(given: string): CardBehaviour | undefined {
@@ -37,6 +60,13 @@ export function localProvider(secret: string) {
       const reference = `lcs_${randomBytes(18).toString('base64url')}`;
       return { reference, url: `/checkout/local/${reference}` };
     },
+    /** Charges a saved `lpm_` method at once: `lpm_s…` succeeds, `lpm_d…` (card 0341) fails; the reference is derived from the idempotency key. */
+    async chargeSaved(req: ChargeRequest): Promise<ChargeResult> {
+      const m = /^lpm_([sd])\d{4}_/.exec(req.method);
+      if (!m) throw new Error('not a saved method of the local provider');
+      const reference = `lch_${createHmac('sha256', secret).update(req.idempotencyKey).digest('base64url').slice(0, 24)}`;
+      return { reference, status: m[1] === 's' ? 'succeeded' : 'failed' };
+    },
     verifyCallback(rawBody: string, header: string | undefined, now?: Date): PaymentOutcome {
       verifySignature(secret, rawBody, header, now);
       let body: Record<string, unknown>;
@@ -49,7 +79,10 @@ export function localProvider(secret: string) {
       const status = body.type === 'payment.succeeded' ? 'succeeded' : body.type === 'payment.failed' ? 'failed' : undefined;
       const fields = [body.id, d?.tenant, d?.debt, d?.reference];
       if (!status || fields.some((f) => typeof f !== 'string')) throw new CallbackRejected('The callback body is malformed.');
-      return { eventId: body.id as string, status, tenantId: d!.tenant as string, debtId: d!.debt as string, reference: d!.reference as string };
+      const saved = d!.saved_method as SavedMethod | undefined;
+      const savedMethod =
+        saved && typeof saved.reference === 'string' && typeof saved.label === 'string' ? { reference: saved.reference, label: saved.label } : undefined;
+      return { eventId: body.id as string, status, tenantId: d!.tenant as string, debtId: d!.debt as string, reference: d!.reference as string, savedMethod };
     },
     signedOutcome,
   };
@@ -58,7 +91,7 @@ export function localProvider(secret: string) {
     const body = JSON.stringify({
       id: `evt_local_${randomBytes(12).toString('base64url')}`,
       type: `payment.${outcome.status}`,
-      data: { tenant: outcome.tenantId, debt: outcome.debtId, reference: outcome.reference },
+      data: { tenant: outcome.tenantId, debt: outcome.debtId, reference: outcome.reference, saved_method: outcome.savedMethod },
     });
     return { body, signature: signatureHeader(secret, body, Math.floor(now.getTime() / 1000)) };
   }

@@ -12,6 +12,40 @@ export interface CheckoutRequest {
   amount: number;
   /** ISO 4217. */
   currency: string;
+  /**
+   * Keep the card for later off-session charges (a continuous payment authority: a plan's
+   * instalments or a pay-later promise); the outcome then carries `savedMethod`.
+   */
+  saveMethod?: boolean;
+}
+
+/** A payment method saved at a checkout, charged later without the customer (`chargeSaved`). */
+export interface SavedMethod {
+  /** The provider's reference of the method (Stripe: a PaymentMethod id; local: `lpm_…`). */
+  reference: string;
+  /** What the customer recognises, e.g. `card ending 4242` (never the full number). */
+  label: string;
+}
+
+/** An off-session charge of a saved method (minor units), idempotent by `idempotencyKey`. */
+export interface ChargeRequest {
+  tenantId: string;
+  debtId: string;
+  amount: number;
+  currency: string;
+  /** `SavedMethod.reference`. */
+  method: string;
+  /** The same key twice is one charge (e.g. the instalment's id). */
+  idempotencyKey: string;
+}
+
+/**
+ * What a charge did at once: `succeeded` or `failed` when the provider answered synchronously,
+ * `pending` when the outcome comes later by the provider's callback (same `reference`).
+ */
+export interface ChargeResult {
+  reference: string;
+  status: 'succeeded' | 'failed' | 'pending';
 }
 
 /** A checkout the provider opened: its reference (the payment's `transaction_ref`) and where to send the customer. */
@@ -29,6 +63,8 @@ export interface PaymentOutcome {
   debtId: string;
   /** The checkout's reference: the payment's `transaction_ref`. */
   reference: string;
+  /** The method saved by a checkout opened with `saveMethod`, when it succeeded. */
+  savedMethod?: SavedMethod;
 }
 
 /** Why a callback is refused (the endpoint answers 400 and changes nothing). */
@@ -45,6 +81,8 @@ export interface PaymentProvider {
   readonly name: string;
   /** Opens a checkout for `req`. */
   createCheckout(req: CheckoutRequest): Promise<Checkout>;
+  /** Charges a saved method without the customer (the worker's instalments and pay-later promises). */
+  chargeSaved(req: ChargeRequest): Promise<ChargeResult>;
   /**
    * Verifies a callback's raw body against its signature header and returns its outcome.
    * @throws CallbackRejected for a missing or wrong signature, a timestamp outside the tolerance, or a malformed body

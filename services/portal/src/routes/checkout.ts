@@ -82,7 +82,7 @@ export function checkoutRoutes(db: Knex, provider: LocalProvider): Router {
     if (!behaviour)
       return render(req, res, 'checkout-local', { ref: req.params.ref, payment: p, errors: [{ field: 'card_number', message: 'pay:card.invalid' }] }, 400);
     if (behaviour === 'authenticate') return render(req, res, 'checkout-confirm', { ref: req.params.ref, payment: p });
-    await report(req, res, p, behaviour === 'succeeds' ? 'succeeded' : 'failed');
+    await report(req, res, p, behaviour === 'succeeds' || behaviour === 'later_declined' ? 'succeeded' : 'failed');
   });
 
   r.post('/checkout/local/:ref/confirm', async (req, res) => {
