@@ -5,6 +5,7 @@
  * section 18), `POST /payment_plans/{id}/cancel`; behind `debts:write` / `debts:read`. Every read
  * and write takes `expand[]` (`debt`, `payments`; docs/api.md section 10).
  */
+import type { EventType } from '@dms/domain';
 import { cancelPaymentPlan, changeInstalmentDay, createPlan, debtsResource, delayNextInstalment, delayPlan, reschedulePlan } from '@dms/domain/debts';
 import {
   PaymentPlanCreate,
@@ -32,6 +33,13 @@ const top = crud({ ...scopes, path: '/payment_plans' });
 const object = { name: 'PaymentPlan', schema: PaymentPlan };
 const show = presenter((rows: PaymentPlanRow[]) => rows.map((r) => toPaymentPlan(r)), PAYMENT_PLAN_EXPANSIONS);
 const underDebt = nestedUnder(debtsResource, 'debtId', 'payment_plans.debt_id');
+/** What every rewrite of an active plan's schedule shares: `PATCH` (and `PUT`) on `/payment_plans/{id}/…`, `expand[]`, the plan back, `payment_plan.updated`. */
+const scheduleChange = {
+  ...top.update,
+  query: querySchema(show.expand),
+  response: { ...object, status: 200 as const },
+  events: ['payment_plan.updated' as EventType],
+};
 
 /** The operations of `/debts/{debtId}/payment_plans` and `/payment_plans`. */
 export const paymentPlanOperations: AnyOperation[] = [
@@ -90,58 +98,46 @@ export const paymentPlanOperations: AnyOperation[] = [
     handler: (i) => retrieveOne(i, paymentPlansResource, show.row(i)),
   }),
   defineOperation({
-    ...top.update,
+    ...scheduleChange,
     path: '/payment_plans/{id}/reschedule',
     operationId: 'reschedulePaymentPlan',
     summary: 'Reschedule what is unpaid of a payment plan',
     description:
       'New `frequency`, `start_on` and `instalment_amount` or `instalment_count` for the unpaid amount; paid instalments stay. Only an active plan (409).',
-    query: querySchema(show.expand),
     body: { name: 'PaymentPlanReschedule', schema: PaymentPlanReschedule },
-    response: { ...object, status: 200 },
     errors: ['invalid_state_transition', 'business_rule_violation'],
-    events: ['payment_plan.updated'],
     handler: (i) => show.one(i, reschedulePlan(i.ctx.db, i.tenantId, i.params.id, i.body)),
   }),
   defineOperation({
-    ...top.update,
+    ...scheduleChange,
     path: '/payment_plans/{id}/delay',
     operationId: 'delayPaymentPlan',
     summary: 'Delay the unpaid instalments of a payment plan',
     description: 'Shifts every unpaid instalment `days` (1 to 90) later. Only an active plan (409).',
-    query: querySchema(show.expand),
     body: { name: 'PaymentPlanDelay', schema: PaymentPlanDelay },
-    response: { ...object, status: 200 },
     errors: ['invalid_state_transition'],
-    events: ['payment_plan.updated'],
     handler: (i) => show.one(i, delayPlan(i.ctx.db, i.tenantId, i.params.id, i.body.days)),
   }),
   defineOperation({
-    ...top.update,
+    ...scheduleChange,
     path: '/payment_plans/{id}/delay_next',
     operationId: 'delayNextPaymentPlanInstalment',
     summary: 'Give the customer time to pay: delay the next instalment',
     description:
       'Moves the next unpaid instalment, and those after it, `days` (1 to 14) later; the instalment gets `delayed: true`. Once per instalment: a second delay of the same instalment is 409 `resource_conflict`. Only an active plan (409).',
-    query: querySchema(show.expand),
     body: { name: 'PaymentPlanDelayNext', schema: PaymentPlanDelayNext },
-    response: { ...object, status: 200 },
     errors: ['invalid_state_transition', 'resource_conflict'],
-    events: ['payment_plan.updated'],
     handler: (i) => show.one(i, delayNextInstalment(i.ctx.db, i.tenantId, i.params.id, i.body.days, actor(i).whodunnit)),
   }),
   defineOperation({
-    ...top.update,
+    ...scheduleChange,
     path: '/payment_plans/{id}/change_day',
     operationId: 'changePaymentPlanDay',
     summary: 'Give the customer time to pay: change the day of future instalments',
     description:
       "The next unpaid instalment falls on `next_due_on` (today or later, before the date one period after its current one) and the later ones follow at the plan's frequency; amounts stay; the instalment gets `day_changed: true`. Once per instalment: a second change for the same instalment is 409 `resource_conflict`; a date out of range is 422 (param `next_due_on`). Only an active plan (409).",
-    query: querySchema(show.expand),
     body: { name: 'PaymentPlanChangeDay', schema: PaymentPlanChangeDay },
-    response: { ...object, status: 200 },
     errors: ['invalid_state_transition', 'resource_conflict', 'business_rule_violation'],
-    events: ['payment_plan.updated'],
     handler: (i) => show.one(i, changeInstalmentDay(i.ctx.db, i.tenantId, i.params.id, i.body.next_due_on, actor(i).whodunnit)),
   }),
   defineOperation({
