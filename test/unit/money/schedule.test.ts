@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import { ApiError } from '@dms/errors';
-import { addMonths, buildSchedule, ScheduleError } from '../../../libs/domain/src/payment-plans/schedule.js';
+import { addDays, addMonths, buildSchedule, daysBetween, ScheduleError } from '../../../libs/domain/src/payment-plans/schedule.js';
 import { allocate, delayUnpaid, freshInstalments, markMissed, nextDueOn, rescheduleUnpaid } from '../../../libs/domain/src/payment-plans/instalments.js';
 import { isMissed, requirePlanTransition, shownInstalmentStatus } from '../../../libs/domain/src/payment-plans/states.js';
 import { requirePaymentTransition, PAYMENT_STATUSES, type PaymentMove } from '../../../libs/domain/src/payments/states.js';
@@ -20,6 +20,17 @@ describe('calendar months', () => {
     ['2026-12-15', 1, '2027-01-15'],
     ['2026-08-31', 6, '2027-02-28'],
   ])('%s + %d month(s) = %s', (start, n, expected) => expect(addMonths(start, n)).toBe(expected));
+
+  test.each([
+    ['2026-01-01', '2026-01-01', 0],
+    ['2026-02-27', '2026-03-02', 3],
+    ['2028-02-28', '2028-03-01', 2],
+    ['2026-03-28', '2026-03-30', 2], // across the clocks' change: calendar days, not 24-hour spans
+    ['2026-12-31', '2026-12-01', -30],
+  ])('daysBetween(%s, %s) = %d, the inverse of addDays', (from, to, days) => {
+    expect(daysBetween(from, to)).toBe(days);
+    expect(addDays(from, days)).toBe(to);
+  });
 
   test('a monthly schedule from 31 January keeps the month end and comes back to the 31st', () => {
     const s = buildSchedule({ amount: 300, frequency: 'monthly', startOn: '2026-01-31', instalmentCount: 3 });

@@ -212,16 +212,17 @@ export function operatorMove(db: Knex, tenantId: string, id: string, input: Oper
 }
 
 /**
- * The worker's end of a timed pause (docs/api.md section 9), legal protection (section 12) or a
- * vulnerability's contact pause (section 18): the locked `paused`, `legal_protection` or
- * `follow_up_required` debt resumes, to
- * `resumed`, or to `paying` while it has an active plan, as the client's `resume` would;
- * whodunnit `system`, context naming the pause's end.
+ * Resumes a locked `paused`, `legal_protection` or `follow_up_required` debt at the end of its
+ * `end_at` (docs/api.md sections 9, 12 and 18): to `resumed`, or to `paying` while it has an
+ * active plan, as the client's `resume` would; whodunnit `system`, context naming the pause's end
+ * and, when `movedDays` > 0, how far the plan's unpaid instalments moved. The worker calls it
+ * through debts/plans.ts `endTimedStatus`.
  * @returns the context of the change
  */
-export async function endPause(trx: Knex.Transaction, tenantId: string, debt: DebtRow): Promise<string> {
+export async function endPause(trx: Knex.Transaction, tenantId: string, debt: DebtRow, movedDays = 0): Promise<string> {
   const what = { legal_protection: 'legal protection', follow_up_required: 'contact pause' }[debt.status as string] ?? 'pause';
-  const context = `${what} ended: end_at ${(debt.pause_end_at as Date).toISOString()}`;
+  const moved = movedDays > 0 ? `; unpaid instalments moved ${movedDays} days later` : '';
+  const context = `${what} ended: end_at ${(debt.pause_end_at as Date).toISOString()}${moved}`;
   await moveLockedDebt(trx, tenantId, debt, 'resume', { whodunnit: SYSTEM_ACTOR, context });
   return context;
 }

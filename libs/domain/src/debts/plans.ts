@@ -8,11 +8,11 @@
 import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
 import { requirePlanTransition } from '../payment-plans/states.js';
-import { delayUnpaid, freshInstalments, markMissed, rescheduleUnpaid } from '../payment-plans/instalments.js';
-import { buildSchedule, ScheduleError } from '../payment-plans/schedule.js';
+import { delayUnpaid, freshInstalments, markMissed, nextUnpaid, rescheduleUnpaid } from '../payment-plans/instalments.js';
+import { buildSchedule, daysBetween, ScheduleError } from '../payment-plans/schedule.js';
 import { cancelPlan, findPlan, insertPlan, lockActivePlan, writePlan } from '../payment-plans/store.js';
 import type { PaymentPlan, PaymentPlanCreate, PaymentPlanReschedule, PaymentPlanRow } from '../payment-plans/schemas.js';
-import { SYSTEM_ACTOR, lockDebt, moveLockedDebt, type StatusNote } from './moves.js';
+import { SYSTEM_ACTOR, endPause, lockDebt, moveLockedDebt, type StatusNote } from './moves.js';
 import type { DebtRow } from './schemas.js';
 import { ENGINE_STATUSES, requireTransition } from './states.js';
 
@@ -177,4 +177,34 @@ export async function breakPlanIfMissed(trx: Knex.Transaction, tenantId: string,
   await writePlan(trx, tenantId, plan, 'break', { schedule }, 'payment_plan.broken');
   await moveLockedDebt(trx, tenantId, debt, 'default', { whodunnit: SYSTEM_ACTOR, context });
   return context;
+}
+
+/**
+ * The end of a breathing space (docs/api.md section 19): what fell due while the debt was under
+ * `legal_protection` is not missed. When the oldest unpaid instalment of the debt's active plan is
+ * due before `today`, every unpaid instalment moves that many days later, so the oldest is due
+ * `today` and its grace days start again (`payment_plan.updated`); amounts stay. Call it with the
+ * debt locked (the plan is locked after it, the order every writer uses).
+ * @param today `YYYY-MM-DD` by the tenant's clock
+ * @returns the days the schedule moved (0: nothing fell due, or no active plan)
+ */
+async function catchUpAfterProtection(trx: Knex.Transaction, tenantId: string, debtId: string, today: string): Promise<number> {
+  const plan = await lockActivePlan(trx, tenantId, debtId);
+  const next = plan && nextUnpaid(plan.schedule);
+  const days = next ? daysBetween(next.due_on, today) : 0;
+  if (days <= 0) return 0;
+  await writePlan(trx, tenantId, plan!, 'change', { schedule: delayUnpaid(plan!.schedule, days) }, 'payment_plan.updated');
+  return days;
+}
+
+/**
+ * The worker's end of a locked debt's timed status (docs/api.md sections 9, 12 and 18): a legal
+ * protection's plan first catches up (`catchUpAfterProtection`), then the debt resumes (`endPause`).
+ * A pause or a vulnerability's contact pause keeps its plan's dates: the customer could pay during it.
+ * @param today `YYYY-MM-DD` by the tenant's clock
+ * @returns the context of the change
+ */
+export async function endTimedStatus(trx: Knex.Transaction, tenantId: string, debt: DebtRow, today: string): Promise<string> {
+  const moved = debt.status === 'legal_protection' ? await catchUpAfterProtection(trx, tenantId, debt.id, today) : 0;
+  return endPause(trx, tenantId, debt, moved);
 }

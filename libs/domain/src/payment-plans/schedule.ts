@@ -36,6 +36,11 @@ export function addDays(day: string, days: number): string {
   return formatDay(d);
 }
 
+/** Calendar days from `from` to `to` (both `YYYY-MM-DD`; negative when `to` is earlier). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((parseDay(to).getTime() - parseDay(from).getTime()) / 86_400_000);
+}
+
 /** `day` plus `months` calendar months, clamped to the last day of the target month. */
 export function addMonths(day: string, months: number): string {
   const d = parseDay(day);

@@ -2,12 +2,13 @@
  * Timed pauses (docs/api.md section 9), legal protections (section 12) and the 30-day contact
  * pause of a vulnerability disclosure (section 18): a debt paused, protected or awaiting
  * follow-up with `end_at` resumes at that time (by its tenant's clock, section 15); the move
- * itself is the domain's (`endPause`: `resumed`, or `paying` while it has an active plan).
+ * itself is the domain's (`endTimedStatus`: `resumed`, or `paying` while it has an active plan;
+ * after a breathing space, the plan's instalments that fell due during it move so none is missed).
  */
 import type { Knex } from '@dms/db';
 import { acrossTenants } from '@dms/domain/kernel';
-import { debtsResource, endPause, type DebtRow } from '@dms/domain/debts';
-import { tenantMoment, type Clock } from './clock.js';
+import { debtsResource, endTimedStatus, type DebtRow } from '@dms/domain/debts';
+import { tenantMoment, tenantToday, type Clock } from './clock.js';
 import type { ChangeOutcome, TimedChange } from './types.js';
 
 /** Statuses a debt may hold until `end_at` (`pause_end_at`): the partial index `debts_pause_end` covers them. */
@@ -33,7 +34,7 @@ export const pauseEnds: TimedChange = {
   async applyOne(trx: Knex.Transaction, clock: Clock, tenantIds: readonly string[]): Promise<ChangeOutcome> {
     const debt = await claimEndedPause(trx, clock, tenantIds);
     if (!debt) return { kind: 'none' };
-    const context = await endPause(trx, debt.tenant_id, debt);
+    const context = await endTimedStatus(trx, debt.tenant_id, debt, await tenantToday(trx, debt.tenant_id, clock));
     return { kind: 'made', object: debt.id, tenant: debt.tenant_id, context };
   },
   async oldestDue(trx, clock, tenantIds) {
