@@ -113,7 +113,12 @@ describe('something makes this harder', () => {
     expect(check).toContain('My partner died last month.');
     expect(await confirm(agent, path)).toContain('will not contact you about this account for 30 days');
     const debt = await debtOf(debtId);
-    expect(debt.status).toMatchObject({ value: 'follow_up_required', reason: 'vulnerability (bereavement)', context: words, whodunnit: `customer:${parties.customerId}` });
+    expect(debt.status).toMatchObject({
+      value: 'follow_up_required',
+      reason: 'vulnerability (bereavement)',
+      context: words,
+      whodunnit: `customer:${parties.customerId}`,
+    });
     const days = (Date.parse(debt.status.end_at as string) - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThan(30.1);
@@ -166,7 +171,11 @@ describe('contact preferences and the export', () => {
     const csrf = await csrfOf(agent, '/preferences');
     const none = await agent.post('/preferences').type('form').send({ _csrf: csrf }).expect(400);
     expect(none.text).toContain('href="#channels"');
-    await agent.post('/preferences').type('form').send(formOf({ _csrf: csrf, channels: ['email', 'sms'] })).expect(303);
+    await agent
+      .post('/preferences')
+      .type('form')
+      .send(formOf({ _csrf: csrf, channels: ['email', 'sms'] }))
+      .expect(303);
     const order = await agent.post('/preferences/hours').type('form').send({ _csrf: csrf, hours_from: '18:00', hours_until: '09:00' }).expect(400);
     expect(order.text).toContain('href="#hours"');
     expect(order.text).toContain('The end time must be after the start time');
@@ -179,17 +188,26 @@ describe('contact preferences and the export', () => {
     // The customer chose French: the confirmation is in French.
     expect(done).toContain('Vos préférences de contact ont été enregistrées');
     const customer = (await me.api.get(`/customers/${parties.customerId}`).expect(200)).body;
-    expect(customer.contact_preferences).toMatchObject({ channels: ['email', 'sms'], hours: { from: '09:00', until: '18:00' }, language: 'fr-FR', changed_by: 'portal' });
+    expect(customer.contact_preferences).toMatchObject({
+      channels: ['email', 'sms'],
+      hours: { from: '09:00', until: '18:00' },
+      language: 'fr-FR',
+      changed_by: 'portal',
+    });
     expect(await eventTypesFor(me.tenant.tenantId, parties.customerId)).toEqual([...before, 'customer.updated']);
   });
 
   test('the export: an attachment with the same document as the API, recorded in the access log', async () => {
     const agent = await agentOf();
-    const res = await agent.get('/export').buffer(true).parse((r, done) => {
-      let text = '';
-      r.on('data', (c: Buffer) => (text += c.toString('utf8')));
-      r.on('end', () => done(null, text));
-    }).expect(200);
+    const res = await agent
+      .get('/export')
+      .buffer(true)
+      .parse((r, done) => {
+        let text = '';
+        r.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        r.on('end', () => done(null, text));
+      })
+      .expect(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.headers['content-disposition']).toBe(`attachment; filename="${parties.customerId}-export.json"`);
     const doc = JSON.parse(res.body as string);
@@ -202,7 +220,10 @@ describe('contact preferences and the export', () => {
     const logged = await testDb()('customer_access_log').where({ customer_id: parties.customerId, operation: 'portal:export' });
     expect(logged).toHaveLength(1);
     expect(logged[0].actor).toMatch(/^portal_session:/);
-    const other = await testDb()('customer_access_log').where({ tenant_id: me.tenant.tenantId }).whereNot({ customer_id: parties.customerId }).where({ operation: 'portal:export' });
+    const other = await testDb()('customer_access_log')
+      .where({ tenant_id: me.tenant.tenantId })
+      .whereNot({ customer_id: parties.customerId })
+      .where({ operation: 'portal:export' });
     expect(other).toEqual([]);
   });
 });

@@ -92,7 +92,11 @@ describe('delay the next payment', () => {
     expect(page).not.toContain(`href="${path}"`);
     expect((await agent.get(path).expect(409)).text).toContain('You have already delayed your next payment');
     const csrf = await csrfOf(agent, `/debts/${debtId}/plan`);
-    await agent.post(path).type('form').send({ _csrf: csrf, due_on: inDays(10) }).expect(409);
+    await agent
+      .post(path)
+      .type('form')
+      .send({ _csrf: csrf, due_on: inDays(10) })
+      .expect(409);
     await agent.post(`${path}/check`).type('form').send({ _csrf: csrf }).expect(409);
     expect(dates(await planOf(planId))).toEqual([inDays(6), inDays(13)]);
     expect(await eventTypesFor(me.tenant.tenantId, planId)).toHaveLength(2);
@@ -150,11 +154,20 @@ describe('boundaries', () => {
   test("another customer's plan is 404 everywhere, nothing shown or changed", async () => {
     const agent = await agentOf();
     const csrf = await csrfOf(agent, '/debts');
-    for (const path of [`/debts/${other.debtId}/plan`, `/debts/${other.debtId}/plan/delay`, `/debts/${other.debtId}/plan/day`, `/debts/${other.debtId}/plan/delay/check`]) {
+    for (const path of [
+      `/debts/${other.debtId}/plan`,
+      `/debts/${other.debtId}/plan/delay`,
+      `/debts/${other.debtId}/plan/day`,
+      `/debts/${other.debtId}/plan/delay/check`,
+    ]) {
       const res = await agent.get(path).expect(404);
       expect(res.text).not.toContain('£50.00');
     }
-    await agent.post(`/debts/${other.debtId}/plan/delay`).type('form').send({ _csrf: csrf, due_on: inDays(5) }).expect(404);
+    await agent
+      .post(`/debts/${other.debtId}/plan/delay`)
+      .type('form')
+      .send({ _csrf: csrf, due_on: inDays(5) })
+      .expect(404);
     await agent.post(`/debts/${other.debtId}/plan/day/check`).type('form').send({ _csrf: csrf }).expect(404);
     expect(dates(await planOf(other.planId))).toEqual([inDays(1), inDays(8)]);
   });
@@ -162,7 +175,11 @@ describe('boundaries', () => {
   test('without a CSRF token 403; signed out 401', async () => {
     const { debtId, planId } = await payingDebt(me.api, parties, { start_on: inDays(1), grace_days: 2 });
     const agent: Agent = await agentOf();
-    await agent.post(`/debts/${debtId}/plan/delay`).type('form').send({ due_on: inDays(5) }).expect(403);
+    await agent
+      .post(`/debts/${debtId}/plan/delay`)
+      .type('form')
+      .send({ due_on: inDays(5) })
+      .expect(403);
     await agent.post(`/debts/${debtId}/plan/delay/check`).type('form').send({}).expect(403);
     expect(dates(await planOf(planId))).toEqual([inDays(1), inDays(8)]);
     const { default: request } = await import('supertest');

@@ -69,7 +69,11 @@ export async function walk(agent: Agent, path: string, answers: Array<Record<str
   let page = path;
   for (const answer of answers) {
     const csrf = await csrfOf(agent, page);
-    const res = await agent.post(page).type('form').send(formOf({ _csrf: csrf, ...answer })).expect(303);
+    const res = await agent
+      .post(page)
+      .type('form')
+      .send(formOf({ _csrf: csrf, ...answer }))
+      .expect(303);
     page = res.headers.location as string;
   }
   expect(page).toBe(`${path}/check`);

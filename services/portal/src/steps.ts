@@ -152,7 +152,11 @@ export function journeyRoutes<C>(journey: Journey<C>): Router {
     const answers = ctx === undefined ? undefined : complete(req, res);
     if (!answers) return;
     const locale = languageOf(req);
-    const rows = journey.steps.map((s, i) => ({ label: `${journey.ns}:${journey.id}.${s.name}.label`, shown: s.shown(answers[s.name]!, ctx!, locale), change: pathOf(req, i) }));
+    const rows = journey.steps.map((s, i) => ({
+      label: `${journey.ns}:${journey.id}.${s.name}.label`,
+      shown: s.shown(answers[s.name]!, ctx!, locale),
+      change: pathOf(req, i),
+    }));
     await render(req, res, 'step-check', { ...common(req, ctx!), rows });
   });
 

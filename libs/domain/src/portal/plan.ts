@@ -41,7 +41,11 @@ function daysBetween(from: string, until: string, skip?: string): string[] {
 }
 
 /** The time-to-pay offers of an active plan's next unpaid instalment on `today` (pure). */
-export function timeToPayOffers(plan: Pick<PaymentPlan, 'frequency'>, next: Instalment | undefined, today: string): Pick<PortalPlan, 'delayDates' | 'dayDates'> {
+export function timeToPayOffers(
+  plan: Pick<PaymentPlan, 'frequency'>,
+  next: Instalment | undefined,
+  today: string,
+): Pick<PortalPlan, 'delayDates' | 'dayDates'> {
   if (!next) return { delayDates: [], dayDates: [] };
   const delayDates = next.delayed ? [] : daysBetween(addDays(next.due_on, 1), addDays(next.due_on, MAX_DELAY_DAYS + 1));
   const dayDates = next.day_changed ? [] : daysBetween(today, dueOn(next.due_on, plan.frequency, 1), next.due_on);

@@ -107,7 +107,11 @@ export function circumstancesRoutes(db: Knex): Router {
     'protect',
     [kindStep('breathing_space', BREATHING_SPACE_KINDS), startOn, textStep('adviser_reference', 'text', MAX_REFERENCE)],
     async (req, debt, a) => {
-      const input = { kind: a.kind as (typeof BREATHING_SPACE_KINDS)[number], start_on: a.start_on as string, adviser_reference: a.adviser_reference as string };
+      const input = {
+        kind: a.kind as (typeof BREATHING_SPACE_KINDS)[number],
+        start_on: a.start_on as string,
+        adviser_reference: a.adviser_reference as string,
+      };
       await declareBreathingSpace(db, req.session.tenantId!, debt.id, input, actor(req));
     },
   );
