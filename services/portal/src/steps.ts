@@ -65,6 +65,10 @@ export interface Journey<C> {
   submit: (req: Request, ctx: C, answers: Record<string, Answer>) => Promise<void>;
   /** Values for the done page's words. */
   done?: (ctx: C, locale: string) => Record<string, unknown>;
+  /** Values for the questions' hints (`amount`, `date`). */
+  hints?: (ctx: C, locale: string) => Record<string, unknown>;
+  /** The creditor whose name brands the pages. */
+  creditor?: (ctx: C) => string;
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
@@ -92,7 +96,13 @@ export function journeyRoutes<C>(journey: Journey<C>): Router {
   const key = (req: Request) => `${journey.id}:${journey.base(req)}`;
   const draft = (req: Request) => (req.session.stepDraft?.key === key(req) ? req.session.stepDraft.answers : {});
   const pathOf = (req: Request, i: number) => (i === 0 ? journey.base(req) : `${journey.base(req)}/${journey.steps[i]!.name}`);
-  const common = (req: Request, ctx: C) => ({ ns: journey.ns, id: journey.id, base: journey.base(req), back: journey.back(req), ctx });
+  const common = (req: Request, ctx: C) => ({
+    ns: journey.ns,
+    id: journey.id,
+    base: journey.base(req),
+    back: journey.back(req),
+    creditor: journey.creditor?.(ctx),
+  });
 
   /** The context when the journey is open; otherwise the 404 or 409 page is sent. */
   async function open(req: Request, res: Response, refuse = true): Promise<C | undefined> {
@@ -112,7 +122,16 @@ export function journeyRoutes<C>(journey: Journey<C>): Router {
       req,
       res,
       'step',
-      { ...common(req, ctx), step, label, action: pathOf(req, i), choices: step.choices?.(ctx, locale) ?? [], value, first: i === 0, ...values },
+      {
+        ...common(req, ctx),
+        step,
+        label,
+        action: pathOf(req, i),
+        choices: step.choices?.(ctx, locale) ?? [],
+        value,
+        hints: journey.hints?.(ctx, locale) ?? {},
+        ...values,
+      },
       status,
     );
   }

@@ -25,7 +25,7 @@ import {
 import { customerDebt } from '@dms/domain/portal';
 import { chosen, journeyRoutes, texted, type Answer, type Journey, type Step } from '../steps.js';
 import { requireCustomer } from './debts.js';
-import { longDay } from './plan.js';
+import { longDay, parseDay } from '../days.js';
 
 /** Longest adviser's reference and disclosure text, characters: the domain's own limits (its input schemas). */
 const MAX_REFERENCE = BreathingSpaceInput.properties.adviser_reference.maxLength!;
@@ -33,17 +33,6 @@ const MAX_DETAILS = VulnerabilityInput.properties.details.maxLength!;
 
 /** The debt as the customer sees it. */
 type DebtContext = { id: string; creditor: string; status: string };
-
-/** A `YYYY-MM-DD` (or `D/M/YYYY`) that is a real date, as `YYYY-MM-DD`; undefined otherwise. */
-export function parseDay(given: string): string | undefined {
-  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(given.trim());
-  const uk = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(given.trim());
-  const [y, m, d] = iso ? [iso[1], iso[2], iso[3]] : uk ? [uk[3], uk[2], uk[1]] : [];
-  if (!y) return undefined;
-  const day = `${y}-${m!.padStart(2, '0')}-${d!.padStart(2, '0')}`;
-  const parsed = new Date(`${day}T00:00:00Z`);
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === day ? day : undefined;
-}
 
 /** A radios step of one of `kinds`, its words `circumstances:<journey>.<name>.<kind>`. */
 function kindStep(journey: string, kinds: readonly string[]): Step<DebtContext> {
@@ -82,6 +71,7 @@ function debtJourney(
     steps,
     submit,
     done: (debt) => ({ creditor: debt.creditor }),
+    creditor: (debt) => debt.creditor,
   };
 }
 

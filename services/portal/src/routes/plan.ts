@@ -12,18 +12,14 @@ import { Router, type Request } from 'express';
 import type { Knex } from '@dms/db';
 import { changeInstalmentDay, delayNextInstalment } from '@dms/domain/debts';
 import { customerDebt, customerPlan, type PortalPlan } from '@dms/domain/portal';
-import { render } from '../render.js';
+import { money, render } from '../render.js';
 import { chosen, journeyRoutes, type Choice, type Journey } from '../steps.js';
 import { logRead, requireCustomer } from './debts.js';
+import { longDay } from '../days.js';
 
 /** A plan journey's context: the debt as the customer sees it and its plan. */
 interface PlanContext extends PortalPlan {
   debt: { id: string; creditor: string; currency: string };
-}
-
-/** `YYYY-MM-DD` as a long date with its weekday in `locale`. */
-export function longDay(day: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(day));
 }
 
 /** Days from `from` to `to` (both `YYYY-MM-DD`). */
@@ -68,6 +64,8 @@ function timeToPay(db: Knex, which: 'delay' | 'day'): Journey<PlanContext> {
       else await changeInstalmentDay(db, req.session.tenantId!, ctx.plan!.id, date, actor(req));
     },
     done: (ctx, locale) => ({ date: ctx.next ? longDay(ctx.next.due_on, locale) : '' }),
+    hints: (ctx, locale) => ({ date: longDay(ctx.next!.due_on, locale), amount: money(ctx.next!.amount - ctx.next!.amount_paid, ctx.debt.currency, locale) }),
+    creditor: (ctx) => ctx.debt.creditor,
   };
 }
 
