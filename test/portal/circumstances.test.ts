@@ -195,6 +195,11 @@ describe('contact preferences and the export', () => {
       changed_by: 'portal',
     });
     expect(await eventTypesFor(me.tenant.tenantId, parties.customerId)).toEqual([...before, 'customer.updated']);
+    // Shown again, the pages start from what is stored.
+    const again = await agent.get('/preferences').expect(200);
+    expect(again.text).toMatch(/value="email" id="channels" checked/);
+    expect(again.text).not.toMatch(/value="letter" id="channels-letter" checked/);
+    expect((await agent.get('/preferences/hours').expect(200)).text).toContain('<option value="09:00" selected>');
   });
 
   test('the export: an attachment with the same document as the API, recorded in the access log', async () => {

@@ -73,6 +73,8 @@ describe('delay the next payment', () => {
     const path = `/debts/${debtId}/plan/delay`;
     const form = (await agent.get(path).expect(200)).text;
     expect(form.match(/type="radio" name="due_on"/g)).toHaveLength(14);
+    expect(form).toContain('Your next payment of £50.00 is due on');
+    expect(form).not.toContain('field-error');
     expect(form).toContain(shown(inDays(15)));
     expect(form).not.toContain(`value="${inDays(16)}"`);
     const check = await walk(agent, path, [{ due_on: inDays(6) }]);
@@ -115,6 +117,7 @@ describe('delay the next payment', () => {
         .expect(400);
       expect(res.text).toContain('href="#due_on"');
       expect(res.text).toContain('Choose a date for your next payment');
+      expect(res.text).toContain('class="field field-error"');
     }
     // Nothing kept: the check page sends back to the question; the plan is as it was.
     expect((await agent.get(`${path}/check`).expect(303)).headers.location).toBe(path);

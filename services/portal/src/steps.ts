@@ -41,6 +41,8 @@ export interface Step<C> {
   maxLength?: number;
   /** The answer in the posted form, or the catalogue key of its error. */
   read: (body: Record<string, unknown>, ctx: C) => { value: Answer } | { error: string };
+  /** The answer shown before the customer gives one (e.g. what is stored now). */
+  initial?: (ctx: C) => Answer | undefined;
   /** The answer as the check page shows it. */
   shown: (value: Answer, ctx: C, locale: string) => Choice[];
 }
@@ -117,7 +119,7 @@ export function journeyRoutes<C>(journey: Journey<C>): Router {
     const step = journey.steps[i]!;
     const locale = languageOf(req);
     const label = `${journey.ns}:${journey.id}.${step.name}`;
-    const value = draft(req)[step.name];
+    const value = draft(req)[step.name] ?? step.initial?.(ctx);
     return render(
       req,
       res,

@@ -13,8 +13,9 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { Router } from 'express';
 import type { Knex } from '@dms/db';
+import { ApiError } from '@dms/errors';
 import { DELIVERY_METHODS } from '@dms/domain/communication-templates';
-import { setContactPreferences } from '@dms/domain/customers';
+import { loadCustomer, setContactPreferences, type ContactPreferencesShown } from '@dms/domain/customers';
 import { exportCustomer } from '@dms/domain/personal-data';
 import { LANGUAGES } from '../i18n.js';
 import { chosen, journeyRoutes, type Choice, type Journey } from '../steps.js';
@@ -28,20 +29,29 @@ const channelKey = (c: string) => `preferences:contact.channels.${c}`;
 const languageKey = (l: string) => `preferences:contact.language.${l}`;
 
 /** The contact preferences journey over `db`. */
-function contactJourney(db: Knex): Journey<true> {
+function contactJourney(db: Knex): Journey<ContactPreferencesShown | null> {
   return {
     ns: 'preferences',
     id: 'contact',
     route: '/preferences',
     base: () => '/preferences',
     back: () => '/debts',
-    load: () => Promise.resolve(true),
+    // The session's customer, gone (erased or deleted) since: the 404 page.
+    load: (req) =>
+      loadCustomer(db, req.session.tenantId!, req.session.customerId!).then(
+        (c) => c.contact_preferences ?? null,
+        (err: unknown) => {
+          if (err instanceof ApiError) return undefined;
+          throw err;
+        },
+      ),
     refusal: () => undefined,
     steps: [
       {
         name: 'channels',
         kind: 'checkboxes',
         choices: () => DELIVERY_METHODS.map((c) => ({ value: c, key: channelKey(c) })),
+        initial: (now) => now?.channels,
         read: (body) => {
           const given = ([] as unknown[]).concat(body.channels ?? []);
           const channels = DELIVERY_METHODS.filter((c) => given.includes(c));
@@ -53,6 +63,7 @@ function contactJourney(db: Knex): Journey<true> {
         name: 'hours',
         kind: 'hours',
         choices: (): Choice[] => HOURS.map((h) => ({ value: h, text: h })),
+        initial: (now) => (now?.hours ? `${now.hours.from}-${now.hours.until}` : undefined),
         read: (body) => {
           const [from, until] = [body.hours_from, body.hours_until];
           if (!HOURS.includes(from as string) || !HOURS.includes(until as string)) return { error: 'choose' };
@@ -64,6 +75,7 @@ function contactJourney(db: Knex): Journey<true> {
         name: 'language',
         kind: 'radios',
         choices: () => LANGUAGES.map((l) => ({ value: l, key: languageKey(l) })),
+        initial: (now) => now?.language ?? undefined,
         read: chosen('language', 'choose', () => LANGUAGES),
         shown: (v) => [{ value: v as string, key: languageKey(v as string) }],
       },
