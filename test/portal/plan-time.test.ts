@@ -153,6 +153,26 @@ describe('change the day of future payments', () => {
   });
 });
 
+describe('a date chosen before the plan moved', () => {
+  test('is refused on its question (422) and nothing changes', async () => {
+    const { debtId, planId } = await payingDebt(me.api, parties, { start_on: inDays(1), grace_days: 2 });
+    const [first, second] = [await agentOf(), await agentOf()];
+    await walk(first, `/debts/${debtId}/plan/delay`, [{ due_on: inDays(2) }]);
+    // Meanwhile, in another session, the day changes: the next payment is now inDays(5).
+    await walk(second, `/debts/${debtId}/plan/day`, [{ next_due_on: inDays(5) }]);
+    await confirm(second, `/debts/${debtId}/plan/day`);
+    const stale = await first
+      .post(`/debts/${debtId}/plan/delay/check`)
+      .type('form')
+      .send({ _csrf: await csrfOf(first, `/debts/${debtId}/plan`) })
+      .expect(422);
+    expect(stale.text).toContain('href="#due_on"');
+    expect(stale.text).toContain('That date can no longer be chosen');
+    expect(dates(await planOf(planId))).toEqual([inDays(5), inDays(12)]);
+    expect(await eventTypesFor(me.tenant.tenantId, planId)).toEqual(['payment_plan.created', 'payment_plan.updated']);
+  });
+});
+
 describe('boundaries', () => {
   test("another customer's plan is 404 everywhere, nothing shown or changed", async () => {
     const agent = await agentOf();

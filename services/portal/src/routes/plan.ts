@@ -10,6 +10,7 @@
  */
 import { Router, type Request } from 'express';
 import type { Knex } from '@dms/db';
+import { ApiError } from '@dms/errors';
 import { changeInstalmentDay, delayNextInstalment } from '@dms/domain/debts';
 import { customerDebt, customerPlan, type PortalPlan } from '@dms/domain/portal';
 import { money, render } from '../render.js';
@@ -60,6 +61,8 @@ function timeToPay(db: Knex, which: 'delay' | 'day'): Journey<PlanContext> {
     ],
     submit: async (req, ctx, answers) => {
       const date = answers[field] as string;
+      // The plan may have moved since the date was chosen (another tab): the date must still be on offer.
+      if (!offered(ctx).includes(date)) throw new ApiError('business_rule_violation', `${field} is no longer on offer.`, { param: field });
       if (which === 'delay') await delayNextInstalment(db, req.session.tenantId!, ctx.plan!.id, daysFrom(ctx.next!.due_on, date), actor(req));
       else await changeInstalmentDay(db, req.session.tenantId!, ctx.plan!.id, date, actor(req));
     },
