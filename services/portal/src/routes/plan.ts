@@ -6,7 +6,8 @@
  * `delayNextInstalment`) and `/debts/:id/plan/day` (a new date for the next instalment, the later
  * ones following → check → done: `changeInstalmentDay`), each with `whodunnit` `customer:<id>`
  * and `payment_plan.updated`. Each is offered once per instalment; without an active plan, or once
- * used, the journey is a 409 page saying so.
+ * used, the journey is a 409 page saying so. The payment authority's own journey (cancelling it)
+ * belongs beside these, its link in the marked place of views/plan.liquid.
  */
 import { Router, type Request } from 'express';
 import type { Knex } from '@dms/db';
