@@ -14,9 +14,11 @@ const VIEWS = fileURLToPath(new URL('../views', import.meta.url));
 
 /** The template engine (outputEscape: escape, so every `{{ }}` is HTML-escaped; templates parsed once and kept). */
 export const liquid = new Liquid({ root: VIEWS, extname: '.liquid', outputEscape: 'escape', strictFilters: true, cache: true });
-liquid.registerFilter('money', (minor: number, currency: string, locale = 'en-GB') =>
-  new Intl.NumberFormat(locale, { style: 'currency', currency }).format(Number(minor) / 10 ** fractionDigits(currency)),
-);
+/** An amount in minor units as `locale` writes it in `currency` (Intl), e.g. `£12.50`. */
+export function money(minor: number, currency: string, locale = 'en-GB'): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(Number(minor) / 10 ** fractionDigits(currency));
+}
+liquid.registerFilter('money', money);
 liquid.registerFilter('day', (d: Date | string, locale = 'en-GB') =>
   new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(d)),
 );

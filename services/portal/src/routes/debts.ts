@@ -17,7 +17,7 @@ export function requireCustomer(req: Request, res: Response, next: NextFunction)
 }
 
 /** Records that this session read the customer's data through `operation` (a page name). */
-function logRead(db: Knex, req: Request, operation: string): Promise<void> {
+export function logRead(db: Knex, req: Request, operation: string): Promise<void> {
   return recordAccess(db, { tenant: req.session.tenantId!, customerId: req.session.customerId!, actor: `portal_session:${req.session.linkId}`, operation });
 }
 
