@@ -6,3 +6,4 @@ export * from './view.js';
 export * from './issue.js';
 export * from './contact.js';
 export * from './pay.js';
+export * from './offers.js';
