@@ -7,3 +7,7 @@ export * from './issue.js';
 export * from './contact.js';
 export * from './pay.js';
 export * from './offers.js';
+export * from './promises.js';
+export * from './arrangements.js';
+export * from './authority.js';
+export * from './charges.js';
