@@ -51,7 +51,8 @@ export class Worker {
    * @param charge charges a saved payment method through a provider by name; with it the worker charges plans and promises
    */
   constructor(private readonly deps: { db: Knex; cfg: WorkerConfig; log: Logger; metrics: WorkerMetrics; engine?: EngineDeps; charge?: ChargeSaved }) {
-    const timed = deps.charge ? [...TIMED, ...savedCharges(deps.charge)] : TIMED;
+    // Charges come before the missed-instalment check: an instalment is charged on its date before it can be missed.
+    const timed = deps.charge ? [pauseEnds, ...savedCharges(deps.charge), ...TIMED.filter((c) => c !== pauseEnds)] : TIMED;
     this.changes = deps.engine ? [...timed, ...engineChanges(deps.engine)] : timed;
   }
 
