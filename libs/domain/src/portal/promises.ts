@@ -28,9 +28,8 @@ export interface PromiseRow {
   payment_method_provider: string;
   payment_method_reference: string;
   payment_method_label: string;
-  status: 'active' | 'kept' | 'broken' | 'canceled';
+  status: 'active' | 'kept' | 'broken';
   payment_id: string | null;
-  reminded_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
