@@ -36,7 +36,7 @@ beforeAll(async () => {
   await me.api.patch(`/organisations/${parties.organisationId}`, { payment_options_configuration: options }).expect(200);
   const second = await me.api.post('/customers', { kind: 'individual', first_name: 'Bob', last_name: 'Other', date_of_birth: '1970-01-01' }).expect(201);
   otherDebtId = await readyDebt(second.body.id as string);
-  today = ((await testDb().raw(`SELECT (tenant_now(?) AT TIME ZONE 'UTC')::date::text AS d`, [me.tenant.tenantId])).rows[0].d as string);
+  today = (await testDb().raw(`SELECT (tenant_now(?) AT TIME ZONE 'UTC')::date::text AS d`, [me.tenant.tenantId])).rows[0].d as string;
   portal = buildPortal({
     db: testDb(),
     log: createLogger('portal', 'silent'),
@@ -122,8 +122,15 @@ describe('offers', () => {
     const start = addDays(today, 7);
     const path = await arrange(agent, debtId, 'monthly-3', start);
     expect(await plansOf(debtId)).toEqual([]);
-    const setup = await testDb()('payment_setups').where({ checkout_reference: path.split('/').pop() }).first();
-    expect(setup).toMatchObject({ kind: 'plan', status: 'open', amount: 3333, terms: { kind: 'plan', frequency: 'monthly', instalment_count: 3, start_on: start } });
+    const setup = await testDb()('payment_setups')
+      .where({ checkout_reference: path.split('/').pop() })
+      .first();
+    expect(setup).toMatchObject({
+      kind: 'plan',
+      status: 'open',
+      amount: 3333,
+      terms: { kind: 'plan', frequency: 'monthly', instalment_count: 3, start_on: start },
+    });
     expect(await saveCard(agent, path, '4242 4242 4242 4242')).toContain('Your plan is set up');
     const [plan] = await plansOf(debtId);
     expect(plan).toMatchObject({ status: 'active', frequency: 'monthly', payment_method_provider: 'local', payment_method_label: 'card ending 4242' });
@@ -147,7 +154,13 @@ describe('offers', () => {
     const path = await arrange(agent, debtId, 'weekly-2', today);
     expect(await saveCard(agent, path, '4000 0000 0000 0002')).toContain('Your plan was not set up');
     expect(await plansOf(debtId)).toEqual([]);
-    expect((await testDb()('payment_setups').where({ checkout_reference: path.split('/').pop() }).first()).status).toBe('failed');
+    expect(
+      (
+        await testDb()('payment_setups')
+          .where({ checkout_reference: path.split('/').pop() })
+          .first()
+      ).status,
+    ).toBe('failed');
   });
 
   test('pay later: a promise with the saved card and payment.promised', async () => {

@@ -71,9 +71,15 @@ test('two workers: each due instalment and promise charged once; succeeded count
   started.push(...workers);
   await eventually(
     async () => {
-      const plans = await testDb()('payment_plans').whereIn('id', [...good.map((g) => g.planId), bad.planId]).select('status', 'amount_paid');
+      const plans = await testDb()('payment_plans')
+        .whereIn('id', [...good.map((g) => g.planId), bad.planId])
+        .select('status', 'amount_paid');
       const promiseRow = await testDb()('payment_promises').where({ id: promise.id }).first();
-      return plans.filter((p: { amount_paid: number }) => p.amount_paid === 5000).length === 2 && plans.some((p: { status: string }) => p.status === 'broken') && promiseRow.status !== 'active';
+      return (
+        plans.filter((p: { amount_paid: number }) => p.amount_paid === 5000).length === 2 &&
+        plans.some((p: { status: string }) => p.status === 'broken') &&
+        promiseRow.status !== 'active'
+      );
     },
     'all due charges made',
     20_000,

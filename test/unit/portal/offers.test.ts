@@ -86,7 +86,10 @@ describe('portalOffers', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 5_000_000 }),
-        fc.record({ min_instalment_amount: fc.option(fc.integer({ min: 1, max: 100_000 }), { nil: undefined }), max_instalments: fc.integer({ min: 1, max: 24 }) }),
+        fc.record({
+          min_instalment_amount: fc.option(fc.integer({ min: 1, max: 100_000 }), { nil: undefined }),
+          max_instalments: fc.integer({ min: 1, max: 24 }),
+        }),
         fc.option(fc.integer({ min: 0, max: 1_000_000 }), { nil: undefined }),
         (balance, options, cap) => {
           for (const plan of plans(portalOffers(balance, { ...options, payment_plans_permitted: true }, TODAY, cap))) {

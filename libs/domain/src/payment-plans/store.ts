@@ -37,7 +37,13 @@ export function toPaymentPlan(row: PaymentPlanRow, today = formatDay(new Date())
     schedule: row.schedule.map((i) => ({ ...i, status: shownInstalmentStatus(i.status, i.due_on, today) })),
     metadata: row.metadata,
     ...(row.payment_method_reference
-      ? { payment_method: { provider: row.payment_method_provider!, label: row.payment_method_label!, authority_canceled_at: iso(row.authority_canceled_at ?? null) } }
+      ? {
+          payment_method: {
+            provider: row.payment_method_provider!,
+            label: row.payment_method_label!,
+            authority_canceled_at: iso(row.authority_canceled_at ?? null),
+          },
+        }
       : {}),
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,

@@ -41,7 +41,11 @@ export interface DebtOffers {
 /** The offers of the customer's debt `debtId`, or undefined when it is not theirs. */
 export async function debtOffers(db: Knex, tenantId: string, customerId: string, debtId: string): Promise<DebtOffers | undefined> {
   const row = await tenantRows(db, debtsResource, tenantId)
-    .join(tenantRows(db, organisationsResource, tenantId).select('id', 'payment_options_configuration', 'configurations').as('o'), 'o.id', 'debts.organisation_id')
+    .join(
+      tenantRows(db, organisationsResource, tenantId).select('id', 'payment_options_configuration', 'configurations').as('o'),
+      'o.id',
+      'debts.organisation_id',
+    )
     .where({ 'debts.id': debtId, 'debts.customer_id': customerId })
     .whereNot('debts.status', 'deleted')
     .first<

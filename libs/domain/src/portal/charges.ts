@@ -65,9 +65,18 @@ export async function chargeDueInstalment(trx: Knex.Transaction, debt: DebtRow, 
   const amount = Math.min(due.amount - due.amount_paid, debt.amount_remaining);
   const provider = plan.payment_method_provider!;
   const key = `${plan.id}:${due.sequence}:${due.due_on}`;
-  const result = await charge(provider, { tenantId: debt.tenant_id, debtId: debt.id, amount, currency: debt.currency, method: plan.payment_method_reference, idempotencyKey: key });
+  const result = await charge(provider, {
+    tenantId: debt.tenant_id,
+    debtId: debt.id,
+    amount,
+    currency: debt.currency,
+    method: plan.payment_method_reference,
+    idempotencyKey: key,
+  });
   const paymentId = await recordCharge(trx, debt, provider, amount, result, { payment_plan_id: plan.id, metadata: { instalment: String(due.sequence) } });
-  await trx('instalment_charges').where({ id: (inserted[0] as { id: string }).id }).update({ status: result.status, payment_id: paymentId });
+  await trx('instalment_charges')
+    .where({ id: (inserted[0] as { id: string }).id })
+    .update({ status: result.status, payment_id: paymentId });
   return `instalment ${due.sequence} of ${plan.id} due ${due.due_on} charged: ${result.status} (${paymentId})`;
 }
 
@@ -89,7 +98,14 @@ export async function chargeDuePromise(trx: Knex.Transaction, debt: DebtRow, tod
   let paymentId: string | null = null;
   let status: 'kept' | 'broken' = 'kept';
   if (amount > 0) {
-    const result = await charge(provider, { tenantId: debt.tenant_id, debtId: debt.id, amount, currency: debt.currency, method: promise.payment_method_reference, idempotencyKey: promise.id });
+    const result = await charge(provider, {
+      tenantId: debt.tenant_id,
+      debtId: debt.id,
+      amount,
+      currency: debt.currency,
+      method: promise.payment_method_reference,
+      idempotencyKey: promise.id,
+    });
     paymentId = await recordCharge(trx, debt, provider, amount, result, { metadata: { promise: promise.id } });
     status = result.status === 'failed' ? 'broken' : 'kept';
   }

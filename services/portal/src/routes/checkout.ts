@@ -126,7 +126,13 @@ export function checkoutRoutes(db: Knex, provider: LocalProvider): Router {
     const digits = digitsOf(req.body?.card_number);
     const behaviour = cardBehaviour(digits);
     if (!behaviour)
-      return render(req, res, 'checkout-local', { ref: req.params.ref, payment: s, saving: true, errors: [{ field: 'card_number', message: 'pay:card.invalid' }] }, 400);
+      return render(
+        req,
+        res,
+        'checkout-local',
+        { ref: req.params.ref, payment: s, saving: true, errors: [{ field: 'card_number', message: 'pay:card.invalid' }] },
+        400,
+      );
     if (behaviour === 'authenticate') return render(req, res, 'checkout-confirm', { ref: req.params.ref, payment: s });
     await reportSetup(req, res, s, behaviour === 'succeeds' || behaviour === 'later_declined' ? digits : undefined);
   });

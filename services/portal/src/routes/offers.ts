@@ -101,7 +101,16 @@ export function offersRoutes(db: Knex, provider: PaymentProvider): Router {
         ? { kind: 'plan', frequency: c.offer.frequency, instalment_count: c.offer.instalment_count, start_on: c.d.date }
         : { kind: 'promise', pay_on: c.d.date };
     const checkout = await provider.createCheckout({ tenantId, debtId: o.debtId, amount: c.first, currency: o.currency, saveMethod: true, setupOnly: true });
-    await startSetup(db, { tenantId, customerId: req.session.customerId!, debtId: o.debtId, terms, amount: c.offer.type === 'plan' ? c.first : o.balance, currency: o.currency, provider: provider.name, reference: checkout.reference });
+    await startSetup(db, {
+      tenantId,
+      customerId: req.session.customerId!,
+      debtId: o.debtId,
+      terms,
+      amount: c.offer.type === 'plan' ? c.first : o.balance,
+      currency: o.currency,
+      provider: provider.name,
+      reference: checkout.reference,
+    });
     delete req.session.arrange;
     res.redirect(303, checkout.url);
   });

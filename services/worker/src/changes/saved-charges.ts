@@ -48,7 +48,8 @@ function chargeChange(
   return {
     name,
     async applyOne(trx, clock, tenantIds): Promise<ChangeOutcome> {
-      const debt = (await due(trx, clock, tenantIds).select('debts.*').orderBy(dueColumn).limit(1).forUpdate('debts').skipLocked().first()) as DebtRow | undefined;
+      const debt = (await due(trx, clock, tenantIds).select('debts.*').orderBy(dueColumn).limit(1).forUpdate('debts').skipLocked().first()) as
+        DebtRow | undefined;
       if (!debt) return { kind: 'none' };
       const context = await apply(trx, debt, await tenantToday(trx, debt.tenant_id, clock), charge);
       if (context === undefined) return { kind: 'skipped', object: debt.id };
