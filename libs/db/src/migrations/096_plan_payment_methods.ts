@@ -4,7 +4,8 @@
  * a label such as `card ending 4242`, never a card number) and `authority_canceled_at`, set when
  * the customer cancels the continuous payment authority. `instalment_charges` records each
  * instalment charged (one row per plan, sequence and due date: a unique key, so an instalment is
- * charged once on its date however many workers run; a delayed one again on its new date) with the payment that recorded it. Existing plans keep null columns:
+ * charged once on its date however many workers run; a delayed one again on its new date) with the provider's answer (`outcome`: null while charging, then `succeeded`, `failed` or
+ * `pending`) and the payment that recorded it. Existing plans keep null columns:
  * they have no saved method and the worker never charges them.
  */
 import type { Knex } from 'knex';
@@ -23,7 +24,7 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('sequence').notNullable();
     t.date('due_on').notNullable();
     t.text('payment_id');
-    t.text('status').notNullable();
+    t.text('outcome');
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.unique(['payment_plan_id', 'sequence', 'due_on']);
   });

@@ -23,6 +23,7 @@ import type { Frequency } from '../payment-plans/schedule.js';
 import type { OfferPolicy } from '../payment-plans/offers.js';
 import { effectiveOptions, portalOffers, type PortalOffer } from './offers.js';
 import { insertPromise } from './promises.js';
+import { SETUP_MACHINE } from './states.js';
 
 /** The offers of one of the customer's debts. */
 export interface DebtOffers {
@@ -142,6 +143,12 @@ export async function setupByReference(db: Knex | Knex.Transaction, tenantId: st
   return row ? normalise(row) : undefined;
 }
 
+/** Moves the locked `setup` by `move` (SETUP_MACHINE), naming what it made. */
+async function settleSetup(trx: Knex.Transaction, setup: PaymentSetup, move: 'complete' | 'fail', resultId: string | null): Promise<void> {
+  const status = SETUP_MACHINE.require(setup.status, move);
+  await trx('payment_setups').where({ id: setup.id }).update({ status, result_id: resultId, updated_at: trx.fn.now() });
+}
+
 /** A verified outcome of a setup checkout. */
 export interface SetupOutcome {
   status: 'succeeded' | 'failed';
@@ -165,10 +172,9 @@ export async function recordSetupOutcome(db: Knex, provider: string, o: SetupOut
       await lockDebt(trx, o.tenantId, o.debtId);
       const setup = normalise(await trx('payment_setups').where({ id: found.id }).forUpdate().first());
       if (setup.status !== 'open') return 'duplicate';
-      const settle = (status: 'completed' | 'failed', resultId: string | null = null) =>
-        trx('payment_setups').where({ id: setup.id }).update({ status, result_id: resultId, updated_at: trx.fn.now() });
+      const settle = (move: 'complete' | 'fail', resultId: string | null = null) => settleSetup(trx, setup, move, resultId);
       if (o.status !== 'succeeded' || !o.savedMethod) {
-        await settle('failed');
+        await settle('fail');
         return 'recorded';
       }
       const method = { provider, reference: o.savedMethod.reference, label: o.savedMethod.label };
@@ -193,13 +199,16 @@ export async function recordSetupOutcome(db: Knex, provider: string, o: SetupOut
               payOn: terms.pay_on,
               method,
             });
-      await settle('completed', made.id);
+      await settle('complete', made.id);
       return 'recorded';
     });
   } catch (err) {
     // The debt moved on (settled, disputed, a plan agreed elsewhere) between the choice and the outcome.
     if (!(err instanceof ApiError)) throw err;
-    await db('payment_setups').where({ id: found.id, status: 'open' }).update({ status: 'failed', updated_at: db.fn.now() });
+    await db.transaction(async (trx) => {
+      const setup = normalise(await trx('payment_setups').where({ id: found.id }).forUpdate().first());
+      if (setup.status === 'open') await settleSetup(trx, setup, 'fail', null);
+    });
     return 'refused';
   }
 }

@@ -14,7 +14,7 @@ import { SYSTEM_ACTOR } from '../debts/moves.js';
 import type { DebtRow } from '../debts/schemas.js';
 import { lockActivePlan } from '../payment-plans/store.js';
 import { createPayment, updatePayment } from '../payments/store.js';
-import { PROMISES_TABLE, type PromiseRow } from './promises.js';
+import { PROMISES_TABLE, settlePromise, type PromiseRow } from './promises.js';
 
 /** An off-session charge through the provider named `provider` (the worker's payment providers). */
 export type ChargeSaved = (
@@ -57,7 +57,7 @@ export async function chargeDueInstalment(trx: Knex.Transaction, debt: DebtRow, 
   const due = plan.schedule.find((i) => i.status !== 'paid');
   if (!due || due.due_on > today) return undefined;
   const inserted = await trx('instalment_charges')
-    .insert({ id: newId('ich'), tenant_id: debt.tenant_id, payment_plan_id: plan.id, sequence: due.sequence, due_on: due.due_on, status: 'charging' })
+    .insert({ id: newId('ich'), tenant_id: debt.tenant_id, payment_plan_id: plan.id, sequence: due.sequence, due_on: due.due_on })
     .onConflict(['payment_plan_id', 'sequence', 'due_on'])
     .ignore()
     .returning('id');
@@ -76,7 +76,7 @@ export async function chargeDueInstalment(trx: Knex.Transaction, debt: DebtRow, 
   const paymentId = await recordCharge(trx, debt, provider, amount, result, { payment_plan_id: plan.id, metadata: { instalment: String(due.sequence) } });
   await trx('instalment_charges')
     .where({ id: (inserted[0] as { id: string }).id })
-    .update({ status: result.status, payment_id: paymentId });
+    .update({ outcome: result.status, payment_id: paymentId });
   return `instalment ${due.sequence} of ${plan.id} due ${due.due_on} charged: ${result.status} (${paymentId})`;
 }
 
@@ -96,7 +96,7 @@ export async function chargeDuePromise(trx: Knex.Transaction, debt: DebtRow, tod
   const amount = Math.min(Number(promise.amount), debt.amount_remaining);
   const provider = promise.payment_method_provider;
   let paymentId: string | null = null;
-  let status: 'kept' | 'broken' = 'kept';
+  let move: 'keep' | 'break' = 'keep';
   if (amount > 0) {
     const result = await charge(provider, {
       tenantId: debt.tenant_id,
@@ -107,8 +107,8 @@ export async function chargeDuePromise(trx: Knex.Transaction, debt: DebtRow, tod
       idempotencyKey: promise.id,
     });
     paymentId = await recordCharge(trx, debt, provider, amount, result, { metadata: { promise: promise.id } });
-    status = result.status === 'failed' ? 'broken' : 'kept';
+    move = result.status === 'failed' ? 'break' : 'keep';
   }
-  await trx(PROMISES_TABLE).where({ id: promise.id }).update({ status, payment_id: paymentId, updated_at: trx.fn.now() });
-  return `promise ${promise.id} charged: ${status}${paymentId ? ` (${paymentId})` : ''}`;
+  await settlePromise(trx, promise, move, paymentId);
+  return `promise ${promise.id} charged: ${move === 'keep' ? 'kept' : 'broken'}${paymentId ? ` (${paymentId})` : ''}`;
 }

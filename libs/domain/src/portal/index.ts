@@ -11,3 +11,4 @@ export * from './promises.js';
 export * from './arrangements.js';
 export * from './authority.js';
 export * from './charges.js';
+export * from './states.js';

@@ -12,6 +12,7 @@ import { recordEvent } from '../kernel/outbox.js';
 import { iso } from '../kernel/schemas.js';
 import { paymentsResource } from '../payments/resource.js';
 import type { PlanPaymentMethod } from '../payment-plans/store.js';
+import { PROMISE_MACHINE } from './states.js';
 
 /** The table of promises. */
 export const PROMISES_TABLE = 'payment_promises';
@@ -103,6 +104,12 @@ export async function insertPromise(trx: Knex.Transaction, p: NewPromise): Promi
   const promise = toPromise(row as PromiseRow);
   await recordEvent(trx, paymentsResource, p.tenantId, 'payment.promised', promise);
   return promise;
+}
+
+/** Moves the locked promise by `move` (PROMISE_MACHINE: `keep` or `break`), with the payment that charged it. */
+export async function settlePromise(trx: Knex.Transaction, promise: PromiseRow, move: 'keep' | 'break', paymentId: string | null): Promise<void> {
+  const status = PROMISE_MACHINE.require(promise.status, move);
+  await trx(PROMISES_TABLE).where({ id: promise.id }).update({ status, payment_id: paymentId, updated_at: trx.fn.now() });
 }
 
 /** The debt's active promise, or undefined. */
