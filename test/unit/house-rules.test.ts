@@ -119,6 +119,8 @@ const STATUS_WRITERS = [
   'libs/domain/src/communications/store.ts', // communications: inserted `queued`/`failed`/`received`
   'libs/domain/src/communications/moves.ts', // communications: COMMUNICATION_MACHINE
   'libs/domain/src/imports/store.ts', // imports: IMPORT_MACHINE
+  'libs/domain/src/portal/arrangements.ts', // saving checkouts: SETUP_MACHINE
+  'libs/domain/src/portal/promises.ts', // pay-later promises: PROMISE_MACHINE (inserted `active`)
   'libs/webhook-delivery/src/queue.ts', // deliveries: the dispatcher's moves
   'libs/webhook-delivery/src/endpoint-moves.ts', // deliveries: the API's moves
 ];

@@ -3654,6 +3654,18 @@ export type components = {
                 metadata: {
                     [key: string]: string;
                 };
+                /** @description The saved method the worker charges on each due date (plans agreed on the portal, docs/api.md section 18); absent otherwise. */
+                payment_method?: {
+                    /** @description The payment provider that saved the method. */
+                    provider: string;
+                    /** @description What the customer recognises, e.g. `card ending 4242` (never a card number). */
+                    label: string;
+                    /**
+                     * Format: date-time
+                     * @description When the customer canceled the continuous payment authority.
+                     */
+                    authority_canceled_at: string | null;
+                };
                 /** Format: date-time */
                 created_at: string;
                 /** Format: date-time */
@@ -4405,6 +4417,18 @@ export type components = {
                 metadata: {
                     [key: string]: string;
                 };
+                /** @description The saved method the worker charges on each due date (plans agreed on the portal, docs/api.md section 18); absent otherwise. */
+                payment_method?: {
+                    /** @description The payment provider that saved the method. */
+                    provider: string;
+                    /** @description What the customer recognises, e.g. `card ending 4242` (never a card number). */
+                    label: string;
+                    /**
+                     * Format: date-time
+                     * @description When the customer canceled the continuous payment authority.
+                     */
+                    authority_canceled_at: string | null;
+                };
                 /** Format: date-time */
                 created_at: string;
                 /** Format: date-time */
@@ -5115,6 +5139,18 @@ export type components = {
                 metadata: {
                     [key: string]: string;
                 };
+                /** @description The saved method the worker charges on each due date (plans agreed on the portal, docs/api.md section 18); absent otherwise. */
+                payment_method?: {
+                    /** @description The payment provider that saved the method. */
+                    provider: string;
+                    /** @description What the customer recognises, e.g. `card ending 4242` (never a card number). */
+                    label: string;
+                    /**
+                     * Format: date-time
+                     * @description When the customer canceled the continuous payment authority.
+                     */
+                    authority_canceled_at: string | null;
+                };
                 /** Format: date-time */
                 created_at: string;
                 /** Format: date-time */
@@ -5345,6 +5381,18 @@ export type components = {
             /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
             metadata: {
                 [key: string]: string;
+            };
+            /** @description The saved method the worker charges on each due date (plans agreed on the portal, docs/api.md section 18); absent otherwise. */
+            payment_method?: {
+                /** @description The payment provider that saved the method. */
+                provider: string;
+                /** @description What the customer recognises, e.g. `card ending 4242` (never a card number). */
+                label: string;
+                /**
+                 * Format: date-time
+                 * @description When the customer canceled the continuous payment authority.
+                 */
+                authority_canceled_at: string | null;
             };
             /** @description The plan's payments, newest first, with `expand[]=payments`. */
             payments?: {
@@ -6313,6 +6361,18 @@ export type components = {
                     metadata: {
                         [key: string]: string;
                     };
+                    /** @description The saved method the worker charges on each due date (plans agreed on the portal, docs/api.md section 18); absent otherwise. */
+                    payment_method?: {
+                        /** @description The payment provider that saved the method. */
+                        provider: string;
+                        /** @description What the customer recognises, e.g. `card ending 4242` (never a card number). */
+                        label: string;
+                        /**
+                         * Format: date-time
+                         * @description When the customer canceled the continuous payment authority.
+                         */
+                        authority_canceled_at: string | null;
+                    };
                     /** Format: date-time */
                     created_at: string;
                     /** Format: date-time */
@@ -6803,7 +6863,7 @@ export type components = {
             /** @description Whether events are delivered (default true); a disabled endpoint receives nothing until enabled. */
             enabled?: boolean;
             /** @description Event types to deliver, or exactly `["*"]` for all. */
-            enabled_events: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer.erased" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
+            enabled_events: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment.promised" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer.erased" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
             /**
              * @description Event shape delivered: `v` + a supported date as YYYYMMDD (supported: v20250401, v20261101; default the newest).
              * @example v20261101
@@ -6837,7 +6897,7 @@ export type components = {
             /** @description Whether events are delivered; set true to re-enable an endpoint disabled after failing. */
             enabled?: boolean;
             /** @description Event types to deliver, or exactly `["*"]` for all. */
-            enabled_events?: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer.erased" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
+            enabled_events?: ("*" | "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment.promised" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer.erased" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed")[];
             /**
              * @description Event shape delivered: `v` + a supported date as YYYYMMDD (supported: v20250401, v20261101; default the newest).
              * @example v20261101
@@ -6968,7 +7028,7 @@ export type components = {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer.erased" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed" | "webhook.test";
+            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment.promised" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer.erased" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed" | "webhook.test";
             /** @description API version whose shape `data.object` has. */
             api_version: string;
             /** Format: date-time */
@@ -7439,6 +7499,18 @@ export type components = {
                 metadata: {
                     [key: string]: string;
                 };
+                /** @description The saved method the worker charges on each due date (plans agreed on the portal, docs/api.md section 18); absent otherwise. */
+                payment_method?: {
+                    /** @description The payment provider that saved the method. */
+                    provider: string;
+                    /** @description What the customer recognises, e.g. `card ending 4242` (never a card number). */
+                    label: string;
+                    /**
+                     * Format: date-time
+                     * @description When the customer canceled the continuous payment authority.
+                     */
+                    authority_canceled_at: string | null;
+                };
                 /** Format: date-time */
                 created_at: string;
                 /** Format: date-time */
@@ -7691,7 +7763,7 @@ export type components = {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer.erased" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed" | "webhook.test";
+            type: "debt.created" | "debt.updated" | "debt.prepared" | "debt.paused" | "debt.resumed" | "debt.withdrawn" | "debt.deleted" | "debt.adjusted" | "debt.analysing" | "debt.enriching" | "debt.contacted" | "debt.contact_established" | "debt.contact_failed" | "debt.process_exhausted" | "debt.arranging" | "debt.paying" | "debt.defaulted" | "debt.settled" | "debt.paid" | "debt.queried" | "debt.disputed" | "debt.follow_up_required" | "debt.assessing" | "debt.recovering" | "debt.legal_protection" | "debt.returned" | "debt.discharged" | "debt.closed" | "debt.open" | "line_item.created" | "invoice.created" | "invoice.updated" | "payment.created" | "payment.updated" | "payment.succeeded" | "payment.failed" | "payment.canceled" | "payment.refunded" | "payment.promised" | "payment_plan.created" | "payment_plan.updated" | "payment_plan.completed" | "payment_plan.broken" | "payment_plan.canceled" | "income_and_expenditure.created" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.verified" | "customer.locked_out" | "customer.erased" | "customer_contact_detail.created" | "customer_contact_detail.updated" | "customer_contact_detail.deleted" | "organisation.created" | "organisation.updated" | "organisation_contact_detail.created" | "organisation_contact_detail.updated" | "organisation_contact_detail.deleted" | "communication_template.created" | "communication_template.updated" | "payout.created" | "payout.in_transit" | "payout.paid" | "payout.failed" | "communication.created" | "communication.sent" | "communication.delivered" | "communication.failed" | "communication.received" | "import.completed" | "import.failed" | "webhook.test";
             /** Format: date-time */
             created_at: string;
             /** @description False for an object of test mode (a test client’s), true for a live one. */

@@ -2,3 +2,4 @@
 export * from './provider.js';
 export * from './signature.js';
 export * from './local.js';
+export * from './factory.js';

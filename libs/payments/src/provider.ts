@@ -17,6 +17,12 @@ export interface CheckoutRequest {
    * instalments or a pay-later promise); the outcome then carries `savedMethod`.
    */
   saveMethod?: boolean;
+  /**
+   * With `saveMethod`: save the method and charge nothing now (Stripe: a Checkout Session in
+   * `setup` mode, a SetupIntent); `amount` is then what the first later charge will be, shown to
+   * the customer. The portal's plans and pay-later promises use it: the worker charges each date.
+   */
+  setupOnly?: boolean;
 }
 
 /** A payment method saved at a checkout, charged later without the customer (`chargeSaved`). */

@@ -21,6 +21,8 @@ import { callbackRoutes, checkoutRoutes } from './routes/checkout.js';
 import { planRoutes } from './routes/plan.js';
 import { circumstancesRoutes } from './routes/circumstances.js';
 import { preferencesRoutes } from './routes/preferences.js';
+import { offersRoutes } from './routes/offers.js';
+import { authorityRoutes } from './routes/authority.js';
 import { localCallbackSecret, localProvider, type LocalProvider } from '@dms/payments';
 
 /** What the application needs. */
@@ -90,6 +92,7 @@ export function buildPortal(deps: PortalDeps, isDraining: () => boolean = () => 
   app.use(planRoutes(deps.db));
   app.use(circumstancesRoutes(deps.db));
   app.use(preferencesRoutes(deps.db));
+  app.use(offersRoutes(deps.db, payments), authorityRoutes(deps.db));
   app.use((req, res) => void render(req, res, 'not-found', {}, 404));
   app.use((err: Error & { code?: string }, req: Request, res: Response, _next: NextFunction) => {
     if (err.code === 'EBADCSRFTOKEN') return void render(req, res, 'expired-form', {}, 403);

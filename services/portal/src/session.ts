@@ -30,6 +30,8 @@ declare module 'express-session' {
     contactDraft: { debtId: string; kind: 'dispute' | 'question'; reason: string; text: string };
     /** The amount chosen on the pay page (minor units) and as typed, before check your answers. */
     pay: { debtId: string; amount: number; display: string };
+    /** The offer chosen (a plan's id or `pay_later`) and its date, before check your answers (routes/offers.ts). */
+    arrange: { debtId: string; choice: string; date?: string };
   }
 }
 

@@ -17,6 +17,9 @@ import { Worker } from './worker.js';
 import { startRetention } from './retention.js';
 import { collectionEngine } from './engine/setup.js';
 import { ImportRunner } from './imports.js';
+import { resolveSecretsKey } from '@dms/config';
+import { paymentProviders } from '@dms/payments';
+import type { ChargeSaved } from '@dms/domain/portal';
 
 const cfg = loadWorkerConfig();
 const log = createLogger('worker', cfg.LOG_LEVEL);
@@ -27,7 +30,10 @@ const metrics = createWorkerMetrics({
   pool: () => poolUsage(db),
 });
 const engine = cfg.ENGINE_ENABLED ? await collectionEngine(db, cfg, log) : undefined;
-const worker = new Worker({ db, cfg, log, metrics, ...(engine ? { engine } : {}) });
+// Plans and promises are charged through the provider that saved their method (PAYMENT_PROVIDER's and any other known one).
+const providers = paymentProviders({ env: process.env, secretsKey: resolveSecretsKey(cfg) });
+const charge: ChargeSaved = (name, req) => providers(name).chargeSaved(req);
+const worker = new Worker({ db, cfg, log, metrics, charge, ...(engine ? { engine } : {}) });
 const retention = startRetention(db, log, cfg.EVENT_RETENTION_DAYS);
 const imports = new ImportRunner({ db, cfg, log, metrics });
 

@@ -15,6 +15,8 @@ import { pauseEnds } from './changes/pause-ends.js';
 import { retentionErasures } from './changes/retention-erasures.js';
 import { payoutRuns } from './changes/payout-runs.js';
 import { planStarts } from './changes/plan-starts.js';
+import { savedCharges } from './changes/saved-charges.js';
+import type { ChargeSaved } from '@dms/domain/portal';
 import type { BatchOutcome, ChangeOutcome, TimedChange } from './changes/types.js';
 import { ENGINE_CLAIM_LIMIT, engineChanges, type EngineDeps } from './engine/changes.js';
 import type { WorkerConfig } from './config.js';
@@ -44,9 +46,14 @@ export class Worker {
   /** The change kinds each check makes, in order (the lag gauges read the same list). */
   readonly changes: readonly TimedChange[];
 
-  /** @param engine the collection engine's channels and links; without it the worker makes only the time-driven changes */
-  constructor(private readonly deps: { db: Knex; cfg: WorkerConfig; log: Logger; metrics: WorkerMetrics; engine?: EngineDeps }) {
-    this.changes = deps.engine ? [...TIMED, ...engineChanges(deps.engine)] : TIMED;
+  /**
+   * @param engine the collection engine's channels and links; without it the worker makes only the time-driven changes
+   * @param charge charges a saved payment method through a provider by name; with it the worker charges plans and promises
+   */
+  constructor(private readonly deps: { db: Knex; cfg: WorkerConfig; log: Logger; metrics: WorkerMetrics; engine?: EngineDeps; charge?: ChargeSaved }) {
+    // Charges come before the missed-instalment check: an instalment is charged on its date before it can be missed.
+    const timed = deps.charge ? [pauseEnds, ...savedCharges(deps.charge), ...TIMED.filter((c) => c !== pauseEnds)] : TIMED;
+    this.changes = deps.engine ? [...timed, ...engineChanges(deps.engine)] : timed;
   }
 
   /** Starts the loop (first check at once). */

@@ -48,6 +48,9 @@ import * as portal from './085_portal.js';
 import * as incomeAndExpenditures from './087_income_and_expenditures.js';
 import * as timedStatusesIndex from './088_timed_statuses_index.js';
 import * as portalCommunications from './092_portal_communications.js';
+import * as paymentSetups from './095_payment_setups.js';
+import * as planPaymentMethods from './096_plan_payment_methods.js';
+import * as paymentPromises from './097_payment_promises.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -101,4 +104,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['089_customer_access_log', customerAccessLog],
   ['090_customer_erasure', customerErasure],
   ['092_portal_communications', portalCommunications],
+  ['095_payment_setups', paymentSetups],
+  ['096_plan_payment_methods', planPaymentMethods],
+  ['097_payment_promises', paymentPromises],
 ];

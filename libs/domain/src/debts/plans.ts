@@ -10,7 +10,7 @@ import { ApiError } from '@dms/errors';
 import { requirePlanTransition } from '../payment-plans/states.js';
 import { delayUnpaid, freshInstalments, markMissed, nextUnpaid, rescheduleUnpaid } from '../payment-plans/instalments.js';
 import { buildSchedule, daysBetween, ScheduleError } from '../payment-plans/schedule.js';
-import { cancelPlan, findPlan, insertPlan, lockActivePlan, writePlan } from '../payment-plans/store.js';
+import { cancelPlan, findPlan, insertPlan, lockActivePlan, writePlan, type PlanPaymentMethod } from '../payment-plans/store.js';
 import type { PaymentPlan, PaymentPlanCreate, PaymentPlanReschedule, PaymentPlanRow } from '../payment-plans/schemas.js';
 import { SYSTEM_ACTOR, endPause, lockDebt, moveLockedDebt, type StatusNote } from './moves.js';
 import type { DebtRow } from './schemas.js';
@@ -50,12 +50,20 @@ const termsOf = (t: PaymentPlanReschedule) => ({
 
 /**
  * Creates an active plan for the debt's whole `amount_remaining` (`payment_plan.created`,
- * `debt.paying`).
+ * `debt.paying`); the portal passes the method saved at its checkout (`paymentMethod`), which the
+ * worker charges on each due date. Runs in its own transaction, or as a savepoint of `db` when it is one.
  * @throws ApiError 404; 409 `invalid_state_transition` (debt not prepared/resumed/paused/defaulted),
  *   409 `resource_conflict` (an active plan exists); 422 `business_rule_violation` (param
  *   `start_on`, `instalment_count`, `instalment_amount`, `amount`)
  */
-export async function createPlan(db: Knex, tenantId: string, debtId: string, input: PaymentPlanCreate, note: StatusNote): Promise<PaymentPlan> {
+export async function createPlan(
+  db: Knex,
+  tenantId: string,
+  debtId: string,
+  input: PaymentPlanCreate,
+  note: StatusNote,
+  paymentMethod?: PlanPaymentMethod,
+): Promise<PaymentPlan> {
   try {
     return await db.transaction(async (trx) => {
       const debt = await lockDebt(trx, tenantId, debtId);
@@ -72,6 +80,7 @@ export async function createPlan(db: Knex, tenantId: string, debtId: string, inp
         amountTotal: debt.amount_remaining,
         schedule,
         metadata: input.metadata,
+        paymentMethod,
       });
       await moveLockedDebt(trx, tenantId, debt, move, { ...note, context: `payment_plan.created: ${plan.id}` });
       return plan;

@@ -101,6 +101,16 @@ const planProperties = {
   amount_paid: Type.Integer(),
   schedule: Type.Array(ShownInstalment),
   metadata: metadataSchema,
+  payment_method: Type.Optional(
+    Type.Object(
+      {
+        provider: Type.String({ description: 'The payment provider that saved the method.' }),
+        label: Type.String({ description: 'What the customer recognises, e.g. `card ending 4242` (never a card number).' }),
+        authority_canceled_at: Nullable(Type.String({ format: 'date-time', description: 'When the customer canceled the continuous payment authority.' })),
+      },
+      { description: 'The saved method the worker charges on each due date (plans agreed on the portal, docs/api.md section 18); absent otherwise.' },
+    ),
+  ),
 };
 
 /** The public payment plan object, `debt` as the id (the API adds `expand[]` forms). */
@@ -126,6 +136,10 @@ export const PaymentPlanRow = Type.Object({
   schedule: Type.Array(Type.Unsafe<StoredInstalment>({})),
   next_due_on: Nullable(Type.String()),
   metadata: metadataSchema,
+  payment_method_provider: Type.Optional(Nullable(Type.String())),
+  payment_method_reference: Type.Optional(Nullable(Type.String())),
+  payment_method_label: Type.Optional(Nullable(Type.String())),
+  authority_canceled_at: Type.Optional(Nullable(Type.Unsafe<Date>({}))),
 });
 
 export type PaymentPlanCreate = Static<typeof PaymentPlanCreate>;

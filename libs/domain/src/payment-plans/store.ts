@@ -36,6 +36,15 @@ export function toPaymentPlan(row: PaymentPlanRow, today = formatDay(new Date())
     amount_paid: row.amount_paid,
     schedule: row.schedule.map((i) => ({ ...i, status: shownInstalmentStatus(i.status, i.due_on, today) })),
     metadata: row.metadata,
+    ...(row.payment_method_reference
+      ? {
+          payment_method: {
+            provider: row.payment_method_provider!,
+            label: row.payment_method_label!,
+            authority_canceled_at: iso(row.authority_canceled_at ?? null),
+          },
+        }
+      : {}),
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
   };
@@ -64,6 +73,15 @@ export interface NewPlan {
   amountTotal: number;
   schedule: Instalment[];
   metadata?: Record<string, string>;
+  /** The saved method the worker charges on each due date (a continuous payment authority, docs/api.md section 18). */
+  paymentMethod?: PlanPaymentMethod;
+}
+
+/** A saved payment method of a plan: the provider's name, its reference of the method, and a label (never a card number). */
+export interface PlanPaymentMethod {
+  provider: string;
+  reference: string;
+  label: string;
 }
 
 /** Inserts an active plan of the locked debt and records `payment_plan.created`. */
@@ -80,6 +98,9 @@ export async function insertPlan(trx: Knex.Transaction, tenantId: string, plan: 
       schedule: JSON.stringify(plan.schedule),
       next_due_on: nextDueOn(plan.schedule),
       metadata: JSON.stringify(plan.metadata ?? {}),
+      payment_method_provider: plan.paymentMethod?.provider ?? null,
+      payment_method_reference: plan.paymentMethod?.reference ?? null,
+      payment_method_label: plan.paymentMethod?.label ?? null,
     })
     .returning('*');
   const created = toPaymentPlan(row as PaymentPlanRow);
@@ -93,6 +114,8 @@ export interface PlanChange {
   amount_paid?: number;
   frequency?: string;
   start_on?: string;
+  /** When the customer canceled the continuous payment authority (the worker charges no more). */
+  authority_canceled_at?: Date;
 }
 
 /**

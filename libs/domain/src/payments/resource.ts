@@ -11,6 +11,6 @@ export const paymentsResource = defineResource({
   noun: 'payment',
   table: 'payments',
   idPrefix: 'pay',
-  events: ['payment.created', 'payment.updated', 'payment.succeeded', 'payment.failed', 'payment.canceled', 'payment.refunded'],
+  events: ['payment.created', 'payment.updated', 'payment.succeeded', 'payment.failed', 'payment.canceled', 'payment.refunded', 'payment.promised'],
   search: PAYMENT_SEARCH_FIELDS,
 });

@@ -15,6 +15,7 @@ import { tenantRows } from '../kernel/scoped.js';
 import { paymentsResource } from '../payments/resource.js';
 import { createPayment, updatePayment } from '../payments/store.js';
 import type { Payment, PaymentRow } from '../payments/schemas.js';
+import { recordSetupOutcome } from './arrangements.js';
 
 /** The bounds of a portal payment of a debt: `min` ≤ amount ≤ `max` (minor units). */
 export interface PayBounds {
@@ -97,17 +98,24 @@ export interface ProviderOutcome {
   tenantId: string;
   debtId: string;
   reference: string;
+  /** The method a checkout opened with `saveMethod` saved (arrangements.ts). */
+  savedMethod?: { reference: string; label: string };
 }
 
 /**
  * Records a verified outcome once (idempotent by the provider's event id, kept as the payment's
  * `metadata.provider_event`): a pending payment moves to the outcome (the API's `updatePayment`);
- * the same event again, or any outcome of a settled payment, changes nothing.
+ * the same event again, or any outcome of a settled payment, changes nothing. An outcome of a
+ * checkout that only saved a method (no payment of that reference) goes to `recordSetupOutcome`.
  * @returns `recorded`, `duplicate` (nothing changed) or `unknown` (no such payment)
  */
 export async function recordProviderOutcome(db: Knex, provider: string, o: ProviderOutcome): Promise<'recorded' | 'duplicate' | 'unknown'> {
   const payment = await paymentByReference(db, o.tenantId, provider, o.reference);
-  if (!payment || payment.debt_id !== o.debtId) return 'unknown';
+  if (!payment) {
+    const setup = await recordSetupOutcome(db, provider, o);
+    return setup === 'refused' ? 'recorded' : setup;
+  }
+  if (payment.debt_id !== o.debtId) return 'unknown';
   if (payment.status !== 'pending') return 'duplicate';
   try {
     await updatePayment(

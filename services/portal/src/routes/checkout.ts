@@ -10,10 +10,13 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { Knex } from '@dms/db';
 import type { Logger } from '@dms/logger';
-import { paymentByReference, recordProviderOutcome } from '@dms/domain/portal';
-import { CallbackRejected, cardBehaviour, type LocalProvider } from '@dms/payments';
+import { paymentByReference, recordProviderOutcome, setupByReference } from '@dms/domain/portal';
+import { CallbackRejected, TEST_CARDS, cardBehaviour, localSavedMethod, type LocalProvider } from '@dms/payments';
 import { render } from '../render.js';
 import { requireCustomer } from './debts.js';
+
+/** The test card that needs the customer to authenticate (the only one reaching the confirm step). */
+const AUTHENTICATE_CARD = Object.keys(TEST_CARDS).find((digits) => TEST_CARDS[digits] === 'authenticate')!;
 
 /** Header carrying the local provider's callback signature. */
 export const SIGNATURE_HEADER = 'local-signature';
@@ -67,16 +70,32 @@ export function checkoutRoutes(db: Knex, provider: LocalProvider): Router {
     res.redirect(303, `/checkout/local/${p.transaction_ref!}`);
   };
 
-  r.get('/checkout/local/:ref', async (req, res) => {
+  /** The session's own setup (a checkout that only saves the card) of checkout `ref`, or undefined. */
+  const setupOf = async (req: Request) => {
+    const s = await setupByReference(db, req.session.tenantId!, provider.name, req.params.ref as string);
+    return s && s.customer_id === req.session.customerId ? s : undefined;
+  };
+  /** Reports a setup's outcome: a card that is saved (`4242`, `0341`) succeeds with its saved method. */
+  const reportSetup = async (req: Request, res: Response, s: NonNullable<Awaited<ReturnType<typeof setupOf>>>, digits: string | undefined) => {
+    const saved = digits ? localSavedMethod(digits) : undefined;
+    const outcome = { status: saved ? ('succeeded' as const) : ('failed' as const), tenantId: s.tenant_id, debtId: s.debt_id, reference: s.checkout_reference };
+    const signed = provider.signedOutcome({ ...outcome, ...(saved ? { savedMethod: saved } : {}) });
+    const delivered = await receiveCallback(db, provider, signed.body, signed.signature);
+    if (delivered.status !== 200) throw new Error(`local setup callback answered ${delivered.status}`);
+    res.redirect(303, `/checkout/local/${s.checkout_reference}`);
+  };
+  const digitsOf = (given: unknown) => (typeof given === 'string' ? given.slice(0, 40).replace(/[\s-]/g, '') : '');
+
+  r.get('/checkout/local/:ref', async (req, res, next) => {
     const p = await paymentOf(req);
-    if (!p) return render(req, res, 'not-found', {}, 404);
+    if (!p) return next();
     if (p.status === 'pending') return render(req, res, 'checkout-local', { ref: req.params.ref, payment: p });
     await render(req, res, 'pay-result', { payment: p });
   });
 
-  r.post('/checkout/local/:ref', async (req, res) => {
+  r.post('/checkout/local/:ref', async (req, res, next) => {
     const p = await paymentOf(req);
-    if (!p) return render(req, res, 'not-found', {}, 404);
+    if (!p) return next();
     if (p.status !== 'pending') return res.redirect(303, `/checkout/local/${req.params.ref}`);
     const behaviour = cardBehaviour(typeof req.body?.card_number === 'string' ? (req.body.card_number as string).slice(0, 40) : '');
     if (!behaviour)
@@ -85,11 +104,45 @@ export function checkoutRoutes(db: Knex, provider: LocalProvider): Router {
     await report(req, res, p, behaviour === 'succeeds' || behaviour === 'later_declined' ? 'succeeded' : 'failed');
   });
 
-  r.post('/checkout/local/:ref/confirm', async (req, res) => {
+  r.post('/checkout/local/:ref/confirm', async (req, res, next) => {
     const p = await paymentOf(req);
-    if (!p) return render(req, res, 'not-found', {}, 404);
+    if (!p) return next();
     if (p.status !== 'pending') return res.redirect(303, `/checkout/local/${req.params.ref}`);
     await report(req, res, p, req.body?.decision === 'complete' ? 'succeeded' : 'failed');
+  });
+
+  // Checkouts that only save the card (a plan's or a promise's, routes/offers.ts): nothing is charged.
+  r.get('/checkout/local/:ref', async (req, res) => {
+    const s = await setupOf(req);
+    if (!s) return render(req, res, 'not-found', {}, 404);
+    if (s.status === 'open') return render(req, res, 'checkout-local', { ref: req.params.ref, payment: s, saving: true });
+    await render(req, res, 'arrange-result', { setup: s });
+  });
+
+  r.post('/checkout/local/:ref', async (req, res) => {
+    const s = await setupOf(req);
+    if (!s) return render(req, res, 'not-found', {}, 404);
+    if (s.status !== 'open') return res.redirect(303, `/checkout/local/${req.params.ref}`);
+    const digits = digitsOf(req.body?.card_number);
+    const behaviour = cardBehaviour(digits);
+    if (!behaviour)
+      return render(
+        req,
+        res,
+        'checkout-local',
+        { ref: req.params.ref, payment: s, saving: true, errors: [{ field: 'card_number', message: 'pay:card.invalid' }] },
+        400,
+      );
+    if (behaviour === 'authenticate') return render(req, res, 'checkout-confirm', { ref: req.params.ref, payment: s });
+    await reportSetup(req, res, s, behaviour === 'succeeds' || behaviour === 'later_declined' ? digits : undefined);
+  });
+
+  r.post('/checkout/local/:ref/confirm', async (req, res) => {
+    const s = await setupOf(req);
+    if (!s) return render(req, res, 'not-found', {}, 404);
+    if (s.status !== 'open') return res.redirect(303, `/checkout/local/${req.params.ref}`);
+    // Only the card that asks to authenticate reaches the confirm step.
+    await reportSetup(req, res, s, req.body?.decision === 'complete' ? AUTHENTICATE_CARD : undefined);
   });
   return r;
 }

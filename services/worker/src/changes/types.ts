@@ -16,7 +16,9 @@ export type ChangeName =
   | 'strategy_step'
   | 'send_retried'
   | 'send_reconciled'
-  | 'customer_erased';
+  | 'customer_erased'
+  | 'instalment_charged'
+  | 'promise_charged';
 
 /**
  * The outcome of one attempt: `none` when nothing is due (or all due rows are locked by others).
