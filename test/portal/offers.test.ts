@@ -222,6 +222,10 @@ describe('cancelling the card authority', () => {
     const agent = await signIn();
     await saveCard(agent, await arrange(agent, debtId, 'monthly-2', today), '4242424242424242');
     const [plan] = await plansOf(debtId);
+    // The plan page names the card and links to stopping it (views/plan.liquid).
+    const planPage = (await agent.get(`/debts/${debtId}/plan`).expect(200)).text;
+    expect(planPage).toContain('We charge your card ending 4242 on each date of your plan.');
+    expect(planPage).toContain(`href="/debts/${debtId}/plan/authority/cancel"`);
     const page = await agent.get(`/debts/${debtId}/plan/authority/cancel`).expect(200);
     expect(page.text).toContain('card ending 4242');
     const csrf = /name="_csrf" value="([^"]+)"/.exec(page.text)![1]!;
@@ -230,6 +234,7 @@ describe('cancelling the card authority', () => {
     const [after] = await plansOf(debtId);
     expect(after.authority_canceled_at).not.toBeNull();
     expect(after.status).toBe('active');
+    expect((await agent.get(`/debts/${debtId}/plan`).expect(200)).text).not.toContain('/plan/authority/cancel');
     expect(await eventTypesFor(me.tenant.tenantId, plan.id)).toEqual(['payment_plan.created', 'payment_plan.updated']);
     await agent.post(`/debts/${debtId}/plan/authority/cancel`).type('form').send({ _csrf: csrf }).expect(409);
   });
