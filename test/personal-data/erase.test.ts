@@ -61,6 +61,10 @@ describe('POST /customers/{id}/erase', () => {
     const holding = await columnsHolding(person.values);
     const registered = [...OWNED_COLUMNS, ...COPY_COLUMNS].map((c) => `${c.table}.${c.column}`);
     expect(holding.length).toBeGreaterThan(5);
+    // Among them: the statement's figures in its event, and the receiver's echo in the delivery errors.
+    expect(holding).toEqual(
+      expect.arrayContaining(['events.data', 'income_and_expenditures.income', 'webhook_deliveries.last_error', 'webhook_delivery_attempts.error']),
+    );
     expect(holding.filter((c) => !registered.includes(c))).toEqual([]);
     const before = (await acme.api.get(`/debts/${person.debtId}`).expect(200)).body;
     const payments = (await acme.api.get(`/debts/${person.debtId}/payments`).expect(200)).body.data;
@@ -80,7 +84,19 @@ describe('POST /customers/{id}/erase', () => {
     const entries = ['income', 'fixed_costs', 'flexible_costs', 'priority_debts', 'other_debts'].flatMap((g) => Object.values(statement[g]));
     expect(entries.length).toBeGreaterThan(0);
     expect(entries.every((e) => JSON.stringify(e) === JSON.stringify({ amount: 0, frequency: 'monthly', monthly: 0 }))).toBe(true);
-    expect(Number.isInteger(statement.disposable_income)).toBe(true);
+    expect(statement.disposable_income).toBe(Number(person.values[9]) - Number(person.values[10]));
+    // Its stored event (so its webhook body) is cleared the same way, totals zeroed.
+    const [event] = await testDb()('events')
+      .where({ type: 'income_and_expenditure.created' })
+      .whereRaw(`data->'object'->>'id' = ?`, [statement.id])
+      .pluck('data');
+    expect(Object.values(event.object.totals)).toEqual(Object.values(statement.totals).map(() => 0));
+    expect(event.object.income).toEqual(statement.income);
+    expect(event.object.disposable_income).toBe(statement.disposable_income);
+    // The delivery errors keep what the receiver said, less the person.
+    const errors = await testDb()('webhook_deliveries').where({ tenant_id: acme.tenant.tenantId }).whereNotNull('last_error').pluck('last_error');
+    // (the full name "first last" is a value of its own, replaced whole)
+    expect(errors).toEqual([`HTTP 422: {"error":"no account for ${ERASED}"}`]);
   });
 
   test('customer.erased is recorded once; a second erasure answers the same customer and records nothing', async () => {

@@ -1,15 +1,16 @@
 /**
  * A customer with personal data in every table that can hold it (docs/api.md section 20): names,
  * date of birth and metadata on the customer, an e-mail, a telephone number and an address, a
- * debt with a payment and a plan, an inbound communication quoting the customer, and the events
- * all of these recorded. Every value is unique to the run, so a scan of the database finds only
- * this customer's copies.
+ * debt with a payment and a plan, a statement of income and expenditure with figures of its own, an
+ * inbound communication quoting the customer, the events all of these recorded, and their webhook
+ * deliveries, one of which failed with an error echoing the receiver's body (the customer's name).
+ * Every value is unique to the run, so a scan of the database finds only this customer's copies.
  */
 import { randomBytes } from 'node:crypto';
 import { insertInbound } from '@dms/domain/communications';
 import { seedParties, testDb, type apiAs } from '../support/harness.js';
 import { createDebt } from '../support/debts.js';
-import { statementBody } from '../circumstances/support.js';
+import { monthly, statementBody } from '../circumstances/support.js';
 
 type Api = ReturnType<typeof apiAs>;
 
@@ -19,7 +20,11 @@ export interface PersonFixture {
   organisationId: string;
   debtId: string;
   communicationId: string;
-  /** Every personal value given, as stored (the telephone number in E.164). */
+  /**
+   * Every personal value given, as stored (the telephone number in E.164): first and last name,
+   * e-mail, telephone, street, postcode, metadata note, date of birth, the inbound reply, then the
+   * statement's monthly earnings and housing cost (digits).
+   */
   values: string[];
 }
 
@@ -34,7 +39,11 @@ export async function personWithHistory(api: Api, tenantId: string): Promise<Per
   const postcode = `ZX${tag.slice(0, 2)} 9QQ`.toUpperCase();
   const note = `Prefers calls after lunch ${tag}`;
   const dob = `19${String(40 + (parseInt(tag.slice(2, 4), 16) % 50))}-0${1 + (parseInt(tag.slice(4, 6), 16) % 9)}-1${parseInt(tag.slice(6, 8), 16) % 10}`;
+  // Seven-digit figures of this run: the disposable income they leave (kept) contains neither.
+  const earnings = 5_000_000 + (parseInt(tag.slice(0, 5), 16) % 1_000_000);
+  const housing = 1_000_000 + (parseInt(tag.slice(3, 8), 16) % 1_000_000);
   const { organisationId } = await seedParties(api);
+  await api.post('/webhooks', { url: 'https://example.com/hooks', enabled_events: ['*'] }).expect(201);
   const customer = await api.post('/customers', { kind: 'individual', first_name: first, last_name: last, date_of_birth: dob, metadata: { note } }).expect(201);
   const customerId = customer.body.id as string;
   // A stored idempotent response holds a copy too.
@@ -54,7 +63,9 @@ export async function personWithHistory(api: Api, tenantId: string): Promise<Per
       instalment_count: 3,
     })
     .expect(201);
-  await api.post(`/debts/${debt.id}/income_and_expenditures`, statementBody()).expect(201);
+  await api
+    .post(`/debts/${debt.id}/income_and_expenditures`, statementBody({ income: { earnings: monthly(earnings) }, fixed_costs: { housing: monthly(housing) } }))
+    .expect(201);
   const reply = `Hello, this is ${first} ${last}, write to ${street}`;
   const communication = await testDb().transaction((trx) =>
     insertInbound(trx, tenantId, {
@@ -68,11 +79,33 @@ export async function personWithHistory(api: Api, tenantId: string): Promise<Per
       body: reply,
     }),
   );
+  await receiverEchoed(customerId, `HTTP 422: {"error":"no account for ${first} ${last}"}`);
   return {
     customerId,
     organisationId,
     debtId: debt.id,
     communicationId: communication!.id,
-    values: [first, last, email, phone, street, postcode, note, dob, reply],
+    values: [first, last, email, phone, street, postcode, note, dob, reply, String(earnings), String(housing)],
   };
+}
+
+/** The delivery of the customer's `customer.created` event failed once with `error`, as the dispatcher records a receiver's answer. */
+async function receiverEchoed(customerId: string, error: string): Promise<void> {
+  const db = testDb();
+  const delivery = await db('webhook_deliveries')
+    .whereIn('event_id', db('events').where({ type: 'customer.created' }).whereRaw(`data->'object'->>'id' = ?`, [customerId]).select('id'))
+    .first('id', 'created_at');
+  await db('webhook_deliveries')
+    .where({ id: delivery.id })
+    .update({ attempt_count: 1, last_response_status: 422, last_error: error, last_attempt_at: db.fn.now() });
+  await db('webhook_delivery_attempts').insert({
+    delivery_id: delivery.id,
+    attempt: 1,
+    status: 'failed',
+    response_status: 422,
+    error,
+    duration_ms: 12,
+    started_at: new Date(),
+    delivery_created_at: delivery.created_at,
+  });
 }

@@ -7,7 +7,7 @@
  * `--report-only` rewrites the report from the last full run (.data/bench/last-run.json) without
  * measuring, e.g. after editing FINDINGS.md.
  *
- * `--into-report` (with selected self-contained scenarios only: retention, payouts, portal, whose figures depend on
+ * `--into-report` (with selected self-contained scenarios only: retention, payouts, portal, personal-data, whose figures depend on
  * no other scenario and no data set) writes those scenarios' sections into the existing
  * BENCHMARKS.md, each with its own tables and the date of its run, e.g.
  * `npm run bench:retention -- --into-report`.
@@ -21,6 +21,7 @@ import { memoryScenario } from './scenarios/memory.js';
 import { listsScenario } from './scenarios/lists.js';
 import { payoutsScenario } from './scenarios/payouts.js';
 import { portalScenario } from './scenarios/portal.js';
+import { personalDataScenario } from './scenarios/personal-data.js';
 import { retentionScenario } from './scenarios/retention.js';
 import { searchScenario } from './scenarios/search.js';
 import { tokensScenario } from './scenarios/tokens.js';
@@ -45,11 +46,12 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<ScenarioResult>> 
   engine: engineScenario,
   imports: importsScenario,
   portal: portalScenario,
+  'personal-data': personalDataScenario,
   memory: memoryScenario,
 };
 
 /** Scenarios whose figures depend on no other scenario, so a run of them alone may update their report section. */
-const SELF_CONTAINED = new Set(['retention', 'payouts', 'portal']);
+const SELF_CONTAINED = new Set(['retention', 'payouts', 'portal', 'personal-data']);
 
 const args = process.argv.slice(2);
 if (args[0] === '--report-only') {

@@ -189,8 +189,8 @@ export function renderOwnSection(r: ScenarioResult, input: ReportInput): string[
     '',
     mdTable(CHECK_HEADER, checkRows([r])),
     '',
-    mdTable(RUN_HEADER, runRows([r])),
-    '',
+    // A scenario of single timed operations (personal-data) has no load run to tabulate.
+    ...(r.runs.length ? [mdTable(RUN_HEADER, runRows([r])), ''] : []),
     ...noteLines(r),
   ];
 }

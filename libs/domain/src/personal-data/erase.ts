@@ -1,8 +1,9 @@
 /**
  * Erasing a customer (docs/api.md section 20, "Erasure"; GDPR Article 17), in one transaction:
  * every personal column of the registry (registry.ts) is replaced by the marker in the customer's
- * own rows, and every copy of those values in stored events (so in webhook delivery bodies), import
- * rows and errors and stored responses is replaced too; amounts, dates, statuses and ids stay, so
+ * own rows, and every copy of those values in stored events (so in webhook delivery bodies), the
+ * errors of their deliveries, import rows and errors and stored responses is replaced too; stored
+ * statement events lose their money groups as the statements do; amounts, dates, statuses and ids stay, so
  * balances and payouts still reconcile. Refused while a debt is being worked or a payment is
  * pending. Records `customer.erased`; erasing an erased customer changes nothing.
  */
@@ -20,7 +21,7 @@ import { WORKED } from '../debts/states.js';
 import { paymentsResource } from '../payments/resource.js';
 import { importErrorsResource, importsResource } from '../imports/resource.js';
 import { incomeAndExpendituresResource } from '../income-and-expenditure/resource.js';
-import { COPY_COLUMNS, ERASED, OWNED_COLUMNS, type CopyColumn, type OwnedColumn } from './registry.js';
+import { COPY_COLUMNS, ERASED, OWNED_COLUMNS, STATEMENT_DETAIL_GROUPS, STATEMENT_EVENTS, type CopyColumn, type OwnedColumn } from './registry.js';
 import { erasable, likePatterns, scrubJson, scrubStored, stringsIn } from './scrub.js';
 import { debtsOf, eventsAbout, ofCustomer, ofCustomerDebts } from './related.js';
 
@@ -46,6 +47,13 @@ function ownedRows(trx: Trx, table: OwnedColumn['table'], tenantId: string, cust
 /** The rows of a copy column that may hold the customer's values. */
 function copyRows(trx: Trx, table: CopyColumn['table'], tenantId: string, customerId: string): Knex.QueryBuilder {
   if (table === 'events') return eventsAbout(trx, tenantId, customerId);
+  const deliveries = () =>
+    trx('webhook_deliveries')
+      .where('webhook_deliveries.tenant_id', tenantId)
+      .whereIn('webhook_deliveries.event_id', eventsAbout(trx, tenantId, customerId).select('events.id'));
+  if (table === 'webhook_deliveries') return deliveries();
+  if (table === 'webhook_delivery_attempts')
+    return trx('webhook_delivery_attempts').whereIn('webhook_delivery_attempts.delivery_id', deliveries().select('webhook_deliveries.id'));
   if (table === 'import_errors') return tenantRows(trx, importErrorsResource, tenantId);
   if (table === 'import_rows') return trx('import_rows').whereIn('import_rows.import_id', tenantRows(trx, importsResource, tenantId).select('imports.id'));
   return trx('idempotency_keys').where('idempotency_keys.tenant_id', tenantId);
@@ -76,14 +84,26 @@ async function personalValues(trx: Trx, tenantId: string, customerId: string): P
   return erasable(values);
 }
 
+/** SQL of a statement's money group `group` (an SQL expression of a JSON object) with each entry 0 a month, keys kept. */
+function clearedGroup(group: string): string {
+  const zero = `jsonb_build_object('amount', 0, 'frequency', 'monthly', 'monthly', 0)`;
+  return `COALESCE((SELECT jsonb_object_agg(e.k, ${zero}) FROM jsonb_each(${group}) AS e(k, v)), '{}'::jsonb)`;
+}
+
+/** Clears the money groups and zeroes the group totals of the customer's stored statement events (`STATEMENT_EVENTS`). */
+async function clearStatementEvents(trx: Trx, tenantId: string, customerId: string): Promise<void> {
+  const groups = STATEMENT_DETAIL_GROUPS.map((g) => `'${g}', ${clearedGroup(`events.data->'object'->'${g}'`)}`).join(', ');
+  const totals = `COALESCE((SELECT jsonb_object_agg(t.k, 0) FROM jsonb_each(events.data->'object'->'totals') AS t(k, v)), '{}'::jsonb)`;
+  await eventsAbout(trx, tenantId, customerId)
+    .whereIn('events.type', STATEMENT_EVENTS)
+    .update({ data: trx.raw(`jsonb_set(events.data, '{object}', (events.data->'object') || jsonb_build_object(${groups}, 'totals', ${totals}))`) });
+}
+
 /** The SET of an owned column: text and JSON strings to the marker (null stays null), a date to null. */
 function erasedValue(trx: Trx, c: OwnedColumn): Knex.Raw {
   const col = `${c.table}.${c.column}`;
   if (c.kind === 'date') return trx.raw('NULL');
-  if (c.kind === 'cleared') {
-    const zero = `jsonb_build_object('amount', 0, 'frequency', 'monthly', 'monthly', 0)`;
-    return trx.raw(`COALESCE((SELECT jsonb_object_agg(e.k, ${zero}) FROM jsonb_each(??) AS e(k, v)), '{}'::jsonb)`, [col]);
-  }
+  if (c.kind === 'cleared') return trx.raw(clearedGroup('??'), [col]);
   if (c.kind === 'text') return trx.raw('CASE WHEN ?? IS NULL THEN NULL ELSE ?::text END', [col, ERASED]);
   return trx.raw(
     `CASE WHEN jsonb_typeof(??) = 'object' THEN COALESCE((SELECT jsonb_object_agg(e.k, CASE WHEN jsonb_typeof(e.v) = 'string' THEN to_jsonb(?::text) ELSE e.v END) FROM jsonb_each(??) AS e(k, v)), '{}'::jsonb) ELSE ?? END`,
@@ -126,6 +146,7 @@ export async function eraseCustomerIn(trx: Trx, tenantId: string, customerId: st
   await refuseWhileWorked(trx, tenantId, customerId);
   const values = await personalValues(trx, tenantId, customerId);
   if (values.length) for (const c of COPY_COLUMNS) await scrubCopies(trx, c, tenantId, customerId, values);
+  await clearStatementEvents(trx, tenantId, customerId);
   for (const table of new Set(OWNED_COLUMNS.map((c) => c.table))) {
     const set = Object.fromEntries(OWNED_COLUMNS.filter((c) => c.table === table).map((c) => [c.column, erasedValue(trx, c)]));
     // Statements are never updated otherwise and have no updated_at.

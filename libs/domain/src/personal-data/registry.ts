@@ -7,8 +7,12 @@
  *   entries zeroed (`cleared`: what the person earns and spends, each entry 0 a month, keys kept;
  *   the disposable income, the ledger's figure, stays);
  * - `copies`: a column that may hold copies of those values inside other text (stored events, and
- *   so webhook delivery bodies, which are rendered from them; import rows and errors; stored
- *   idempotent responses): each copy of a value is replaced by the marker, the rest kept.
+ *   so webhook delivery bodies, which are rendered from them; a delivery's last error and its
+ *   attempts' errors, which may echo a receiver's body; import rows and errors; stored idempotent
+ *   responses): each copy of a value is replaced by the marker, the rest kept;
+ * - `statement events`: stored events whose object is a statement (`STATEMENT_EVENTS`): amounts
+ *   cannot be found as copies of text, so the object's money groups are cleared as the row's are,
+ *   and its group totals zeroed; `disposable_income` stays, as on the row.
  * Amounts, dates of the ledger, statuses and ids are not personal and stay.
  */
 
@@ -27,12 +31,18 @@ export interface OwnedColumn {
 
 /** A column that may hold copies of personal values (`json`: jsonb; `text`: text, JSON or not). */
 export interface CopyColumn {
-  table: 'events' | 'import_rows' | 'import_errors' | 'idempotency_keys';
+  table: 'events' | 'webhook_deliveries' | 'webhook_delivery_attempts' | 'import_rows' | 'import_errors' | 'idempotency_keys';
   column: string;
   kind: 'json' | 'text';
   /** The columns that name one row (its primary key). */
   key: readonly string[];
 }
+
+/** The money groups of a statement: what the person earns and spends, entry by entry. */
+export const STATEMENT_DETAIL_GROUPS = ['income', 'fixed_costs', 'flexible_costs', 'priority_debts', 'other_debts'] as const;
+
+/** Stored event types whose `data.object` is a statement, with its money groups and their totals. */
+export const STATEMENT_EVENTS: readonly string[] = ['income_and_expenditure.created'];
 
 /** Every personal column of a customer's own rows. */
 export const OWNED_COLUMNS: readonly OwnedColumn[] = [
@@ -48,7 +58,7 @@ export const OWNED_COLUMNS: readonly OwnedColumn[] = [
   { table: 'communications', column: 'body', kind: 'text' },
   { table: 'communications', column: 'status_reason', kind: 'text' },
   { table: 'communications', column: 'metadata', kind: 'json' },
-  ...(['income', 'fixed_costs', 'flexible_costs', 'priority_debts', 'other_debts'] as const).map((column) => ({
+  ...STATEMENT_DETAIL_GROUPS.map((column) => ({
     table: 'income_and_expenditures' as const,
     column,
     kind: 'cleared' as const,
@@ -58,6 +68,8 @@ export const OWNED_COLUMNS: readonly OwnedColumn[] = [
 /** Every column that may hold copies of a customer's personal values. */
 export const COPY_COLUMNS: readonly CopyColumn[] = [
   { table: 'events', column: 'data', kind: 'json', key: ['id'] },
+  { table: 'webhook_deliveries', column: 'last_error', kind: 'text', key: ['id'] },
+  { table: 'webhook_delivery_attempts', column: 'error', kind: 'text', key: ['delivery_id', 'attempt'] },
   { table: 'import_rows', column: 'cells', kind: 'json', key: ['import_id', 'row_number'] },
   { table: 'import_errors', column: 'message', kind: 'text', key: ['id'] },
   { table: 'idempotency_keys', column: 'response_body', kind: 'text', key: ['tenant_id', 'client_id', 'key'] },
