@@ -136,7 +136,7 @@ describe('checkout and webhooks through the portal', () => {
   });
 
   test('async_payment_failed fails the payment; an unpaid completion and a checkout intent event are answered 200 and ignored', async () => {
-    const { debtId, sessionId, session } = await openCheckout('15');
+    const { debtId, session } = await openCheckout('15');
     expect((await deliver(signedEvent('checkout.session.completed', session)).expect(200)).body).toEqual({ result: 'ignored' });
     const intent = { id: 'pi_checkout', object: 'payment_intent', status: 'succeeded', metadata: { tenant: me.tenant.tenantId, debt: debtId } };
     expect((await deliver(signedEvent('payment_intent.succeeded', intent)).expect(200)).body).toEqual({ result: 'ignored' });
@@ -189,7 +189,11 @@ describe('saved methods, off-session charges, refunds', () => {
     expect(declined).toEqual({ reference: expect.stringMatching(/^pi_/), status: 'failed' });
     await expect(provider.chargeSaved({ ...charge, method: 'lpm_s4242_x' })).rejects.toThrow(/not a saved method/);
     // The charge's own webhook reports it by the intent's reference.
-    const e = signedEvent('payment_intent.payment_failed', { id: declined.reference, object: 'payment_intent', metadata: { tenant: 'ten_x', debt: 'deb_x', origin: 'charge' } });
+    const e = signedEvent('payment_intent.payment_failed', {
+      id: declined.reference,
+      object: 'payment_intent',
+      metadata: { tenant: 'ten_x', debt: 'deb_x', origin: 'charge' },
+    });
     await expect(provider.verifyCallback(e.payload, e.header)).resolves.toMatchObject({ status: 'failed', reference: declined.reference });
   });
 

@@ -102,13 +102,13 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
     async createCheckout(req: CheckoutRequest): Promise<Checkout> {
       const metadata = { tenant: req.tenantId, debt: req.debtId, save_method: String(req.saveMethod === true) };
       const session = await stripe.checkout.sessions.create({
-          mode: 'payment',
-          line_items: [{ quantity: 1, price_data: { currency: req.currency.toLowerCase(), unit_amount: req.amount, product_data: { name: 'Payment' } } }],
-          metadata,
-          payment_intent_data: { metadata, ...(req.saveMethod ? { setup_future_usage: 'off_session' as const } : {}) },
-          ...(req.saveMethod ? { customer_creation: 'always' as const } : {}),
-          success_url: back,
-          cancel_url: back,
+        mode: 'payment',
+        line_items: [{ quantity: 1, price_data: { currency: req.currency.toLowerCase(), unit_amount: req.amount, product_data: { name: 'Payment' } } }],
+        metadata,
+        payment_intent_data: { metadata, ...(req.saveMethod ? { setup_future_usage: 'off_session' as const } : {}) },
+        ...(req.saveMethod ? { customer_creation: 'always' as const } : {}),
+        success_url: back,
+        cancel_url: back,
       });
       if (!session.url) throw new Error('Stripe returned a checkout session without a url');
       return { reference: session.id, url: session.url };
