@@ -77,6 +77,7 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
 
   /** The outcome of a verified `event`, or undefined when it reports none. */
   async function outcomeOf(event: Stripe.Event): Promise<PaymentOutcome | undefined> {
+    if (!(STRIPE_EVENTS as readonly string[]).includes(event.type)) return undefined;
     if (event.type.startsWith('checkout.session.')) {
       const s = event.data.object as Stripe.Checkout.Session;
       const status =
