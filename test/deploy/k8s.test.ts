@@ -175,8 +175,16 @@ describe('production overlay', () => {
       expect(can(podOf('api'), internet, 443)).toBe(false);
       expect(can(podOf('api'), podOf('auth'), 4000)).toBe(true);
       expect(can(podOf('dispatcher'), podOf('api'), 3000)).toBe(false);
-      expect(can(podOf('worker'), internet, 443)).toBe(false);
       expect(can(podOf('worker'), podOf('api'), 3000)).toBe(false);
+    });
+
+    test('the worker and the portal reach the payment provider (public addresses, 443 only), never private ones', () => {
+      for (const name of ['worker', 'portal']) {
+        expect(can(podOf(name), internet, 443)).toBe(true);
+        expect(can(podOf(name), internet, 80)).toBe(false);
+        expect(can(podOf(name), { ip: '10.1.2.3' }, 443)).toBe(false);
+        expect(can(podOf(name), { ip: '169.254.169.254' }, 443)).toBe(false);
+      }
     });
   });
 });

@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import { buildPortal } from '@dms/portal/app';
 import { createLogger } from '@dms/logger';
-import { createPortalLink } from '@dms/domain/portal';
 import { localCallbackSecret, localProvider, signatureHeader } from '@dms/payments';
 import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
+import { confirmPayment, csrfOf, signInCustomer, type Agent } from '../support/portal-pay.js';
 import { createDebt, eventTypesFor } from '../support/debts.js';
 
 const provider = localProvider(localCallbackSecret('test-secrets-key'));
@@ -59,36 +59,16 @@ async function readyDebt(customerId = parties.customerId): Promise<string> {
 }
 
 /** A verified agent of the customer (or of another, with their date of birth). */
-async function signIn(customerId = parties.customerId, answer = '1980-03-27') {
-  const { token } = await createPortalLink(testDb(), { tenantId: me.tenant.tenantId, customerId, ttlDays: 30 });
-  const agent = request.agent(base);
-  await agent.get(`/l/${token}`).expect(303);
-  await agent
-    .post('/verify')
-    .type('form')
-    .send({ _csrf: await csrfOf(agent, '/verify'), answer })
-    .expect(303);
-  return agent;
-}
-
-async function csrfOf(agent: ReturnType<typeof request.agent>, path: string): Promise<string> {
-  const res = await agent.get(path).expect(200);
-  return /name="_csrf" value="([^"]+)"/.exec(res.text)![1]!;
-}
+const signIn = (customerId = parties.customerId, answer = '1980-03-27') => signInCustomer(base, me.tenant.tenantId, customerId, answer);
 
 /** Chooses `amount` on the pay page and confirms it; returns the checkout's path. */
-async function checkout(agent: ReturnType<typeof request.agent>, debtId: string, amount: string): Promise<string> {
-  const csrf = await csrfOf(agent, `/debts/${debtId}/pay`);
-  const chosen = await agent.post(`/debts/${debtId}/pay`).type('form').send({ _csrf: csrf, amount }).expect(303);
-  expect(chosen.headers.location).toBe(`/debts/${debtId}/pay/check`);
-  const check = await agent.get(chosen.headers.location as string).expect(200);
-  expect(check.text).toContain('Check your payment');
-  const sent = await agent.post(`/debts/${debtId}/pay/check`).type('form').send({ _csrf: csrf }).expect(303);
-  expect(sent.headers.location).toMatch(/^\/checkout\/local\/lcs_/);
-  return sent.headers.location as string;
+async function checkout(agent: Agent, debtId: string, amount: string): Promise<string> {
+  const location = await confirmPayment(agent, debtId, amount);
+  expect(location).toMatch(/^\/checkout\/local\/lcs_/);
+  return location;
 }
 
-async function payWithCard(agent: ReturnType<typeof request.agent>, path: string, card: string, status: number) {
+async function payWithCard(agent: Agent, path: string, card: string, status: number) {
   const csrf = await csrfOf(agent, path);
   return agent.post(path).type('form').send({ _csrf: csrf, card_number: card }).expect(status);
 }

@@ -75,7 +75,7 @@ export function loadConfig<S extends Record<string, ValidatorSpec<unknown>>>(spe
 }
 
 /** Settings whose values may carry credentials: their values never appear in a config error. */
-export const SENSITIVE_SETTING = /^(SECRETS_KEY|DATABASE_URL|DATABASE_LISTEN_URL|REDIS_URL|SMTP_URL)$|_(PASSWORD|SECRET|TOKEN)$/;
+export const SENSITIVE_SETTING = /^(SECRETS_KEY|DATABASE_URL|DATABASE_LISTEN_URL|REDIS_URL|SMTP_URL|STRIPE_SECRET_KEY)$|_(PASSWORD|SECRET|TOKEN)$/;
 
 /** The reason of one failed setting, without echoing a credential-bearing value (envalid quotes the input). */
 function reason(name: string, error: Error, value: string | undefined): string {

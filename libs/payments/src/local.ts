@@ -12,6 +12,8 @@ import {
   type CheckoutRequest,
   type PaymentOutcome,
   type PaymentProvider,
+  type RefundRequest,
+  type RefundResult,
   type SavedMethod,
 } from './provider.js';
 import { signatureHeader, verifySignature } from './signature.js';
@@ -64,10 +66,14 @@ export function localProvider(secret: string) {
     async chargeSaved(req: ChargeRequest): Promise<ChargeResult> {
       const m = /^lpm_([sd])\d{4}_/.exec(req.method);
       if (!m) throw new Error('not a saved method of the local provider');
-      const reference = `lch_${createHmac('sha256', secret).update(req.idempotencyKey).digest('base64url').slice(0, 24)}`;
+      const reference = `lch_${derived(req.idempotencyKey)}`;
       return { reference, status: m[1] === 's' ? 'succeeded' : 'failed' };
     },
-    verifyCallback(rawBody: string, header: string | undefined, now?: Date): PaymentOutcome {
+    /** Refunds at once (`succeeded`); the reference is derived from the idempotency key (`lre_…`). */
+    async refund(req: RefundRequest): Promise<RefundResult> {
+      return { reference: `lre_${derived(`refund:${req.idempotencyKey}`)}`, status: 'succeeded' };
+    },
+    async verifyCallback(rawBody: string, header: string | undefined, now?: Date): Promise<PaymentOutcome> {
       verifySignature(secret, rawBody, header, now);
       let body: Record<string, unknown>;
       try {
@@ -86,6 +92,10 @@ export function localProvider(secret: string) {
     },
     signedOutcome,
   };
+  /** A reference derived from an idempotency key (the same key, the same reference). */
+  function derived(key: string): string {
+    return createHmac('sha256', secret).update(key).digest('base64url').slice(0, 24);
+  }
   /** The raw body and signature header of the callback reporting `outcome` (what the checkout page sends). */
   function signedOutcome(outcome: Omit<PaymentOutcome, 'eventId'>, now: Date = new Date()): { body: string; signature: string } {
     const body = JSON.stringify({
@@ -100,3 +110,8 @@ export function localProvider(secret: string) {
 
 /** The local provider's type. */
 export type LocalProvider = ReturnType<typeof localProvider>;
+
+/** Whether `p` is the local provider (which serves its own checkout pages). */
+export function isLocalProvider(p: PaymentProvider): p is LocalProvider {
+  return p.name === 'local' && typeof (p as Partial<LocalProvider>).signedOutcome === 'function';
+}

@@ -27,7 +27,7 @@ export interface CheckoutRequest {
 
 /** A payment method saved at a checkout, charged later without the customer (`chargeSaved`). */
 export interface SavedMethod {
-  /** The provider's reference of the method (Stripe: a PaymentMethod id; local: `lpm_…`). */
+  /** The provider's reference of the method (Stripe: `<Customer id>:<PaymentMethod id>`; local: `lpm_…`). */
   reference: string;
   /** What the customer recognises, e.g. `card ending 4242` (never the full number). */
   label: string;
@@ -73,6 +73,22 @@ export interface PaymentOutcome {
   savedMethod?: SavedMethod;
 }
 
+/** A refund of (part of) a settled payment (minor units), idempotent by `idempotencyKey`. */
+export interface RefundRequest {
+  /** The payment's `transaction_ref` (a checkout's or a charge's reference). */
+  reference: string;
+  /** Minor units, > 0. */
+  amount: number;
+  /** The same key twice is one refund. */
+  idempotencyKey: string;
+}
+
+/** What a refund did: its provider reference, and `succeeded`, `failed` or `pending` (the provider settles it later). */
+export interface RefundResult {
+  reference: string;
+  status: 'succeeded' | 'failed' | 'pending';
+}
+
 /** Why a callback is refused (the endpoint answers 400 and changes nothing). */
 export class CallbackRejected extends Error {
   constructor(message: string) {
@@ -89,9 +105,12 @@ export interface PaymentProvider {
   createCheckout(req: CheckoutRequest): Promise<Checkout>;
   /** Charges a saved method without the customer (the worker's instalments and pay-later promises). */
   chargeSaved(req: ChargeRequest): Promise<ChargeResult>;
+  /** Refunds `req.amount` of the payment with reference `req.reference`. */
+  refund(req: RefundRequest): Promise<RefundResult>;
   /**
-   * Verifies a callback's raw body against its signature header and returns its outcome.
+   * Verifies a callback's raw body against its signature header and returns its outcome, or
+   * undefined for a verified event that reports no outcome (answered 200, nothing changed).
    * @throws CallbackRejected for a missing or wrong signature, a timestamp outside the tolerance, or a malformed body
    */
-  verifyCallback(rawBody: string, signatureHeader: string | undefined, now?: Date): PaymentOutcome;
+  verifyCallback(rawBody: string, signatureHeader: string | undefined, now?: Date): Promise<PaymentOutcome | undefined>;
 }

@@ -17,13 +17,13 @@ import { linkRoutes } from './routes/link.js';
 import { debtRoutes } from './routes/debts.js';
 import { contactRoutes } from './routes/contact.js';
 import { payRoutes } from './routes/pay.js';
-import { callbackRoutes, checkoutRoutes } from './routes/checkout.js';
+import { callbackRoutes, checkoutRoutes, returnRoutes } from './routes/checkout.js';
 import { planRoutes } from './routes/plan.js';
 import { circumstancesRoutes } from './routes/circumstances.js';
 import { preferencesRoutes } from './routes/preferences.js';
 import { offersRoutes } from './routes/offers.js';
 import { authorityRoutes } from './routes/authority.js';
-import { localCallbackSecret, localProvider, type LocalProvider } from '@dms/payments';
+import { isLocalProvider, localCallbackSecret, localProvider, type PaymentProvider } from '@dms/payments';
 
 /** What the application needs. */
 export interface PortalDeps {
@@ -34,12 +34,13 @@ export interface PortalDeps {
   sessionSecret: string;
   trustProxy?: string | boolean | number;
   /** The payment provider (`PAYMENT_PROVIDER`; default: `local` with a callback secret derived from `sessionSecret`). */
-  payments?: LocalProvider;
+  payments?: PaymentProvider;
 }
 
 /** Builds the application (its `close()` ends the session store's pool); `isDraining` makes `/readyz` answer 503 while shutting down. */
 export function buildPortal(deps: PortalDeps, isDraining: () => boolean = () => false) {
   const app = express();
+  const payments = deps.payments ?? localProvider(localCallbackSecret(deps.sessionSecret));
   const metrics = createServiceMetrics('portal', () => poolUsage(deps.db));
   app.disable('x-powered-by');
   if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
@@ -58,7 +59,8 @@ export function buildPortal(deps: PortalDeps, isDraining: () => boolean = () => 
           defaultSrc: ["'none'"],
           styleSrc: ["'self'"],
           imgSrc: ["'self'", 'https:'],
-          formAction: ["'self'"],
+          // The pay check form's redirect goes to Stripe's hosted checkout (browsers apply form-action to it).
+          formAction: ["'self'", ...(payments.name === 'stripe' ? ['https://checkout.stripe.com'] : [])],
           frameAncestors: ["'none'"],
           baseUri: ["'none'"],
         },
@@ -70,7 +72,6 @@ export function buildPortal(deps: PortalDeps, isDraining: () => boolean = () => 
     res.set('Cache-Control', 'no-store');
     next();
   });
-  const payments = deps.payments ?? localProvider(localCallbackSecret(deps.sessionSecret));
   app.use(callbackRoutes(deps.db, payments, deps.log));
   app.use('/static', express.static(fileURLToPath(new URL('../public', import.meta.url)), { index: false }));
   app.use(express.urlencoded({ extended: false, limit: '16kb' }));
@@ -88,7 +89,7 @@ export function buildPortal(deps: PortalDeps, isDraining: () => boolean = () => 
   app.use(debtRoutes(deps.db));
   app.use(contactRoutes(deps.db));
   app.use(payRoutes(deps.db, payments));
-  app.use(checkoutRoutes(deps.db, payments));
+  app.use(isLocalProvider(payments) ? checkoutRoutes(deps.db, payments) : returnRoutes(deps.db, payments));
   app.use(planRoutes(deps.db));
   app.use(circumstancesRoutes(deps.db));
   app.use(preferencesRoutes(deps.db));

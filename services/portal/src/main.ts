@@ -9,7 +9,7 @@ import { resolveSecretsKey } from '@dms/config';
 import { createLogger } from '@dms/logger';
 import { runHttpService, runWorkers } from '@dms/lifecycle';
 import { aggregateWorkerMetrics } from '@dms/metrics';
-import { localCallbackSecret, localProvider } from '@dms/payments';
+import { paymentProvider } from '@dms/payments';
 import { loadPortalConfig } from './config.js';
 import { buildPortal } from './app.js';
 
@@ -23,8 +23,8 @@ async function serve(): Promise<void> {
   const sessionSecret = createHash('sha256')
     .update(`portal-session:${resolveSecretsKey(cfg)}`)
     .digest('base64url');
-  // PAYMENT_PROVIDER has one choice today, `local`; its callback secret is derived from the secrets key.
-  const payments = localProvider(localCallbackSecret(resolveSecretsKey(cfg)));
+  // PAYMENT_PROVIDER: `local` (callback secret derived from the secrets key) or `stripe` (its keys checked by loadPortalConfig).
+  const payments = paymentProvider(cfg, { secretsKey: resolveSecretsKey(cfg), portalBaseUrl: cfg.PORTAL_BASE_URL });
   let app: ReturnType<typeof buildPortal> | undefined;
   await runHttpService({
     server: (isDraining) =>

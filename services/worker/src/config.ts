@@ -5,6 +5,7 @@
  * are the collection engine's, which sends communications from the worker.
  */
 import { channelSettingsProblems, channelSpec } from '@dms/channels/settings';
+import { paymentSettingsProblems, paymentSettingsSpec } from '@dms/payments';
 import { bool, commonSpec, loadConfig, num, port, portalBaseUrlSpec, str } from '@dms/config';
 
 /** envalid spec of the worker's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
@@ -46,6 +47,8 @@ export const workerSpec = {
   ENGINE_RETRY_MAX_SECONDS: num({ default: 3600, desc: 'Longest wait, in seconds, between two attempts of a communication refused for now' }),
   // Each communication's own portal link (`{{ payment_link }}`): docs/api.md section 18.
   PORTAL_BASE_URL: portalBaseUrlSpec(),
+  // Plans and pay-later promises are charged through the provider that saved their method.
+  ...paymentSettingsSpec(),
   IMPORT_BATCH_SIZE: num({
     default: 200,
     desc: 'Rows of one import lane a worker reads per claim (applied IMPORT_ROWS_PER_TRANSACTION placements, or one row of another type, per transaction)',
@@ -74,6 +77,9 @@ export function loadWorkerConfig(env: NodeJS.ProcessEnv = process.env, exitOnErr
     process.exit(1);
   };
   if (!(cfg.WORKER_POLL_SECONDS > 0)) fail('WORKER_POLL_SECONDS: must be greater than 0');
+  // The worker charges saved methods through the chosen provider: `stripe` needs its keys here too.
+  const payments = paymentSettingsProblems(cfg);
+  if (payments.length > 0) fail(payments.join('; ').replace(/^config error: /, ''));
   if (!(cfg.ENGINE_RECONCILE_AFTER_SECONDS > 0)) fail('ENGINE_RECONCILE_AFTER_SECONDS: must be greater than 0');
   if (!(cfg.ENGINE_HAND_OVER_LEASE_SECONDS > 0)) fail('ENGINE_HAND_OVER_LEASE_SECONDS: must be greater than 0');
   if (!(cfg.ENGINE_RETRY_HOURS > 0)) fail('ENGINE_RETRY_HOURS: must be greater than 0');

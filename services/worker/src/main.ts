@@ -31,7 +31,7 @@ const metrics = createWorkerMetrics({
 });
 const engine = cfg.ENGINE_ENABLED ? await collectionEngine(db, cfg, log) : undefined;
 // Plans and promises are charged through the provider that saved their method (PAYMENT_PROVIDER's and any other known one).
-const providers = paymentProviders({ env: process.env, secretsKey: resolveSecretsKey(cfg) });
+const providers = paymentProviders(cfg, { secretsKey: resolveSecretsKey(cfg), portalBaseUrl: cfg.PORTAL_BASE_URL });
 const charge: ChargeSaved = (name, req) => providers(name).chargeSaved(req);
 const worker = new Worker({ db, cfg, log, metrics, charge, ...(engine ? { engine } : {}) });
 const retention = startRetention(db, log, cfg.EVENT_RETENTION_DAYS);

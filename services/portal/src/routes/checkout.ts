@@ -1,17 +1,19 @@
 /**
- * The `local` provider's hosted test checkout and the provider callback (docs/api.md section 18,
- * docs/api.md section 18 "Payments"). `GET /checkout/local/:ref` shows the card form of the
+ * The providers' callbacks and checkout pages (docs/api.md section 18 "Payments").
+ * `POST /callbacks/payments/<provider>` takes the raw body and the provider's signature header
+ * (`Local-Signature` or `Stripe-Signature`, `t=…,v1=…`) and records the outcome once per event id.
+ * The `local` provider's hosted test checkout: `GET /checkout/local/:ref` shows the card form of the
  * session's own pending payment (or its outcome once settled); `POST` takes a test card number:
  * `4242…` succeeds, `4000 0000 0000 0002` is declined, `4000 0025 0000 3155` shows a confirm step
- * (`POST /checkout/local/:ref/confirm`). The outcome is reported as a signed callback, delivered to
- * the same verifier as `POST /callbacks/payments/local` (raw body, Stripe-style
- * `Local-Signature: t=…,v1=…` header), which records it once per event id.
+ * (`POST /checkout/local/:ref/confirm`); the outcome is reported as a signed callback delivered to
+ * the same verifier. Another provider's checkout sends the customer back to
+ * `GET /checkout/<provider>/:ref`, which shows the payment's status (pending until its webhook).
  */
 import express, { Router, type Request, type Response } from 'express';
 import type { Knex } from '@dms/db';
 import type { Logger } from '@dms/logger';
 import { paymentByReference, recordProviderOutcome, setupByReference } from '@dms/domain/portal';
-import { CallbackRejected, TEST_CARDS, cardBehaviour, localSavedMethod, type LocalProvider } from '@dms/payments';
+import { CallbackRejected, TEST_CARDS, cardBehaviour, localSavedMethod, type LocalProvider, type PaymentProvider } from '@dms/payments';
 import { render } from '../render.js';
 import { requireCustomer } from './debts.js';
 
@@ -21,35 +23,58 @@ const AUTHENTICATE_CARD = Object.keys(TEST_CARDS).find((digits) => TEST_CARDS[di
 /** Header carrying the local provider's callback signature. */
 export const SIGNATURE_HEADER = 'local-signature';
 
+/** The header carrying each provider's callback signature. */
+const SIGNATURE_HEADERS: Record<string, string> = { local: SIGNATURE_HEADER, stripe: 'stripe-signature' };
+
 /**
  * Verifies and records one callback of `provider`.
- * @returns the HTTP status to answer: 200 recorded or duplicate, 400 refused signature or body, 404 unknown payment
+ * @returns the HTTP status to answer: 200 recorded, duplicate or ignored (a verified event without an outcome), 400 refused signature or body, 404 unknown payment
  */
 export async function receiveCallback(
   db: Knex,
-  provider: LocalProvider,
+  provider: PaymentProvider,
   body: string,
   signature: string | undefined,
 ): Promise<{ status: number; result: string }> {
   let outcome;
   try {
-    outcome = provider.verifyCallback(body, signature);
+    outcome = await provider.verifyCallback(body, signature);
   } catch (err) {
     if (err instanceof CallbackRejected) return { status: 400, result: 'rejected' };
     throw err;
   }
+  if (!outcome) return { status: 200, result: 'ignored' };
   const result = await recordProviderOutcome(db, provider.name, outcome);
   return { status: result === 'unknown' ? 404 : 200, result };
 }
 
-/** `POST /callbacks/payments/local`: mounted before sessions, CSRF and the form parser (the signature covers the raw body). */
-export function callbackRoutes(db: Knex, provider: LocalProvider, log: Logger): Router {
+/** `POST /callbacks/payments/<provider name>`: mounted before sessions, CSRF and the form parser (the signature covers the raw body). */
+export function callbackRoutes(db: Knex, provider: PaymentProvider, log: Logger): Router {
   const r = Router();
-  r.post('/callbacks/payments/local', express.text({ type: () => true, limit: '16kb' }), async (req, res) => {
+  const header = SIGNATURE_HEADERS[provider.name] ?? `${provider.name}-signature`;
+  r.post(`/callbacks/payments/${provider.name}`, express.text({ type: () => true, limit: '64kb' }), async (req, res) => {
     const body = typeof req.body === 'string' ? req.body : '';
-    const { status, result } = await receiveCallback(db, provider, body, req.get(SIGNATURE_HEADER));
+    const { status, result } = await receiveCallback(db, provider, body, req.get(header));
     if (status !== 200) log.warn({ result }, 'payment callback refused');
     res.status(status).json({ result });
+  });
+  return r;
+}
+
+/** The session's own payment of `provider` with checkout `req.params.ref`, or undefined (404: nothing shown). */
+async function ownPayment(db: Knex, provider: PaymentProvider, req: Request) {
+  const p = await paymentByReference(db, req.session.tenantId!, provider.name, req.params.ref as string);
+  return p && p.customer_id === req.session.customerId ? p : undefined;
+}
+
+/** `GET /checkout/<provider>/:ref`: where a hosted checkout sends the customer back; the payment's status (pending until the webhook). */
+export function returnRoutes(db: Knex, provider: PaymentProvider): Router {
+  const r = Router();
+  r.use(`/checkout/${provider.name}`, requireCustomer);
+  r.get(`/checkout/${provider.name}/:ref`, async (req, res) => {
+    const p = await ownPayment(db, provider, req);
+    if (!p) return render(req, res, 'not-found', {}, 404);
+    await render(req, res, 'pay-result', { payment: p });
   });
   return r;
 }
@@ -58,11 +83,7 @@ export function callbackRoutes(db: Knex, provider: LocalProvider, log: Logger): 
 export function checkoutRoutes(db: Knex, provider: LocalProvider): Router {
   const r = Router();
   r.use('/checkout/local', requireCustomer);
-  /** The session's own payment of checkout `ref`, or undefined (404: nothing shown). */
-  const paymentOf = async (req: Request) => {
-    const p = await paymentByReference(db, req.session.tenantId!, provider.name, req.params.ref as string);
-    return p && p.customer_id === req.session.customerId ? p : undefined;
-  };
+  const paymentOf = (req: Request) => ownPayment(db, provider, req);
   const report = async (req: Request, res: Response, p: NonNullable<Awaited<ReturnType<typeof paymentOf>>>, status: 'succeeded' | 'failed') => {
     const signed = provider.signedOutcome({ status, tenantId: p.tenant_id, debtId: p.debt_id, reference: p.transaction_ref! });
     const delivered = await receiveCallback(db, provider, signed.body, signed.signature);

@@ -1,0 +1,138 @@
+/**
+ * A tiny local stand-in for the Stripe API endpoints the `stripe` provider uses (docs/api.md
+ * section 18 "Payments", providers), so its tests need no network: `POST /v1/checkout/sessions`,
+ * `GET /v1/checkout/sessions/:id`, `POST /v1/payment_intents`, `POST /v1/refunds`. It records every
+ * request (method, path, form fields, `Idempotency-Key`), answers a repeated idempotency key with
+ * the first answer, declines intents of the payment method `pm_card_chargeDeclined` (402, as
+ * Stripe does), and lets a test complete a session (`complete`) as Stripe's hosted page would.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+
+/** One request the fake received: its form fields flattened (`payment_intent_data[setup_future_usage]`). */
+export interface FakeStripeRequest {
+  method: string;
+  path: string;
+  fields: Record<string, string>;
+  idempotencyKey: string | undefined;
+  authorization: string | undefined;
+}
+
+type Json = Record<string, unknown>;
+
+/** The fake server: its port, recorded requests, sessions, and `complete`/`close`. */
+export interface FakeStripe {
+  port: number;
+  requests: FakeStripeRequest[];
+  sessions: Map<string, Json>;
+  /** Completes session `id` as Stripe's page would: an intent paid by a card ending `last4`, a customer when it saves the method. */
+  complete(id: string, last4?: string): Json;
+  close(): Promise<void>;
+}
+
+const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
+
+/** Starts the fake on a free port of 127.0.0.1. */
+export async function startFakeStripe(): Promise<FakeStripe> {
+  const requests: FakeStripeRequest[] = [];
+  const sessions = new Map<string, Json>();
+  const intents = new Map<string, Json>();
+  const answered = new Map<string, { status: number; body: Json }>();
+
+  const handle = (req: IncomingMessage, fields: Record<string, string>, path: string): { status: number; body: Json } => {
+    const session = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && session) {
+      const s = sessions.get(session[1]!);
+      if (!s) return { status: 404, body: { error: { type: 'invalid_request_error', message: 'No such checkout.session' } } };
+      const expanded = typeof s.payment_intent === 'string' && fields['expand[0]'] === 'payment_intent.payment_method';
+      return { status: 200, body: expanded ? { ...s, payment_intent: intents.get(s.payment_intent as string) } : s };
+    }
+    if (req.method !== 'POST') return { status: 404, body: { error: { type: 'invalid_request_error', message: 'Unrecognized request URL' } } };
+    const metadata = (prefix: string) =>
+      Object.fromEntries(
+        Object.entries(fields)
+          .filter(([k]) => k.startsWith(`${prefix}[`))
+          .map(([k, v]) => [k.slice(prefix.length + 1, -1), v]),
+      );
+    if (path === '/v1/checkout/sessions') {
+      const s: Json = {
+        id: id('cs_test'),
+        object: 'checkout.session',
+        mode: fields.mode,
+        amount_total: Number(fields['line_items[0][price_data][unit_amount]']),
+        currency: fields['line_items[0][price_data][currency]'],
+        metadata: metadata('metadata'),
+        payment_status: 'unpaid',
+        status: 'open',
+        customer: null,
+        payment_intent: null,
+        url: `https://checkout.stripe.com/c/pay/${id('cs_test')}`,
+      };
+      sessions.set(s.id as string, s);
+      return { status: 200, body: s };
+    }
+    if (path === '/v1/payment_intents') {
+      const declined = fields.payment_method === 'pm_card_chargeDeclined';
+      const pi: Json = {
+        id: id('pi'),
+        object: 'payment_intent',
+        amount: Number(fields.amount),
+        currency: fields.currency,
+        customer: fields.customer,
+        payment_method: fields.payment_method,
+        metadata: metadata('metadata'),
+        status: declined ? 'requires_payment_method' : 'succeeded',
+      };
+      intents.set(pi.id as string, pi);
+      if (declined)
+        return { status: 402, body: { error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.', payment_intent: pi } } };
+      return { status: 200, body: pi };
+    }
+    if (path === '/v1/refunds') {
+      const pi = intents.get(fields.payment_intent ?? '');
+      if (!pi) return { status: 404, body: { error: { type: 'invalid_request_error', message: 'No such payment_intent' } } };
+      return { status: 200, body: { id: id('re'), object: 'refund', amount: Number(fields.amount), payment_intent: pi.id, status: 'succeeded' } };
+    }
+    return { status: 404, body: { error: { type: 'invalid_request_error', message: 'Unrecognized request URL' } } };
+  };
+
+  const server: Server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => (raw += c.toString()));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://fake');
+      const fields = Object.fromEntries(new URLSearchParams(req.method === 'GET' ? url.search : raw));
+      const key = req.headers['idempotency-key'] as string | undefined;
+      requests.push({ method: req.method!, path: url.pathname, fields, idempotencyKey: key, authorization: req.headers.authorization });
+      const again = key && req.method === 'POST' ? answered.get(`${url.pathname}:${key}`) : undefined;
+      const answer = again ?? handle(req, fields, url.pathname);
+      if (key && req.method === 'POST') answered.set(`${url.pathname}:${key}`, answer);
+      res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Request-Id': id('req') });
+      res.end(JSON.stringify(answer.body));
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+
+  return {
+    port: (server.address() as AddressInfo).port,
+    requests,
+    sessions,
+    complete(sessionId, last4 = '4242') {
+      const s = sessions.get(sessionId)!;
+      const saves = s.metadata && (s.metadata as Json).save_method === 'true';
+      const customer = saves ? id('cus') : null;
+      const pi: Json = {
+        id: id('pi'),
+        object: 'payment_intent',
+        status: 'succeeded',
+        customer,
+        payment_method: { id: id('pm'), object: 'payment_method', card: { last4 } },
+      };
+      intents.set(pi.id as string, pi);
+      Object.assign(s, { payment_intent: pi.id, customer, payment_status: 'paid', status: 'complete' });
+      return s;
+    },
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
