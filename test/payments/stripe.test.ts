@@ -169,6 +169,23 @@ describe('saved methods, off-session charges, refunds', () => {
     });
   });
 
+  test('a setup-only checkout (plans, pay later) is a setup-mode session for a customer made first: nothing charged, the card saved', async () => {
+    const checkout = await provider.createCheckout({ tenantId: 'ten_x', debtId: 'deb_x', amount: 0, currency: 'GBP', setupOnly: true });
+    expect(lastRequest('/v1/customers').fields).toMatchObject({ 'metadata[tenant]': 'ten_x', 'metadata[debt]': 'deb_x' });
+    const created = lastRequest('/v1/checkout/sessions').fields;
+    expect(created).toMatchObject({ mode: 'setup', currency: 'gbp', customer: expect.stringMatching(/^cus_/), 'metadata[save_method]': 'true' });
+    expect(Object.keys(created).some((k) => k.startsWith('line_items') || k.startsWith('payment_intent_data'))).toBe(false);
+    const session = fake.complete(checkout.reference, '4242');
+    const e = signedEvent('checkout.session.completed', session);
+    const outcome = await provider.verifyCallback(e.payload, e.header);
+    expect(lastRequest(`/v1/checkout/sessions/${checkout.reference}`).fields).toEqual({ 'expand[0]': 'setup_intent.payment_method' });
+    expect(outcome).toMatchObject({
+      status: 'succeeded',
+      reference: checkout.reference,
+      savedMethod: { reference: expect.stringMatching(new RegExp(`^${created.customer}:pm_\\w+$`)), label: 'card ending 4242' },
+    });
+  });
+
   test('chargeSaved: an off-session confirmed intent with the idempotency key; succeeded, declined → failed, the same key twice is one charge', async () => {
     const charge = { tenantId: 'ten_x', debtId: 'deb_x', amount: 3000, currency: 'GBP', method: 'cus_abc:pm_card_visa', idempotencyKey: 'instalment-1' };
     const paid = await provider.chargeSaved(charge);

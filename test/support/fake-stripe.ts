@@ -1,7 +1,8 @@
 /**
  * A tiny local stand-in for the Stripe API endpoints the `stripe` provider uses (docs/api.md
- * section 18 "Payments", providers), so its tests need no network: `POST /v1/checkout/sessions`,
- * `GET /v1/checkout/sessions/:id`, `POST /v1/payment_intents`, `POST /v1/refunds`. It records every
+ * section 18 "Payments", providers), so its tests need no network: `POST /v1/checkout/sessions`
+ * (modes `payment` and `setup`), `GET /v1/checkout/sessions/:id`, `POST /v1/customers`,
+ * `POST /v1/payment_intents`, `POST /v1/refunds`. It records every
  * request (method, path, form fields, `Idempotency-Key`), answers a repeated idempotency key with
  * the first answer, declines intents of the payment method `pm_card_chargeDeclined` (402, as
  * Stripe does), and lets a test complete a session (`complete`) as Stripe's hosted page would.
@@ -38,6 +39,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const requests: FakeStripeRequest[] = [];
   const sessions = new Map<string, Json>();
   const intents = new Map<string, Json>();
+  const setupIntents = new Map<string, Json>();
   const answered = new Map<string, { status: number; body: Json }>();
 
   const handle = (req: IncomingMessage, fields: Record<string, string>, path: string): { status: number; body: Json } => {
@@ -45,8 +47,11 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     if (req.method === 'GET' && session) {
       const s = sessions.get(session[1]!);
       if (!s) return { status: 404, body: { error: { type: 'invalid_request_error', message: 'No such checkout.session' } } };
-      const expanded = typeof s.payment_intent === 'string' && fields['expand[0]'] === 'payment_intent.payment_method';
-      return { status: 200, body: expanded ? { ...s, payment_intent: intents.get(s.payment_intent as string) } : s };
+      if (typeof s.payment_intent === 'string' && fields['expand[0]'] === 'payment_intent.payment_method')
+        return { status: 200, body: { ...s, payment_intent: intents.get(s.payment_intent) } };
+      if (typeof s.setup_intent === 'string' && fields['expand[0]'] === 'setup_intent.payment_method')
+        return { status: 200, body: { ...s, setup_intent: setupIntents.get(s.setup_intent) } };
+      return { status: 200, body: s };
     }
     if (req.method !== 'POST') return { status: 404, body: { error: { type: 'invalid_request_error', message: 'Unrecognized request URL' } } };
     const metadata = (prefix: string) =>
@@ -63,15 +68,17 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         amount_total: Number(fields['line_items[0][price_data][unit_amount]']),
         currency: fields['line_items[0][price_data][currency]'],
         metadata: metadata('metadata'),
-        payment_status: 'unpaid',
+        payment_status: fields.mode === 'setup' ? 'no_payment_required' : 'unpaid',
         status: 'open',
-        customer: null,
+        customer: fields.customer ?? null,
         payment_intent: null,
+        setup_intent: null,
         url: `https://checkout.stripe.com/c/pay/${id('cs_test')}`,
       };
       sessions.set(s.id as string, s);
       return { status: 200, body: s };
     }
+    if (path === '/v1/customers') return { status: 200, body: { id: id('cus'), object: 'customer', metadata: metadata('metadata') } };
     if (path === '/v1/payment_intents') {
       const declined = fields.payment_method === 'pm_card_chargeDeclined';
       const pi: Json = {
@@ -120,6 +127,12 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     sessions,
     complete(sessionId, last4 = '4242') {
       const s = sessions.get(sessionId)!;
+      const method = { id: id('pm'), object: 'payment_method', card: { last4 } };
+      if (s.mode === 'setup') {
+        const si: Json = { id: id('seti'), object: 'setup_intent', status: 'succeeded', customer: s.customer, payment_method: method };
+        setupIntents.set(si.id as string, si);
+        return Object.assign(s, { setup_intent: si.id, status: 'complete' });
+      }
       const saves = s.metadata && (s.metadata as Json).save_method === 'true';
       const customer = saves ? id('cus') : null;
       const pi: Json = {
@@ -127,7 +140,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         object: 'payment_intent',
         status: 'succeeded',
         customer,
-        payment_method: { id: id('pm'), object: 'payment_method', card: { last4 } },
+        payment_method: method,
       };
       intents.set(pi.id as string, pi);
       Object.assign(s, { payment_intent: pi.id, customer, payment_status: 'paid', status: 'complete' });

@@ -1,7 +1,8 @@
 /**
  * The `stripe` payment provider (docs/api.md section 18 "Payments", providers), on the official
  * `stripe` package: a checkout is a hosted Checkout Session (mode `payment`; with `saveMethod`,
- * a Stripe customer and `setup_future_usage: off_session`), a saved method is charged by an
+ * a Stripe customer and `setup_future_usage: off_session`; with `setupOnly`, mode `setup` for a
+ * customer made first, nothing charged), a saved method is charged by an
  * off-session PaymentIntent, a refund is a Refund, and outcomes come from Stripe's signed webhook
  * events (`Stripe-Signature`, verified by `stripe.webhooks.constructEvent`). Amounts in minor units.
  */
@@ -64,11 +65,15 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
   });
   const back = `${settings.returnBaseUrl.replace(/\/$/, '')}/checkout/stripe/{CHECKOUT_SESSION_ID}`;
 
-  /** The saved method of a checkout session: its customer and the PaymentMethod of its intent, labelled by the card's last four digits. */
-  async function savedMethodOf(sessionId: string): Promise<SavedMethod | undefined> {
-    const s = await stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent.payment_method'] });
-    const intent = typeof s.payment_intent === 'object' ? s.payment_intent : null;
-    const method = intent && typeof intent.payment_method === 'object' ? intent.payment_method : null;
+  /**
+   * The saved method of a checkout session: its customer and the PaymentMethod of its intent (a
+   * `payment` session) or of its SetupIntent (a `setup` one), labelled by the card's last four digits.
+   */
+  async function savedMethodOf(sessionId: string, mode: Stripe.Checkout.Session.Mode): Promise<SavedMethod | undefined> {
+    const via = mode === 'setup' ? 'setup_intent' : 'payment_intent';
+    const s = await stripe.checkout.sessions.retrieve(sessionId, { expand: [`${via}.payment_method`] });
+    const intent = s[via];
+    const method = intent && typeof intent === 'object' && typeof intent.payment_method === 'object' ? intent.payment_method : null;
     const customer = typeof s.customer === 'string' ? s.customer : s.customer?.id;
     if (!method || !customer) return undefined;
     const last4 = method.card?.last4;
@@ -87,7 +92,7 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
             ? 'failed'
             : undefined;
       if (!status) return undefined;
-      const savedMethod = status === 'succeeded' && s.metadata?.save_method === 'true' ? await savedMethodOf(s.id) : undefined;
+      const savedMethod = status === 'succeeded' && s.metadata?.save_method === 'true' ? await savedMethodOf(s.id, s.mode) : undefined;
       return withParties(event, s.metadata, { status, reference: s.id, savedMethod });
     }
     if (event.type === 'payment_intent.succeeded' || event.type === 'payment_intent.payment_failed') {
@@ -101,16 +106,27 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
   return {
     name: 'stripe',
     async createCheckout(req: CheckoutRequest): Promise<Checkout> {
-      const metadata = { tenant: req.tenantId, debt: req.debtId, save_method: String(req.saveMethod === true) };
-      const session = await stripe.checkout.sessions.create({
-        mode: 'payment',
-        line_items: [{ quantity: 1, price_data: { currency: req.currency.toLowerCase(), unit_amount: req.amount, product_data: { name: 'Payment' } } }],
-        metadata,
-        payment_intent_data: { metadata, ...(req.saveMethod ? { setup_future_usage: 'off_session' as const } : {}) },
-        ...(req.saveMethod ? { customer_creation: 'always' as const } : {}),
-        success_url: back,
-        cancel_url: back,
-      });
+      const metadata = { tenant: req.tenantId, debt: req.debtId, save_method: String(req.saveMethod === true || req.setupOnly === true) };
+      const session = req.setupOnly
+        ? // Setup mode saves a card for later charges and takes nothing; its method is attached to a customer made first.
+          await stripe.checkout.sessions.create({
+            mode: 'setup',
+            currency: req.currency.toLowerCase(),
+            customer: (await stripe.customers.create({ metadata: { tenant: req.tenantId, debt: req.debtId } })).id,
+            metadata,
+            setup_intent_data: { metadata },
+            success_url: back,
+            cancel_url: back,
+          })
+        : await stripe.checkout.sessions.create({
+            mode: 'payment',
+            line_items: [{ quantity: 1, price_data: { currency: req.currency.toLowerCase(), unit_amount: req.amount, product_data: { name: 'Payment' } } }],
+            metadata,
+            payment_intent_data: { metadata, ...(req.saveMethod ? { setup_future_usage: 'off_session' as const } : {}) },
+            ...(req.saveMethod ? { customer_creation: 'always' as const } : {}),
+            success_url: back,
+            cancel_url: back,
+          });
       if (!session.url) throw new Error('Stripe returned a checkout session without a url');
       return { reference: session.id, url: session.url };
     },
