@@ -75,7 +75,7 @@ export function returnRoutes(db: Knex, provider: PaymentProvider): Router {
     const p = await ownPayment(db, provider, req);
     if (p) return render(req, res, 'pay-result', { payment: p });
     // A checkout that only saved the card (a plan's or a promise's): its outcome, or still open until the webhook.
-    const s = await setupByReference(db, req.session.tenantId!, provider.name, req.params.ref as string);
+    const s = await setupByReference(db, req.session.tenantId!, provider.name, req.params.ref);
     if (!s || s.customer_id !== req.session.customerId) return render(req, res, 'not-found', {}, 404);
     await render(req, res, 'arrange-result', { setup: s });
   });
