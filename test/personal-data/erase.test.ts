@@ -47,6 +47,15 @@ describe('POST /customers/{id}/erase', () => {
     expect(await columnsHolding(person.values)).not.toEqual([]);
   });
 
+  test('the date of birth is stored encrypted: the raw row holds a ciphertext, not the date', async () => {
+    const dob = person.values[7]!;
+    const [row] = await testDb()('customers').where({ id: person.customerId }).select('date_of_birth', 'date_of_birth_encrypted');
+    expect(row.date_of_birth).toBeNull();
+    expect(row.date_of_birth_encrypted).toMatch(/^v1\./);
+    expect(JSON.stringify(row)).not.toContain(dob);
+    expect((await acme.api.get(`/customers/${person.customerId}`).expect(200)).body.date_of_birth).toBe(dob);
+  });
+
   test('while a debt is being worked it is 409 naming the debt, and nothing changes', async () => {
     const res = await acme.api.post(`/customers/${person.customerId}/erase`, { reason: 'Article 17 request' }).expect(409);
     expect(res.body.code).toBe('invalid_state_transition');
@@ -71,6 +80,10 @@ describe('POST /customers/{id}/erase', () => {
 
     const res = await acme.api.post(`/customers/${person.customerId}/erase`, { reason: 'Article 17 request' }).expect(200);
     expect(res.body).toMatchObject({ id: person.customerId, first_name: ERASED, last_name: ERASED, date_of_birth: null, metadata: { note: ERASED } });
+    expect(await testDb()('customers').where({ id: person.customerId }).first('date_of_birth', 'date_of_birth_encrypted')).toEqual({
+      date_of_birth: null,
+      date_of_birth_encrypted: null,
+    });
     expect(await columnsHolding(person.values)).toEqual([]);
 
     const after = (await acme.api.get(`/debts/${person.debtId}`).expect(200)).body;

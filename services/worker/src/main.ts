@@ -20,10 +20,15 @@ import { ImportRunner } from './imports.js';
 import { resolveSecretsKey } from '@dms/config';
 import { paymentProviders } from '@dms/payments';
 import type { ChargeSaved } from '@dms/domain/portal';
+import { usePersonalDataKey } from '@dms/domain/kernel';
+import { sealLegacyBirthDates } from '@dms/domain/customers';
 
 const cfg = loadWorkerConfig();
 const log = createLogger('worker', cfg.LOG_LEVEL);
 const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
+usePersonalDataKey(resolveSecretsKey(cfg));
+// Dates of birth stored in clear before migration 101 are sealed once, at start (a count only is logged).
+log.info({ sealed: await sealLegacyBirthDates(db) }, 'legacy dates of birth sealed');
 const metrics = createWorkerMetrics({
   lags: () => readLags(db, worker.changes, cfg.WORKER_CLOCK_OFFSET_SECONDS, cfg.tenantIds),
   runway: () => readPartitionRunway(db),

@@ -11,6 +11,7 @@ import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
 import { Type, textSchema } from '../kernel/schemas.js';
 import { recordEvent } from '../kernel/outbox.js';
+import { openPersonal } from '../kernel/personal-box.js';
 import { findOwned, tenantRows } from '../kernel/scoped.js';
 import { customersResource } from '../customers/resource.js';
 import { loadCustomer } from '../customers/store.js';
@@ -74,12 +75,15 @@ async function refuseWhileWorked(trx: Trx, tenantId: string, customerId: string)
     );
 }
 
-/** Every personal value the customer's own rows hold (dates as `YYYY-MM-DD`, JSON objects' strings). */
+/** Every personal value the customer's own rows hold (dates as `YYYY-MM-DD`, JSON objects' strings, sealed values opened). */
 async function personalValues(trx: Trx, tenantId: string, customerId: string): Promise<string[]> {
   const values: string[] = [];
   for (const c of OWNED_COLUMNS) {
     const rows = await ownedRows(trx, c.table, tenantId, customerId).select(trx.raw(`??${c.kind === 'date' ? '::text' : ''} AS v`, [`${c.table}.${c.column}`]));
-    for (const { v } of rows as { v: unknown }[]) values.push(...(c.kind === 'json' ? stringsIn(v) : typeof v === 'string' ? [v] : []));
+    for (const { v } of rows as { v: unknown }[]) {
+      const value = c.kind === 'sealed' && typeof v === 'string' ? openPersonal(v) : v;
+      values.push(...(c.kind === 'json' ? stringsIn(value) : typeof value === 'string' ? [value] : []));
+    }
   }
   return erasable(values);
 }
@@ -99,10 +103,10 @@ async function clearStatementEvents(trx: Trx, tenantId: string, customerId: stri
     .update({ data: trx.raw(`jsonb_set(events.data, '{object}', (events.data->'object') || jsonb_build_object(${groups}, 'totals', ${totals}))`) });
 }
 
-/** The SET of an owned column: text and JSON strings to the marker (null stays null), a date to null. */
+/** The SET of an owned column: text and JSON strings to the marker (null stays null), a date or a sealed value to null. */
 function erasedValue(trx: Trx, c: OwnedColumn): Knex.Raw {
   const col = `${c.table}.${c.column}`;
-  if (c.kind === 'date') return trx.raw('NULL');
+  if (c.kind === 'date' || c.kind === 'sealed') return trx.raw('NULL');
   if (c.kind === 'cleared') return trx.raw(clearedGroup('??'), [col]);
   if (c.kind === 'text') return trx.raw('CASE WHEN ?? IS NULL THEN NULL ELSE ?::text END', [col, ERASED]);
   return trx.raw(
