@@ -22,13 +22,15 @@ import { paymentProviders } from '@dms/payments';
 import type { ChargeSaved } from '@dms/domain/portal';
 import { usePersonalDataKey } from '@dms/domain/kernel';
 import { sealLegacyBirthDates } from '@dms/domain/customers';
+import { sealLegacyStatements } from '@dms/domain/income-and-expenditure';
 
 const cfg = loadWorkerConfig();
 const log = createLogger('worker', cfg.LOG_LEVEL);
 const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
 usePersonalDataKey(resolveSecretsKey(cfg));
-// Dates of birth stored in clear before migration 101 are sealed once, at start (a count only is logged).
-log.info({ sealed: await sealLegacyBirthDates(db) }, 'legacy dates of birth sealed');
+// Dates of birth and statement details stored in clear before migrations 101 and 102 are sealed
+// once, at start (counts only are logged).
+log.info({ birth_dates: await sealLegacyBirthDates(db), statements: await sealLegacyStatements(db) }, 'legacy personal data sealed');
 const metrics = createWorkerMetrics({
   lags: () => readLags(db, worker.changes, cfg.WORKER_CLOCK_OFFSET_SECONDS, cfg.tenantIds),
   runway: () => readPartitionRunway(db),

@@ -52,6 +52,7 @@ import * as paymentSetups from './095_payment_setups.js';
 import * as planPaymentMethods from './096_plan_payment_methods.js';
 import * as paymentPromises from './097_payment_promises.js';
 import * as sealedBirthDates from './101_sealed_birth_dates.js';
+import * as sealedStatementDetails from './102_sealed_statement_details.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -109,4 +110,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['096_plan_payment_methods', planPaymentMethods],
   ['097_payment_promises', paymentPromises],
   ['101_sealed_birth_dates', sealedBirthDates],
+  ['102_sealed_statement_details', sealedStatementDetails],
 ];
