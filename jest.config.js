@@ -77,6 +77,7 @@ export default {
       testMatch: ['<rootDir>/test/**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/unit/'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
+      setupFiles: ['<rootDir>/test/support/personal-box.ts'],
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],

@@ -47,6 +47,25 @@ describe('POST /customers/{id}/erase', () => {
     expect(await columnsHolding(person.values)).not.toEqual([]);
   });
 
+  test('the date of birth is stored encrypted: the raw row holds a ciphertext, not the date', async () => {
+    const dob = person.values[7]!;
+    const [row] = await testDb()('customers').where({ id: person.customerId }).select('date_of_birth', 'date_of_birth_encrypted');
+    expect(row.date_of_birth).toBeNull();
+    expect(row.date_of_birth_encrypted).toMatch(/^v1\./);
+    expect(JSON.stringify(row)).not.toContain(dob);
+    expect((await acme.api.get(`/customers/${person.customerId}`).expect(200)).body.date_of_birth).toBe(dob);
+  });
+
+  test("the statement's money groups are stored encrypted; household and disposable income stay in clear", async () => {
+    const [row] = await testDb()('income_and_expenditures').where({ customer_id: person.customerId });
+    expect(row).toMatchObject({ income: null, fixed_costs: null, flexible_costs: null, priority_debts: null, other_debts: null });
+    expect(row.details_encrypted).toMatch(/^v1\./);
+    expect(JSON.stringify(row)).not.toContain(person.values[9]!);
+    expect(Number(row.disposable_income)).toBe(Number(person.values[9]) - Number(person.values[10]));
+    const [statement] = (await acme.api.get(`/debts/${person.debtId}/income_and_expenditures`).expect(200)).body.data;
+    expect(statement.income.earnings.amount).toBe(Number(person.values[9]));
+  });
+
   test('while a debt is being worked it is 409 naming the debt, and nothing changes', async () => {
     const res = await acme.api.post(`/customers/${person.customerId}/erase`, { reason: 'Article 17 request' }).expect(409);
     expect(res.body.code).toBe('invalid_state_transition');
@@ -62,15 +81,17 @@ describe('POST /customers/{id}/erase', () => {
     const registered = [...OWNED_COLUMNS, ...COPY_COLUMNS].map((c) => `${c.table}.${c.column}`);
     expect(holding.length).toBeGreaterThan(5);
     // Among them: the statement's figures in its event, and the receiver's echo in the delivery errors.
-    expect(holding).toEqual(
-      expect.arrayContaining(['events.data', 'income_and_expenditures.income', 'webhook_deliveries.last_error', 'webhook_delivery_attempts.error']),
-    );
+    expect(holding).toEqual(expect.arrayContaining(['events.data', 'webhook_deliveries.last_error', 'webhook_delivery_attempts.error']));
     expect(holding.filter((c) => !registered.includes(c))).toEqual([]);
     const before = (await acme.api.get(`/debts/${person.debtId}`).expect(200)).body;
     const payments = (await acme.api.get(`/debts/${person.debtId}/payments`).expect(200)).body.data;
 
     const res = await acme.api.post(`/customers/${person.customerId}/erase`, { reason: 'Article 17 request' }).expect(200);
     expect(res.body).toMatchObject({ id: person.customerId, first_name: ERASED, last_name: ERASED, date_of_birth: null, metadata: { note: ERASED } });
+    expect(await testDb()('customers').where({ id: person.customerId }).first('date_of_birth', 'date_of_birth_encrypted')).toEqual({
+      date_of_birth: null,
+      date_of_birth_encrypted: null,
+    });
     expect(await columnsHolding(person.values)).toEqual([]);
 
     const after = (await acme.api.get(`/debts/${person.debtId}`).expect(200)).body;

@@ -18,7 +18,7 @@ import { commonSpec, loadConfig, resolveSecretsKey } from '@dms/config';
 import { createDb, migrateLatest, resolveDatabase, type Knex } from '@dms/db';
 import { SecretBox } from '@dms/secrets';
 import { createClient } from '@dms/auth/domain';
-import { validator } from '@dms/domain/kernel';
+import { usePersonalDataBox, validator } from '@dms/domain/kernel';
 import { createTenant } from '@dms/domain/tenants';
 import { OrganisationCreate } from '@dms/domain/organisations';
 import { createOrganisationWithDetails } from '@dms/domain/organisation-contact-details';
@@ -93,6 +93,7 @@ async function main(): Promise<void> {
 
   const cfg = loadConfig(commonSpec);
   const box = new SecretBox(resolveSecretsKey(cfg));
+  usePersonalDataBox(box);
   const pgServer = await resolveDatabase();
   const db = createDb(pgServer.url, concurrency);
   const started = Date.now();

@@ -5,6 +5,7 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { poolUsage } from '@dms/db';
+import { usePersonalDataBox } from '@dms/domain/kernel';
 import { createServiceMetrics, metricsText } from '@dms/metrics';
 import type { Logger } from '@dms/logger';
 import type { AppContext } from './context.js';
@@ -33,8 +34,10 @@ export interface AppOptions {
   isDraining?: () => boolean;
 }
 
-/** Builds the Express application. Pure assembly: no I/O until requests arrive. */
+/** Builds the Express application (and sets the personal-data box to `baseCtx.box`). Pure assembly: no I/O until requests arrive. */
 export function createApp(baseCtx: AppContext, opts: AppOptions): Express {
+  // Personal fields stored encrypted are sealed with the same key as the other secrets.
+  usePersonalDataBox(baseCtx.box);
   const app = express();
   const metrics = createServiceMetrics('api', () => poolUsage(baseCtx.db));
   const routeLabel = routeLabeler(ALL_OPERATIONS);

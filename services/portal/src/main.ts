@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createDb } from '@dms/db';
 import { resolveSecretsKey } from '@dms/config';
+import { usePersonalDataKey } from '@dms/domain/kernel';
 import { createLogger } from '@dms/logger';
 import { runHttpService, runWorkers } from '@dms/lifecycle';
 import { aggregateWorkerMetrics } from '@dms/metrics';
@@ -19,6 +20,7 @@ const log = createLogger('portal', cfg.LOG_LEVEL);
 /** One serving process. */
 async function serve(): Promise<void> {
   const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
+  usePersonalDataKey(resolveSecretsKey(cfg));
   // The cookie's signing key, derived from the secrets key (never the key itself).
   const sessionSecret = createHash('sha256')
     .update(`portal-session:${resolveSecretsKey(cfg)}`)

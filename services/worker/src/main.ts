@@ -20,10 +20,17 @@ import { ImportRunner } from './imports.js';
 import { resolveSecretsKey } from '@dms/config';
 import { paymentProviders } from '@dms/payments';
 import type { ChargeSaved } from '@dms/domain/portal';
+import { usePersonalDataKey } from '@dms/domain/kernel';
+import { sealLegacyBirthDates } from '@dms/domain/customers';
+import { sealLegacyStatements } from '@dms/domain/income-and-expenditure';
 
 const cfg = loadWorkerConfig();
 const log = createLogger('worker', cfg.LOG_LEVEL);
 const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
+usePersonalDataKey(resolveSecretsKey(cfg));
+// Dates of birth and statement details stored in clear before migrations 101 and 102 are sealed
+// once, at start (counts only are logged).
+log.info({ birth_dates: await sealLegacyBirthDates(db), statements: await sealLegacyStatements(db) }, 'legacy personal data sealed');
 const metrics = createWorkerMetrics({
   lags: () => readLags(db, worker.changes, cfg.WORKER_CLOCK_OFFSET_SECONDS, cfg.tenantIds),
   runway: () => readPartitionRunway(db),

@@ -12,6 +12,7 @@ import { createDb, migrateLatest, type Knex } from '@dms/db';
 import { SecretBox } from '@dms/secrets';
 import { createClient } from '@dms/auth/domain';
 import { createTenant } from '@dms/domain/tenants';
+import { usePersonalDataBox } from '@dms/domain/kernel';
 import { REPO_ROOT, freePort, startService, type RunningService, type ServiceName } from '../processes.js';
 import { memoryOf, type Memory } from './proc.js';
 import type { BenchSettings } from './settings.js';
@@ -68,6 +69,8 @@ export class Stack {
     this.db = db;
     this.env = env;
     this.box = new SecretBox(env.SECRETS_KEY!);
+    // Scenarios write customers through the domain library, which seals their dates of birth.
+    usePersonalDataBox(this.box);
     this.auth = auth;
     this.api = api;
   }

@@ -51,6 +51,8 @@ import * as portalCommunications from './092_portal_communications.js';
 import * as paymentSetups from './095_payment_setups.js';
 import * as planPaymentMethods from './096_plan_payment_methods.js';
 import * as paymentPromises from './097_payment_promises.js';
+import * as sealedBirthDates from './101_sealed_birth_dates.js';
+import * as sealedStatementDetails from './102_sealed_statement_details.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -107,4 +109,6 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['095_payment_setups', paymentSetups],
   ['096_plan_payment_methods', planPaymentMethods],
   ['097_payment_promises', paymentPromises],
+  ['101_sealed_birth_dates', sealedBirthDates],
+  ['102_sealed_statement_details', sealedStatementDetails],
 ];

@@ -6,3 +6,4 @@ export * from './preferences.js';
 export * from './contacts.js';
 export * from './search.js';
 export * from './zone.js';
+export * from './birth-dates.js';

@@ -127,7 +127,10 @@ export const CustomerRow = Type.Object({
   full_name: Nullable(Type.String()),
   first_name: Nullable(Type.String()),
   last_name: Nullable(Type.String()),
+  /** Legacy clear date, null once sealed (see birth-dates.ts). */
   date_of_birth: Nullable(Type.String()),
+  /** The sealed `YYYY-MM-DD` date of birth (see birth-dates.ts). */
+  date_of_birth_encrypted: Type.Optional(Nullable(Type.String())),
   preferred_locale: Nullable(Type.String()),
   contact_preferences: Type.Optional(Nullable(Type.Unsafe<ContactPreferencesShown>({}))),
   /** The visible details, aggregated into the row by `contactDetailsColumn` (absent when not selected). */

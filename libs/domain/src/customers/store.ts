@@ -14,6 +14,7 @@ import { deletedObject, iso, type DeletedObject } from '../kernel/schemas.js';
 import { contactDetailsColumn, recordDetailEvents, toContactDetail, type DetailEvent } from '../contact-details/store.js';
 import { createCustomerDetails, replaceCustomerDetails } from './contacts.js';
 import { customersResource } from './resource.js';
+import { birthDateColumns, birthDateOf } from './birth-dates.js';
 import { debtsResource } from '../debts/resource.js';
 import { ENGINE_STATUSES, type DebtStatus } from '../debts/states.js';
 import { preferencesColumn, stampPreferences, writePreferences } from './preferences.js';
@@ -28,7 +29,7 @@ export function toCustomer(row: CustomerRow): Customer {
     full_name: row.full_name,
     first_name: row.first_name,
     last_name: row.last_name,
-    date_of_birth: row.date_of_birth,
+    date_of_birth: birthDateOf(row),
     preferred_locale: row.preferred_locale,
     contact_preferences: row.contact_preferences ?? null,
     contact_details: (row.contact_details ?? []).map(toContactDetail),
@@ -85,7 +86,7 @@ export function createCustomer(db: Knex, tenantId: string, input: CustomerCreate
       full_name: deriveFullName(input),
       first_name: input.first_name ?? null,
       last_name: input.last_name ?? null,
-      date_of_birth: input.date_of_birth ?? null,
+      ...birthDateColumns(input.date_of_birth ?? null),
       preferred_locale: input.preferred_locale ?? null,
       contact_preferences: preferencesColumn(stampPreferences(input.contact_preferences ?? null, 'api')),
       metadata: input.metadata,
@@ -137,7 +138,8 @@ export function updateCustomer(db: Knex, tenantId: string, id: string, input: Cu
         const preferences =
           input.contact_preferences !== undefined ? { contact_preferences: preferencesColumn(stampPreferences(input.contact_preferences, 'api')) } : {};
         return {
-          ...givenFields(input, ['kind', 'first_name', 'last_name', 'date_of_birth', 'preferred_locale']),
+          ...givenFields(input, ['kind', 'first_name', 'last_name', 'preferred_locale']),
+          ...(input.date_of_birth !== undefined ? birthDateColumns(input.date_of_birth) : {}),
           ...preferences,
           full_name: updatedFullName(current, input),
         };

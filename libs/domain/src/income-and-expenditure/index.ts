@@ -10,3 +10,4 @@ export * from './affordability.js';
 export * from './resource.js';
 export * from './schemas.js';
 export * from './store.js';
+export * from './sealed.js';

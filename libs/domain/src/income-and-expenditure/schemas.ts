@@ -93,7 +93,9 @@ export type IncomeAndExpenditureRow = {
   disposable_income: number;
   whodunnit: string;
   created_at: Date | string;
-} & Omit<StoredStatement, 'household'>;
+  /** The sealed money groups (sealed.ts); the group columns are null when it is set. */
+  details_encrypted?: string | null;
+} & { [G in keyof Omit<StoredStatement, 'household'>]: StoredStatement[G] | null };
 
 export type IncomeAndExpenditureCreate = Static<typeof IncomeAndExpenditureCreate>;
 export type IncomeAndExpenditure = Static<typeof IncomeAndExpenditure>;

@@ -13,6 +13,7 @@ import { recordEvent } from '../kernel/outbox.js';
 import { iso } from '../kernel/schemas.js';
 import { findOwned, tenantRows } from '../kernel/scoped.js';
 import { affordableInstalmentCap } from './affordability.js';
+import { detailsOf, sealedDetailsColumns } from './sealed.js';
 import { incomeAndExpendituresResource } from './resource.js';
 import type { IncomeAndExpenditure, IncomeAndExpenditureRow } from './schemas.js';
 import { STATEMENT_GROUPS, disposableIncome, groupTotal, normaliseStatement, type StatementGroup, type StoredStatement } from './statement.js';
@@ -21,11 +22,9 @@ const resource = incomeAndExpendituresResource;
 const TABLE = resource.table;
 const GROUPS = Object.keys(STATEMENT_GROUPS) as StatementGroup[];
 
-/** The statement a row holds: household from its columns, each group's entries as stored. */
+/** The statement a row holds: household from its columns, each group's entries as stored (opened when sealed, sealed.ts). */
 export function statementOf(row: IncomeAndExpenditureRow): StoredStatement {
-  const out: Record<string, unknown> = { household: { adults: row.adults, children: row.children, vehicles: row.vehicles } };
-  for (const g of GROUPS) out[g] = row[g];
-  return out as StoredStatement;
+  return { household: { adults: row.adults, children: row.children, vehicles: row.vehicles }, ...detailsOf(row) };
 }
 
 /** Maps a row to the public object (group totals computed from the stored monthly figures). */
@@ -66,7 +65,7 @@ export async function createIncomeAndExpenditure(db: Knex, tenantId: string, deb
         customer_id: debt.customer_id,
         currency: debt.currency,
         ...statement.household,
-        ...Object.fromEntries(GROUPS.map((g) => [g, JSON.stringify(statement[g])])),
+        ...sealedDetailsColumns(statement),
         disposable_income: disposableIncome(statement),
         whodunnit,
       })

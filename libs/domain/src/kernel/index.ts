@@ -14,3 +14,4 @@ export * from './machine.js';
 export * from './validation.js';
 export * from './livemode.js';
 export * from './set-wise.js';
+export * from './personal-box.js';

@@ -11,6 +11,7 @@ import type { Knex } from '@dms/db';
 import { ApiError } from '@dms/errors';
 import { Type, textSchema } from '../kernel/schemas.js';
 import { recordEvent } from '../kernel/outbox.js';
+import { openPersonal } from '../kernel/personal-box.js';
 import { findOwned, tenantRows } from '../kernel/scoped.js';
 import { customersResource } from '../customers/resource.js';
 import { loadCustomer } from '../customers/store.js';
@@ -21,6 +22,7 @@ import { WORKED } from '../debts/states.js';
 import { paymentsResource } from '../payments/resource.js';
 import { importErrorsResource, importsResource } from '../imports/resource.js';
 import { incomeAndExpendituresResource } from '../income-and-expenditure/resource.js';
+import { clearedDetails, resealDetails } from '../income-and-expenditure/sealed.js';
 import { COPY_COLUMNS, ERASED, OWNED_COLUMNS, STATEMENT_DETAIL_GROUPS, STATEMENT_EVENTS, type CopyColumn, type OwnedColumn } from './registry.js';
 import { erasable, likePatterns, scrubJson, scrubStored, stringsIn } from './scrub.js';
 import { debtsOf, eventsAbout, ofCustomer, ofCustomerDebts } from './related.js';
@@ -74,12 +76,16 @@ async function refuseWhileWorked(trx: Trx, tenantId: string, customerId: string)
     );
 }
 
-/** Every personal value the customer's own rows hold (dates as `YYYY-MM-DD`, JSON objects' strings). */
+/** Every personal value the customer's own rows hold (dates as `YYYY-MM-DD`, JSON objects' strings, sealed values opened). */
 async function personalValues(trx: Trx, tenantId: string, customerId: string): Promise<string[]> {
   const values: string[] = [];
-  for (const c of OWNED_COLUMNS) {
+  // A sealed statement holds amounts, not text: cleared by resealDetails, never searched for.
+  for (const c of OWNED_COLUMNS.filter((o) => o.kind !== 'sealed_statement')) {
     const rows = await ownedRows(trx, c.table, tenantId, customerId).select(trx.raw(`??${c.kind === 'date' ? '::text' : ''} AS v`, [`${c.table}.${c.column}`]));
-    for (const { v } of rows as { v: unknown }[]) values.push(...(c.kind === 'json' ? stringsIn(v) : typeof v === 'string' ? [v] : []));
+    for (const { v } of rows as { v: unknown }[]) {
+      const value = c.kind === 'sealed' && typeof v === 'string' ? openPersonal(v) : v;
+      values.push(...(c.kind === 'json' ? stringsIn(value) : typeof value === 'string' ? [value] : []));
+    }
   }
   return erasable(values);
 }
@@ -99,11 +105,12 @@ async function clearStatementEvents(trx: Trx, tenantId: string, customerId: stri
     .update({ data: trx.raw(`jsonb_set(events.data, '{object}', (events.data->'object') || jsonb_build_object(${groups}, 'totals', ${totals}))`) });
 }
 
-/** The SET of an owned column: text and JSON strings to the marker (null stays null), a date to null. */
+/** The SET of an owned column: text and JSON strings to the marker (null stays null), a date or a sealed value to null, a sealed statement kept (resealed after). */
 function erasedValue(trx: Trx, c: OwnedColumn): Knex.Raw {
   const col = `${c.table}.${c.column}`;
-  if (c.kind === 'date') return trx.raw('NULL');
-  if (c.kind === 'cleared') return trx.raw(clearedGroup('??'), [col]);
+  if (c.kind === 'date' || c.kind === 'sealed') return trx.raw('NULL');
+  if (c.kind === 'cleared') return trx.raw(`CASE WHEN ?? IS NULL THEN NULL ELSE ${clearedGroup('??')} END`, [col, col]);
+  if (c.kind === 'sealed_statement') return trx.raw('??', [col]); // sealed again by resealDetails
   if (c.kind === 'text') return trx.raw('CASE WHEN ?? IS NULL THEN NULL ELSE ?::text END', [col, ERASED]);
   return trx.raw(
     `CASE WHEN jsonb_typeof(??) = 'object' THEN COALESCE((SELECT jsonb_object_agg(e.k, CASE WHEN jsonb_typeof(e.v) = 'string' THEN to_jsonb(?::text) ELSE e.v END) FROM jsonb_each(??) AS e(k, v)), '{}'::jsonb) ELSE ?? END`,
@@ -152,6 +159,7 @@ export async function eraseCustomerIn(trx: Trx, tenantId: string, customerId: st
     // Statements are never updated otherwise and have no updated_at.
     await ownedRows(trx, table, tenantId, customerId).update(table === 'income_and_expenditures' ? set : { ...set, updated_at: trx.fn.now() });
   }
+  await resealDetails(trx, ownedRows(trx, 'income_and_expenditures', tenantId, customerId), clearedDetails);
   await tenantRows(trx, customersResource, tenantId).where('customers.id', customerId).update({ erased_at: trx.fn.now(), erasure_reason: reason });
   const customer = await loadCustomer(trx, tenantId, customerId);
   await recordEvent(trx, customersResource, tenantId, 'customer.erased', customer);

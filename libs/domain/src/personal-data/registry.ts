@@ -5,7 +5,9 @@
  *   communications, its income and expenditure statements): replaced outright, text by the
  *   marker, a date by null, a JSON object's string values by the marker (keys kept), a statement's
  *   entries zeroed (`cleared`: what the person earns and spends, each entry 0 a month, keys kept;
- *   the disposable income, the ledger's figure, stays);
+ *   the disposable income, the ledger's figure, stays; `sealed`: a value encrypted at rest,
+ *   opened to find its copies, then set to null; `sealed_statement`: a statement's money groups
+ *   encrypted at rest, opened, cleared as `cleared` does and sealed again);
  * - `copies`: a column that may hold copies of those values inside other text (stored events, and
  *   so webhook delivery bodies, which are rendered from them; a delivery's last error and its
  *   attempts' errors, which may echo a receiver's body; import rows and errors; stored idempotent
@@ -20,7 +22,7 @@
 export const ERASED = '[erased]';
 
 /** How an owned column is erased. */
-export type OwnedKind = 'text' | 'date' | 'json' | 'cleared';
+export type OwnedKind = 'text' | 'date' | 'json' | 'cleared' | 'sealed' | 'sealed_statement';
 
 /** A column of a row that belongs to the customer. */
 export interface OwnedColumn {
@@ -50,6 +52,7 @@ export const OWNED_COLUMNS: readonly OwnedColumn[] = [
   { table: 'customers', column: 'last_name', kind: 'text' },
   { table: 'customers', column: 'full_name', kind: 'text' },
   { table: 'customers', column: 'date_of_birth', kind: 'date' },
+  { table: 'customers', column: 'date_of_birth_encrypted', kind: 'sealed' },
   { table: 'customers', column: 'metadata', kind: 'json' },
   { table: 'customer_contact_details', column: 'value', kind: 'text' },
   { table: 'customer_contact_details', column: 'address', kind: 'json' },
@@ -63,6 +66,7 @@ export const OWNED_COLUMNS: readonly OwnedColumn[] = [
     column,
     kind: 'cleared' as const,
   })),
+  { table: 'income_and_expenditures', column: 'details_encrypted', kind: 'sealed_statement' },
 ];
 
 /** Every column that may hold copies of a customer's personal values. */

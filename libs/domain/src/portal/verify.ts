@@ -9,6 +9,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Knex } from '@dms/db';
 import { recordEvent } from '../kernel/outbox.js';
 import { customersResource } from '../customers/resource.js';
+import { birthDateOf } from '../customers/birth-dates.js';
 import { contactDetailsResource } from '../contact-details/resource.js';
 import { debtsResource } from '../debts/resource.js';
 import { tenantRows } from '../kernel/scoped.js';
@@ -27,10 +28,12 @@ export const LOCK_SECONDS = 3600;
  */
 export async function verificationFact(trx: Knex | Knex.Transaction, tenantId: string, customerId: string, kind: VerifyWith): Promise<string[]> {
   if (kind === 'date_of_birth') {
+    // Stored sealed (birth-dates.ts): opened here, then compared as digests like every fact.
     const row = await tenantRows(trx, customersResource, tenantId)
       .where('customers.id', customerId)
-      .first(trx.raw(`to_char(customers.date_of_birth, 'YYYY-MM-DD') AS dob`));
-    return row?.dob ? [row.dob as string] : [];
+      .first('customers.date_of_birth_encrypted', trx.raw(`to_char(customers.date_of_birth, 'YYYY-MM-DD') AS date_of_birth`));
+    const dob = row ? birthDateOf(row as { date_of_birth: string | null; date_of_birth_encrypted: string | null }) : null;
+    return dob ? [dob] : [];
   }
   if (kind === 'postcode') {
     const rows = await tenantRows(trx, contactDetailsResource, tenantId)

@@ -19,6 +19,7 @@ import { recordEvents, type PendingEvent } from '../../kernel/outbox.js';
 import { tenantRows } from '../../kernel/scoped.js';
 import { customersResource } from '../../customers/resource.js';
 import { deriveFullName, toCustomer } from '../../customers/store.js';
+import { birthDateColumns } from '../../customers/birth-dates.js';
 import { lastPrimaryWins } from '../../contact-details/sets.js';
 import type { CustomerRow } from '../../customers/schemas.js';
 import { contactDetailsResource } from '../../contact-details/resource.js';
@@ -158,7 +159,7 @@ async function write(trx: Knex.Transaction, ctx: ImportContext, planned: readonl
   const customers = await insertSet<CustomerRow>(
     trx,
     customersResource.table,
-    { ...TEXT('id', 'tenant_id', 'kind', 'full_name', 'first_name', 'last_name'), date_of_birth: 'date', preferred_locale: 'text', metadata: 'jsonb' },
+    { ...TEXT('id', 'tenant_id', 'kind', 'full_name', 'first_name', 'last_name', 'date_of_birth_encrypted'), preferred_locale: 'text', metadata: 'jsonb' },
     planned.map(({ placement: { customer: c }, customerId }) => ({
       id: customerId,
       tenant_id: t,
@@ -166,7 +167,7 @@ async function write(trx: Knex.Transaction, ctx: ImportContext, planned: readonl
       full_name: deriveFullName(c),
       first_name: c.first_name ?? null,
       last_name: c.last_name ?? null,
-      date_of_birth: c.date_of_birth ?? null,
+      date_of_birth_encrypted: birthDateColumns(c.date_of_birth ?? null).date_of_birth_encrypted,
       preferred_locale: c.preferred_locale ?? null,
       metadata: c.metadata ?? {},
     })),
