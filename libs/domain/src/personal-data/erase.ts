@@ -22,6 +22,7 @@ import { WORKED } from '../debts/states.js';
 import { paymentsResource } from '../payments/resource.js';
 import { importErrorsResource, importsResource } from '../imports/resource.js';
 import { incomeAndExpendituresResource } from '../income-and-expenditure/resource.js';
+import { webhookDeliveriesResource } from '../webhooks/resource.js';
 import { clearedDetails, resealDetails } from '../income-and-expenditure/sealed.js';
 import { COPY_COLUMNS, ERASED, OWNED_COLUMNS, STATEMENT_DETAIL_GROUPS, STATEMENT_EVENTS, type CopyColumn, type OwnedColumn } from './registry.js';
 import { erasable, likePatterns, scrubJson, scrubStored, stringsIn } from './scrub.js';
@@ -50,9 +51,7 @@ function ownedRows(trx: Trx, table: OwnedColumn['table'], tenantId: string, cust
 function copyRows(trx: Trx, table: CopyColumn['table'], tenantId: string, customerId: string): Knex.QueryBuilder {
   if (table === 'events') return eventsAbout(trx, tenantId, customerId);
   const deliveries = () =>
-    trx('webhook_deliveries')
-      .where('webhook_deliveries.tenant_id', tenantId)
-      .whereIn('webhook_deliveries.event_id', eventsAbout(trx, tenantId, customerId).select('events.id'));
+    tenantRows(trx, webhookDeliveriesResource, tenantId).whereIn('webhook_deliveries.event_id', eventsAbout(trx, tenantId, customerId).select('events.id'));
   if (table === 'webhook_deliveries') return deliveries();
   if (table === 'webhook_delivery_attempts')
     return trx('webhook_delivery_attempts').whereIn('webhook_delivery_attempts.delivery_id', deliveries().select('webhook_deliveries.id'));
