@@ -17,6 +17,7 @@ import { linkRoutes } from './routes/link.js';
 import { debtRoutes } from './routes/debts.js';
 import { contactRoutes } from './routes/contact.js';
 import { payRoutes } from './routes/pay.js';
+import { statementRoutes } from './routes/statement.js';
 import { callbackRoutes, checkoutRoutes } from './routes/checkout.js';
 import { localCallbackSecret, localProvider, type LocalProvider } from '@dms/payments';
 
@@ -84,6 +85,7 @@ export function buildPortal(deps: PortalDeps, isDraining: () => boolean = () => 
   app.use(contactRoutes(deps.db));
   app.use(payRoutes(deps.db, payments));
   app.use(checkoutRoutes(deps.db, payments));
+  app.use(statementRoutes(deps.db));
   app.use((req, res) => void render(req, res, 'not-found', {}, 404));
   app.use((err: Error & { code?: string }, req: Request, res: Response, _next: NextFunction) => {
     if (err.code === 'EBADCSRFTOKEN') return void render(req, res, 'expired-form', {}, 403);

@@ -30,6 +30,10 @@ declare module 'express-session' {
     contactDraft: { debtId: string; kind: 'dispute' | 'question'; reason: string; text: string };
     /** The amount chosen on the pay page (minor units) and as typed, before check your answers. */
     pay: { debtId: string; amount: number; display: string };
+    /** The income and expenditure answers between pages (routes/statement.ts). */
+    statement: import('./statement-form.js').StatementDraft;
+    /** The statement just stored: its id, monthly disposable income (minor units) and where to go next. */
+    statementDone: { debtId: string; id: string; disposable: number; currency: string; returnTo: string };
   }
 }
 
