@@ -265,9 +265,9 @@ describe('portal income and expenditure', () => {
       const res = await agent.get(`/debts/${otherDebtId}/statement${step}`).expect(404);
       expect(res.text).not.toContain('Bob');
     }
-    await answer(agent, otherDebtId.replace(/.$/, 'x'), 'household', { adults: '1', children: '0', vehicles: '0' }, 404);
     const path = `/debts/${otherDebtId}/statement/household`;
     const csrf = await csrfOf(agent, '/debts');
+    await agent.post(`/debts/deb_unknown/statement/household`).type('form').send({ _csrf: csrf, adults: '1', children: '0', vehicles: '0' }).expect(404);
     await agent.post(path).type('form').send({ _csrf: csrf, adults: '1', children: '0', vehicles: '0' }).expect(404);
     await agent.post(`/debts/${otherDebtId}/statement/check`).type('form').send({ _csrf: csrf }).expect(404);
     const debtId = (await createDebt(me.api, parties)).id as string;

@@ -10,7 +10,7 @@
  */
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from '@dms/db';
-import { ENTRY_FREQUENCIES, createIncomeAndExpenditure, toMonthly, type StatementGroup } from '@dms/domain/income-and-expenditure';
+import { ENTRY_FREQUENCIES, HOUSEHOLD_FIELDS, createIncomeAndExpenditure, toMonthly, type StatementGroup } from '@dms/domain/income-and-expenditure';
 import { payBounds } from '@dms/domain/portal';
 import { render, type FieldError } from '../render.js';
 import { STEPS, entryFields, isStep, nextStep, readEntries, readHousehold, returnPath, statementInput, type Step } from '../statement-form.js';
@@ -35,7 +35,13 @@ export function statementRoutes(db: Knex): Router {
   const stepPage = (req: Request, res: Response, step: Step, currency: string, typed: Record<string, string>, errors?: FieldError[]) => {
     const groups = STEPS[step].map((g: StatementGroup) => ({ name: g, fields: entryFields(g) }));
     const view = step === 'household' ? 'statement-household' : 'statement-group';
-    return render(req, res, view, { debtId: req.params.id, step, groups, currency, typed, frequencies: ENTRY_FREQUENCIES, errors }, errors ? 400 : 200);
+    return render(
+      req,
+      res,
+      view,
+      { debtId: req.params.id, step, groups, currency, typed, frequencies: ENTRY_FREQUENCIES, fields: Object.keys(HOUSEHOLD_FIELDS), errors },
+      errors ? 400 : 200,
+    );
   };
 
   r.get('/debts/:id/statement', async (req, res) => {
@@ -56,7 +62,7 @@ export function statementRoutes(db: Knex): Router {
         entries: entryFields(g).map((f) => ({ ...f, ...draft.entries[f.key]!, monthly: toMonthly(draft.entries[f.key]!) })),
       })),
     }));
-    await render(req, res, 'statement-check', { debtId: req.params.id, currency, household: draft.household, rows });
+    await render(req, res, 'statement-check', { debtId: req.params.id, currency, household: draft.household, fields: Object.keys(HOUSEHOLD_FIELDS), rows });
   });
 
   r.post('/debts/:id/statement/check', async (req, res) => {
