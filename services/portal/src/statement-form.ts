@@ -54,7 +54,7 @@ export function entryFields(group: StatementGroup): { key: string; id: string; f
   return STATEMENT_GROUPS[group].map((e) => ({ key: `${group}.${e}`, id: `${group}-${e}`, freq: `${group}-${e}-frequency` }));
 }
 
-const text = (body: Record<string, unknown>, name: string): string => (typeof body[name] === 'string' ? (body[name] as string).trim().slice(0, 30) : '');
+const text = (body: Record<string, unknown>, name: string): string => (typeof body[name] === 'string' ? body[name].trim().slice(0, 30) : '');
 
 /** Reads the household page: whole counts within HOUSEHOLD_FIELDS (adults at least 1); errors keyed `statement:error.<field>`. */
 export function readHousehold(body: Record<string, unknown>): { values: Record<string, number>; typed: Record<string, string>; errors: FieldError[] } {
