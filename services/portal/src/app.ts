@@ -24,6 +24,7 @@ import { preferencesRoutes } from './routes/preferences.js';
 import { offersRoutes } from './routes/offers.js';
 import { authorityRoutes } from './routes/authority.js';
 import { isLocalProvider, localCallbackSecret, localProvider, type PaymentProvider } from '@dms/payments';
+import { statementRoutes } from './routes/statement.js';
 
 /** What the application needs. */
 export interface PortalDeps {
@@ -94,6 +95,7 @@ export function buildPortal(deps: PortalDeps, isDraining: () => boolean = () => 
   app.use(circumstancesRoutes(deps.db));
   app.use(preferencesRoutes(deps.db));
   app.use(offersRoutes(deps.db, payments), authorityRoutes(deps.db));
+  app.use(statementRoutes(deps.db));
   app.use((req, res) => void render(req, res, 'not-found', {}, 404));
   app.use((err: Error & { code?: string }, req: Request, res: Response, _next: NextFunction) => {
     if (err.code === 'EBADCSRFTOKEN') return void render(req, res, 'expired-form', {}, 403);

@@ -32,6 +32,10 @@ declare module 'express-session' {
     pay: { debtId: string; amount: number; display: string };
     /** The offer chosen (a plan's id or `pay_later`) and its date, before check your answers (routes/offers.ts). */
     arrange: { debtId: string; choice: string; date?: string };
+    /** The income and expenditure answers between pages (routes/statement.ts). */
+    statement: import('./statement-form.js').StatementDraft;
+    /** The statement just stored: its id, monthly disposable income (minor units) and where to go next. */
+    statementDone: { debtId: string; id: string; disposable: number; currency: string; returnTo: string };
   }
 }
 
