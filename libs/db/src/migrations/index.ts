@@ -48,6 +48,7 @@ import * as portal from './085_portal.js';
 import * as incomeAndExpenditures from './087_income_and_expenditures.js';
 import * as timedStatusesIndex from './088_timed_statuses_index.js';
 import * as portalCommunications from './092_portal_communications.js';
+import * as proposals from './098_proposals.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -101,4 +102,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['089_customer_access_log', customerAccessLog],
   ['090_customer_erasure', customerErasure],
   ['092_portal_communications', portalCommunications],
+  ['098_proposals', proposals],
 ];
