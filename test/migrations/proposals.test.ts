@@ -1,5 +1,5 @@
 /**
- * Migration 098_proposals (docs/api.md section 20) on data made with the old schema: a database
+ * Migration 098_proposals (docs/api.md section 18) on data made with the old schema: a database
  * migrated to 092, a debt and its statement inserted as the old code wrote them,
  * then migrated to 098. The old rows are unchanged and there are no proposals; the new table keeps
  * its rules (positive terms, a known frequency, a decision time exactly when decided, a reason

@@ -1,5 +1,5 @@
 /**
- * Proposals over HTTP (docs/api.md section 20): a plan the customer proposed outside the policy is
+ * Proposals over HTTP (docs/api.md section 18): a plan the customer proposed outside the policy is
  * recorded with its income and expenditure statement and the debt goes to `assessing`
  * (`proposal.created`); the tenant lists and reads proposals, accepts one (the plan is made as the
  * API makes plans, the debt `paying`, `proposal.accepted`) or declines it with a reason (the debt

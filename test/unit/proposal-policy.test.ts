@@ -1,5 +1,5 @@
 /**
- * The portal's policy check for a proposed plan (docs/api.md section 20): within the policy when
+ * The portal's policy check for a proposed plan (docs/api.md section 18): within the policy when
  * plans are permitted, the instalment is at least `min_instalment_amount` (or the whole balance when
  * smaller) and the instalments are at most `max_instalments` (defaults 1 and 12); else a proposal.
  */

@@ -1,5 +1,5 @@
 /**
- * Proposals (docs/api.md section 20): `proposals` (`prp_`), a payment plan a customer proposed
+ * Proposals (docs/api.md section 18): `proposals` (`prp_`), a payment plan a customer proposed
  * outside the portal's policy, kept with the income and expenditure statement it was made with
  * for the tenant or an operator to accept or decline. Like every tenant table it carries
  * `tenant_id` (a test-mode tenant's proposals live under its own id, migration 050).

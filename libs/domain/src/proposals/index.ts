@@ -1,5 +1,5 @@
 /**
- * Proposals (`prp_`, docs/api.md section 20): a plan the customer proposed outside the policy,
+ * Proposals (`prp_`, docs/api.md section 18): a plan the customer proposed outside the policy,
  * for the tenant or an operator to decide; the pure policy check the portal uses; the resource,
  * its schemas and store (after debts and income-and-expenditure).
  */

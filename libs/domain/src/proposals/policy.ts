@@ -1,5 +1,5 @@
 /**
- * Whether a plan the customer proposes is within the portal's policy (docs/api.md section 20,
+ * Whether a plan the customer proposes is within the portal's policy (docs/api.md section 18,
  * pure): an instalment at least `min_instalment_amount` and at most `max_instalments` instalments
  * (the same defaults as the offers: 1 and 12). A plan within the policy is taken from the offers;
  * one outside it becomes a proposal for the tenant to decide.

@@ -1,5 +1,5 @@
 /**
- * Proposals (docs/api.md section 20): payment plans a customer proposed outside the portal's
+ * Proposals (docs/api.md section 18): payment plans a customer proposed outside the portal's
  * policy, for the tenant or an operator to accept or decline. They share the debts' scopes; their
  * writes lock the debt first (proposals/store.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Proposal schemas (docs/api.md section 20): the public object, the decline body and the stored
+ * Proposal schemas (docs/api.md section 18): the public object, the decline body and the stored
  * row. Amounts are integer minor units in the debt's currency.
  */
 import { CURRENCIES, StringEnum, Type, objectId, type Static } from '../kernel/schemas.js';

@@ -1,5 +1,5 @@
 /**
- * Stored proposals (docs/api.md section 20). `createProposal` records a plan the customer proposed
+ * Stored proposals (docs/api.md section 18). `createProposal` records a plan the customer proposed
  * outside the policy with the statement it was made with and moves the debt to `assessing`
  * (`assess`, debts/states.ts), with `proposal.created`, in one transaction. `acceptProposal` makes
  * the payment plan through `createPlan` (the API's own create, debts/plans.ts) from the proposal's

@@ -1,5 +1,5 @@
 /**
- * Proposals (docs/api.md section 20): `GET /proposals`, `GET /proposals/{id}`, `POST
+ * Proposals (docs/api.md section 18): `GET /proposals`, `GET /proposals/{id}`, `POST
  * /proposals/{id}/accept` and `/decline` behind `debts:read` / `debts:write` (the payment plans'
  * scopes), and the operator's twins `POST /operator/proposals/{id}/accept|decline` behind
  * `operations:write` with `Tenant-Id`. Another tenant's (or mode's) proposal is 404.
