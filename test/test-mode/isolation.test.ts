@@ -50,7 +50,8 @@ async function fill({ api, tenant }: Mode): Promise<Made> {
   const startOn = new Date().toISOString().slice(0, 10);
   const plan = (await api.post(`/debts/${planDebt}/payment_plans`, { frequency: 'weekly', instalment_count: 2, start_on: startOn }).expect(201)).body.id;
   // A customer's proposal (made in the portal) on a debt of its own: it moves that debt to `assessing`.
-  const proposalDebt = (await api.post('/debts', { customer_id: cus, organisation_id: org, currency: 'GBP', breakdown: { principal: 6000 } }).expect(201)).body.id;
+  const proposalDebt = (await api.post('/debts', { customer_id: cus, organisation_id: org, currency: 'GBP', breakdown: { principal: 6000 } }).expect(201)).body
+    .id;
   await api.post(`/debts/${proposalDebt}/ready`).expect(200);
   const proposalIae = (await api.post(`/debts/${proposalDebt}/income_and_expenditures`, statementBody()).expect(201)).body.id;
   const terms = { instalment_amount: 100, frequency: 'weekly', start_on: startOn, income_and_expenditure: proposalIae };

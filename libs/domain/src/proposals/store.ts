@@ -58,9 +58,15 @@ export function checkProposalInput(input: Partial<ProposalInput>): ProposalInput
   const { instalment_amount: amount, frequency, start_on: startOn, income_and_expenditure: statement } = input;
   if (!Number.isSafeInteger(amount) || amount! < 1) throw invalid('instalment_amount', 'instalment_amount must be a whole number of minor units, at least 1.');
   if (!FREQUENCIES.includes(frequency as Frequency)) throw invalid('frequency', `frequency must be one of ${FREQUENCIES.join(', ')}.`);
-  if (typeof startOn !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(startOn) || Number.isNaN(Date.parse(startOn)) || new Date(startOn).toISOString().slice(0, 10) !== startOn)
+  if (
+    typeof startOn !== 'string' ||
+    !/^\d{4}-\d{2}-\d{2}$/.test(startOn) ||
+    Number.isNaN(Date.parse(startOn)) ||
+    new Date(startOn).toISOString().slice(0, 10) !== startOn
+  )
     throw invalid('start_on', 'start_on must be a date, YYYY-MM-DD.');
-  if (typeof statement !== 'string' || statement === '') throw invalid('income_and_expenditure', 'income_and_expenditure must name the statement the proposal is made with.');
+  if (typeof statement !== 'string' || statement === '')
+    throw invalid('income_and_expenditure', 'income_and_expenditure must name the statement the proposal is made with.');
   return { instalment_amount: amount!, frequency: frequency!, start_on: startOn, income_and_expenditure: statement };
 }
 
@@ -82,12 +88,14 @@ export async function createProposal(db: Knex, tenantId: string, debtId: string,
       const statement = await findOwned<IncomeAndExpenditureRow>(trx, incomeAndExpendituresResource, tenantId, terms.income_and_expenditure, {
         param: 'income_and_expenditure',
       });
-      if (statement.debt_id !== debt.id) throw new ApiError('resource_missing', `No such income and expenditure statement of this debt: '${statement.id}'`, { param: 'income_and_expenditure' });
+      if (statement.debt_id !== debt.id)
+        throw new ApiError('resource_missing', `No such income and expenditure statement of this debt: '${statement.id}'`, { param: 'income_and_expenditure' });
       if (await lockActivePlan(trx, tenantId, debt.id)) throw new ApiError('resource_conflict', 'The debt already has an active payment plan.');
       const { rows } = await trx.raw(`SELECT ?::date < (tenant_now(?) AT TIME ZONE 'UTC')::date AS past`, [terms.start_on, tenantId]);
       if (rows[0].past) throw new ApiError('business_rule_violation', 'start_on must not be in the past.', { param: 'start_on' });
       const count = instalmentsFor(debt.amount_remaining, terms.instalment_amount);
-      if (count > MAX_INSTALMENTS) throw new ApiError('business_rule_violation', `At most ${MAX_INSTALMENTS} instalments: the amount is too small.`, { param: 'instalment_amount' });
+      if (count > MAX_INSTALMENTS)
+        throw new ApiError('business_rule_violation', `At most ${MAX_INSTALMENTS} instalments: the amount is too small.`, { param: 'instalment_amount' });
       const id = newId(resource.idPrefix);
       await moveLockedDebt(trx, tenantId, debt, 'assess', { whodunnit, context: `proposal.created: ${id}` });
       const [row] = (await trx(resource.table)
@@ -110,7 +118,8 @@ export async function createProposal(db: Knex, tenantId: string, debtId: string,
       return proposal;
     });
   } catch (err) {
-    if ((err as { constraint?: string }).constraint === 'proposals_one_pending') throw new ApiError('resource_conflict', 'The debt already has a pending proposal.');
+    if ((err as { constraint?: string }).constraint === 'proposals_one_pending')
+      throw new ApiError('resource_conflict', 'The debt already has a pending proposal.');
     throw err;
   }
 }
@@ -125,7 +134,13 @@ async function lockPending(trx: Knex.Transaction, tenantId: string, id: string):
 }
 
 /** Writes the decision and its event. */
-async function decide(trx: Knex.Transaction, tenantId: string, id: string, status: Exclude<ProposalStatus, 'pending'>, columns: Record<string, unknown>): Promise<Proposal> {
+async function decide(
+  trx: Knex.Transaction,
+  tenantId: string,
+  id: string,
+  status: Exclude<ProposalStatus, 'pending'>,
+  columns: Record<string, unknown>,
+): Promise<Proposal> {
   const [row] = (await tenantRows(trx, resource, tenantId)
     .where(`${resource.table}.id`, id)
     .update({ status, decided_at: trx.fn.now(), ...columns })

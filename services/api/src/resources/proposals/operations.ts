@@ -4,7 +4,16 @@
  * scopes), and the operator's twins `POST /operator/proposals/{id}/accept|decline` behind
  * `operations:write` with `Tenant-Id`. Another tenant's (or mode's) proposal is 404.
  */
-import { Proposal, ProposalDecline, acceptProposal, declineProposal, proposalsResource, toProposal, type Proposal as ProposalObject, type ProposalRow } from '@dms/domain/proposals';
+import {
+  Proposal,
+  ProposalDecline,
+  acceptProposal,
+  declineProposal,
+  proposalsResource,
+  toProposal,
+  type Proposal as ProposalObject,
+  type ProposalRow,
+} from '@dms/domain/proposals';
 import { actor, defineOperation, type AnyOperation } from '../../operations/operation.js';
 import { listPage, retrieveOne } from '../../operations/lists.js';
 import { pageQuery } from '../../operations/query.js';
@@ -14,9 +23,9 @@ const names = crud({ resource: proposalsResource, path: '/proposals', tag: 'Prop
 const object = { name: 'Proposal', schema: Proposal };
 const operatorWrite = { token: true, scope: 'operations:write' } as const;
 const ACCEPT =
-  "Accepts a `pending` proposal: the debt leaves `assessing` and takes the proposed plan, made as `POST /debts/{debtId}/payment_plans` makes it (`instalment_amount`, `frequency`, `start_on` of the proposal; the debt moves to `paying`). A decided proposal is 409 `invalid_state_transition`; a first payment date now past is 422 (param `start_on`); nothing changes then.";
+  'Accepts a `pending` proposal: the debt leaves `assessing` and takes the proposed plan, made as `POST /debts/{debtId}/payment_plans` makes it (`instalment_amount`, `frequency`, `start_on` of the proposal; the debt moves to `paying`). A decided proposal is 409 `invalid_state_transition`; a first payment date now past is 422 (param `start_on`); nothing changes then.';
 const DECLINE =
-  "Declines a `pending` proposal with its `reason`: a debt still `assessing` goes back to being worked (`resumed`). A decided proposal is 409 `invalid_state_transition` and nothing changes.";
+  'Declines a `pending` proposal with its `reason`: a debt still `assessing` goes back to being worked (`resumed`). A decided proposal is 409 `invalid_state_transition` and nothing changes.';
 
 /** The accept and decline operations at `prefix` (the tenant's `/proposals` or the operator's `/operator/proposals`). */
 function decisions(prefix: '' | '/operator', access: AnyOperation['access']): AnyOperation[] {
