@@ -162,7 +162,7 @@ export function acceptProposal(db: Knex, tenantId: string, id: string, note: Sta
     const { debt, proposal } = await lockPending(trx, tenantId, id);
     if (debt.status === 'assessing') await moveLockedDebt(trx, tenantId, debt, 'resume', { ...note, context: `proposal.accepted: ${id}` });
     const terms = { frequency: proposal.frequency, start_on: toProposal(proposal).start_on, instalment_amount: Number(proposal.instalment_amount) };
-    const plan = await createPlan(trx as unknown as Knex, tenantId, debt.id, terms, note);
+    const plan = await createPlan(trx, tenantId, debt.id, terms, note);
     return decide(trx, tenantId, id, 'accepted', { decided_by: note.whodunnit, payment_plan_id: plan.id });
   });
 }
