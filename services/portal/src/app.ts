@@ -17,6 +17,7 @@ import { linkRoutes } from './routes/link.js';
 import { debtRoutes } from './routes/debts.js';
 import { contactRoutes } from './routes/contact.js';
 import { payRoutes } from './routes/pay.js';
+import { proposeRoutes } from './routes/propose.js';
 import { callbackRoutes, checkoutRoutes } from './routes/checkout.js';
 import { localCallbackSecret, localProvider, type LocalProvider } from '@dms/payments';
 
@@ -83,6 +84,7 @@ export function buildPortal(deps: PortalDeps, isDraining: () => boolean = () => 
   app.use(debtRoutes(deps.db));
   app.use(contactRoutes(deps.db));
   app.use(payRoutes(deps.db, payments));
+  app.use(proposeRoutes(deps.db));
   app.use(checkoutRoutes(deps.db, payments));
   app.use((req, res) => void render(req, res, 'not-found', {}, 404));
   app.use((err: Error & { code?: string }, req: Request, res: Response, _next: NextFunction) => {

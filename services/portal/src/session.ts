@@ -30,6 +30,8 @@ declare module 'express-session' {
     contactDraft: { debtId: string; kind: 'dispute' | 'question'; reason: string; text: string };
     /** The amount chosen on the pay page (minor units) and as typed, before check your answers. */
     pay: { debtId: string; amount: number; display: string };
+    /** The plan the customer proposes (routes/propose.ts), until it is sent. */
+    proposeDraft: { debtId: string; amount: number; display: string; frequency: string; start_on: string };
   }
 }
 
