@@ -63,7 +63,11 @@ async function signIn(): Promise<Agent> {
   const { token } = await createPortalLink(testDb(), { tenantId: me.tenant.tenantId, customerId: parties.customerId, ttlDays: 30 });
   const agent = request.agent(base);
   await agent.get(`/l/${token}`).expect(303);
-  await agent.post('/verify').type('form').send({ _csrf: await csrfOf(agent, '/verify'), answer: '1980-03-27' }).expect(303);
+  await agent
+    .post('/verify')
+    .type('form')
+    .send({ _csrf: await csrfOf(agent, '/verify'), answer: '1980-03-27' })
+    .expect(303);
   return agent;
 }
 
