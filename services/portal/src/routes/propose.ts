@@ -56,8 +56,8 @@ export function proposeRoutes(db: Knex): Router {
     const errors = proposeErrors(amount, body.frequency, startOn, new Date().toISOString().slice(0, 10));
     if (errors.length) return form(req, res, c, { amount: display, frequency: body.frequency, start_on: startOn, errors }, 400);
     if (withinPolicy(c.balance, amount!, c.policy)) return res.redirect(303, `/debts/${req.params.id}/offers`);
-    req.session.proposeDraft = { debtId: req.params.id as string, amount: amount!, display, frequency: body.frequency as string, start_on: startOn };
-    res.redirect(303, c.statementId ? `/debts/${req.params.id}/propose/check` : statementPath(req.params.id as string));
+    req.session.proposeDraft = { debtId: req.params.id, amount: amount!, display, frequency: body.frequency as string, start_on: startOn };
+    res.redirect(303, c.statementId ? `/debts/${req.params.id}/propose/check` : statementPath(req.params.id));
   });
 
   r.get('/debts/:id/propose/check', async (req, res) => {
