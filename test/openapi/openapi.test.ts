@@ -160,6 +160,7 @@ describe('parameters and headers', () => {
         '/payouts',
         '/payouts/search',
         '/payouts/{id}/items',
+        '/proposals',
         // docs/api.md section 13
         '/communications',
         '/communications/search',
