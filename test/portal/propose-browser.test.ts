@@ -1,6 +1,6 @@
 /**
  * The propose pages in a real browser (docs/api.md section 18 "Proposals"): headless Chromium with
- * JavaScript on at 1280 px and off at 320 px; the terms form, its error summary (focusable links to
+ * JavaScript on at 1280 px (plain forms without JavaScript are test/portal/propose.test.ts); the terms form, its error summary (focusable links to
  * the fields), check your answers and the sent page each pass axe-core's WCAG 2.2 AA rules and do
  * not scroll sideways; the proposal is recorded. The statement is given through the domain.
  */
@@ -78,9 +78,3 @@ async function walk(options: BrowserContextOptions, label: string): Promise<void
 }
 
 test('with JavaScript on at 1280 px, the propose pages work and pass axe', () => walk({}, 'js-1280'), BROWSER_TEST_MS);
-
-test(
-  'with JavaScript off at 320 px, the propose pages work, pass axe and do not scroll sideways',
-  () => walk({ javaScriptEnabled: false, viewport: { width: 320, height: 640 } }, 'nojs-320'),
-  BROWSER_TEST_MS,
-);
