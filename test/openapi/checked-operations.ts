@@ -96,4 +96,6 @@ export const CHECKED_OPERATIONS = {
     'post /test_helpers/communications/{id}/bounce',
     'post /test_helpers/debts/{id}/inbound',
   ],
+  /** proposals/events.test.ts: deciding a customer's proposal, the tenant's and the operator's way. */
+  proposals: ['post /proposals/{id}/accept', 'post /proposals/{id}/decline', 'post /operator/proposals/{id}/accept', 'post /operator/proposals/{id}/decline'],
 } as const satisfies Record<string, readonly string[]>;

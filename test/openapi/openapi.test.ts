@@ -160,6 +160,8 @@ describe('parameters and headers', () => {
         '/payouts',
         '/payouts/search',
         '/payouts/{id}/items',
+        // docs/api.md section 18
+        '/proposals',
         // docs/api.md section 13
         '/communications',
         '/communications/search',

@@ -2,7 +2,8 @@
  * Test mode keeps test and live data apart (docs/api.md section 15), for every tenant-owned
  * resource of the registry: a live token never lists, counts, searches or retrieves a test object,
  * a test token never a live one, and every object each shows carries its `livemode`. The objects
- * clients make come from the API; those the worker makes come from its own paths, in both modes at
+ * clients make come from the API (a proposal, which customers make in the portal, from its domain
+ * function); those the worker makes come from its own paths, in both modes at
  * once: the collection engine's communications (a worker over the local mail stand-in), an
  * import's rows and row errors (the worker processing an upload), a payout run's payouts, balance
  * items and payout accounts (the run an operator starts for each mode's tenant). The table below
@@ -11,6 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { TENANT_TABLES } from '@dms/domain';
+import { createProposal } from '@dms/domain/proposals';
 import { closeHarness, newOperator, operatorAs, testDb, tokenFor } from '../support/harness.js';
 import { eventually } from '../support/eventually.js';
 import { engineRig, offsetToLondon, type EngineRig } from '../engine/support.js';
@@ -28,7 +30,7 @@ afterAll(async () => {
 type Made = Record<string, string>;
 
 /** Makes one object of every resource through the API; returns their ids by table (and the parents). */
-async function fill({ api }: Mode): Promise<Made> {
+async function fill({ api, tenant }: Mode): Promise<Made> {
   const payouts = { fee_basis_points: 250, fee_minimum: 20 };
   const strategy = { steps: [{ day: 0, delivery_method: 'email', template: 'default-email-first' }] };
   const org = (await api.post('/organisations', { name: 'Northwind Utilities', configurations: { payouts, collection_strategy: strategy } }).expect(201)).body
@@ -47,6 +49,13 @@ async function fill({ api }: Mode): Promise<Made> {
   await api.post(`/debts/${planDebt}/ready`).expect(200);
   const startOn = new Date().toISOString().slice(0, 10);
   const plan = (await api.post(`/debts/${planDebt}/payment_plans`, { frequency: 'weekly', instalment_count: 2, start_on: startOn }).expect(201)).body.id;
+  // A customer's proposal (made in the portal) on a debt of its own: it moves that debt to `assessing`.
+  const proposalDebt = (await api.post('/debts', { customer_id: cus, organisation_id: org, currency: 'GBP', breakdown: { principal: 6000 } }).expect(201)).body
+    .id;
+  await api.post(`/debts/${proposalDebt}/ready`).expect(200);
+  const proposalIae = (await api.post(`/debts/${proposalDebt}/income_and_expenditures`, statementBody()).expect(201)).body.id;
+  const terms = { instalment_amount: 100, frequency: 'weekly', start_on: startOn, income_and_expenditure: proposalIae };
+  const prp = (await createProposal(testDb(), tenant.tenantId, proposalDebt, terms, `customer:${cus}`)).id;
   const template = {
     name: 'reminder-day-0-email',
     delivery_method: 'email',
@@ -71,6 +80,7 @@ async function fill({ api }: Mode): Promise<Made> {
     invoices: inv,
     payments: pay,
     payment_plans: plan,
+    proposals: prp,
     communication_templates: tpl,
     communication_template_versions: version,
     webhook_endpoints: ep,
@@ -125,6 +135,7 @@ const PATHS: Record<string, { list: (m: Made) => string; retrieve?: (m: Made) =>
   },
   payments: { list: () => '/payments', retrieve: (m) => `/payments/${m.payments}`, search: () => `/payments/search?query=${encodeURIComponent(SINCE)}` },
   payment_plans: { list: () => '/payment_plans', retrieve: (m) => `/payment_plans/${m.payment_plans}` },
+  proposals: { list: () => '/proposals', retrieve: (m) => `/proposals/${m.proposals}` },
   communication_templates: { list: () => '/communication_templates', retrieve: (m) => `/communication_templates/${m.communication_templates}` },
   communication_template_versions: { list: (m) => `/communication_templates/${m.communication_templates}/versions` },
   webhook_endpoints: { list: () => '/webhooks', retrieve: (m) => `/webhooks/${m.webhook_endpoints}` },

@@ -8,7 +8,8 @@
  * communication-templates ← organisations ← contact-details ← organisation-contact-details, customers ← line-items ← payment-plans ← debts ← invoices,
  * payouts ← payments ← communications, imports ← webhooks ← personal-data. A folder imports only folders before it,
  * but for income-and-expenditure: its arithmetic (amounts, statement, affordability) is pure and
- * imported file by file by organisations and payment-plans; its store comes after debts.
+ * imported file by file by organisations and payment-plans; its store comes after debts, and
+ * proposals after it.
  */
 import type { AnyResource } from './kernel/resource.js';
 import { eventsResource } from './events/resource.js';
@@ -28,6 +29,7 @@ import { communicationTemplatesResource, communicationTemplateVersionsResource }
 import { communicationsResource } from './communications/resource.js';
 import { importErrorsResource, importsResource } from './imports/resource.js';
 import { incomeAndExpendituresResource } from './income-and-expenditure/resource.js';
+import { proposalsResource } from './proposals/resource.js';
 import { customerAccessLogResource } from './personal-data/resource.js';
 
 /** Every resource; scopes and event types are listed in this order. */
@@ -39,6 +41,7 @@ export const RESOURCES = [
   paymentsResource,
   paymentPlansResource,
   incomeAndExpendituresResource,
+  proposalsResource,
   customersResource,
   contactDetailsResource,
   organisationsResource,

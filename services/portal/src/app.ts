@@ -25,6 +25,7 @@ import { offersRoutes } from './routes/offers.js';
 import { authorityRoutes } from './routes/authority.js';
 import { isLocalProvider, localCallbackSecret, localProvider, type PaymentProvider } from '@dms/payments';
 import { statementRoutes } from './routes/statement.js';
+import { proposeRoutes } from './routes/propose.js';
 
 /** What the application needs. */
 export interface PortalDeps {
@@ -96,6 +97,7 @@ export function buildPortal(deps: PortalDeps, isDraining: () => boolean = () => 
   app.use(preferencesRoutes(deps.db));
   app.use(offersRoutes(deps.db, payments), authorityRoutes(deps.db));
   app.use(statementRoutes(deps.db));
+  app.use(proposeRoutes(deps.db));
   app.use((req, res) => void render(req, res, 'not-found', {}, 404));
   app.use((err: Error & { code?: string }, req: Request, res: Response, _next: NextFunction) => {
     if (err.code === 'EBADCSRFTOKEN') return void render(req, res, 'expired-form', {}, 403);

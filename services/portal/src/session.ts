@@ -36,6 +36,8 @@ declare module 'express-session' {
     statement: import('./statement-form.js').StatementDraft;
     /** The statement just stored: its id, monthly disposable income (minor units) and where to go next. */
     statementDone: { debtId: string; id: string; disposable: number; currency: string; returnTo: string };
+    /** The plan the customer proposes (routes/propose.ts), until it is sent. */
+    proposeDraft: { debtId: string; amount: number; display: string; frequency: string; start_on: string };
   }
 }
 

@@ -51,6 +51,7 @@ import * as portalCommunications from './092_portal_communications.js';
 import * as paymentSetups from './095_payment_setups.js';
 import * as planPaymentMethods from './096_plan_payment_methods.js';
 import * as paymentPromises from './097_payment_promises.js';
+import * as proposals from './098_proposals.js';
 import * as sealedBirthDates from './101_sealed_birth_dates.js';
 import * as sealedStatementDetails from './102_sealed_statement_details.js';
 
@@ -109,6 +110,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['095_payment_setups', paymentSetups],
   ['096_plan_payment_methods', planPaymentMethods],
   ['097_payment_promises', paymentPromises],
+  ['098_proposals', proposals],
   ['101_sealed_birth_dates', sealedBirthDates],
   ['102_sealed_statement_details', sealedStatementDetails],
 ];

@@ -16,6 +16,7 @@ import { debtCircumstanceOperations } from './debts/circumstance-operations.js';
 import { paymentOperations } from './payments/operations.js';
 import { lineItemOperations } from './line-items/operations.js';
 import { incomeAndExpenditureOperations } from './income-and-expenditures/operations.js';
+import { operatorProposalOperations, proposalOperations } from './proposals/operations.js';
 import { invoiceOperations } from './invoices/operations.js';
 import { paymentPlanOperations } from './payment-plans/operations.js';
 import { payoutOperations } from './payouts/operations.js';
@@ -48,6 +49,7 @@ export const API_OPERATIONS: readonly AnyOperation[] = withPathAliases(
     ...paymentOperations,
     ...paymentPlanOperations,
     ...incomeAndExpenditureOperations,
+    ...proposalOperations,
     ...payoutOperations,
     ...tenantOperations,
     ...communicationTemplateOperations,
@@ -56,6 +58,7 @@ export const API_OPERATIONS: readonly AnyOperation[] = withPathAliases(
     ...webhookOperations,
     ...eventOperations,
     ...operatorOperations,
+    ...operatorProposalOperations,
     // The public API's organisation sub-resource (docs/api.md section 15).
     ...organisationContactDetailOperations,
     ...testHelperOperations,
