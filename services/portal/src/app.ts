@@ -19,6 +19,8 @@ import { contactRoutes } from './routes/contact.js';
 import { payRoutes } from './routes/pay.js';
 import { callbackRoutes, checkoutRoutes } from './routes/checkout.js';
 import { localCallbackSecret, localProvider, type LocalProvider } from '@dms/payments';
+import { portalRateLimits, type PortalRateLimits } from './rate-limit.js';
+import { PORTAL_RATE_LIMIT_DEFAULTS } from './config.js';
 
 /** What the application needs. */
 export interface PortalDeps {
@@ -30,6 +32,8 @@ export interface PortalDeps {
   trustProxy?: string | boolean | number;
   /** The payment provider (`PAYMENT_PROVIDER`; default: `local` with a callback secret derived from `sessionSecret`). */
   payments?: LocalProvider;
+  /** Budgets of rate-limit.ts (default: its defaults, trusting loopback proxies). */
+  rateLimits?: PortalRateLimits;
 }
 
 /** Builds the application (its `close()` ends the session store's pool); `isDraining` makes `/readyz` answer 503 while shutting down. */
@@ -78,6 +82,7 @@ export function buildPortal(deps: PortalDeps, isDraining: () => boolean = () => 
     if (isLanguage(req.query.lang)) req.session.lang = req.query.lang;
     next();
   });
+  app.use(portalRateLimits(deps.rateLimits ?? { ...PORTAL_RATE_LIMIT_DEFAULTS, trustProxy: 'loopback' }));
   app.use(csrf.csrfSynchronisedProtection);
   app.use(linkRoutes(deps.db));
   app.use(debtRoutes(deps.db));
