@@ -13,6 +13,7 @@ import request from 'supertest';
 import { buildPortal } from '@dms/portal/app';
 import { createLogger } from '@dms/logger';
 import { createPortalLink } from '@dms/domain/portal';
+import { LINE_ITEM_KINDS } from '@dms/domain/line-items';
 import { REPO_ROOT } from '@dms/tools/processes';
 import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
 import { createDebt } from '../support/debts.js';
@@ -40,6 +41,13 @@ describe('catalogues', () => {
     named.push(...[...sources.matchAll(/message: '([a-z_]+:[a-z_.]+)'/g)].map((m) => m[1]!));
     expect(named.length).toBeGreaterThan(20);
     expect(named.filter((k) => !keys[k])).toEqual([]);
+  });
+
+  test('every line-item kind has its name in both languages', () => {
+    for (const lng of ['en-GB', 'fr-FR']) {
+      const keys = catalogue(lng);
+      expect(LINE_ITEM_KINDS.filter((k) => !keys[`debts:kind.${k}`])).toEqual([]);
+    }
   });
 });
 
@@ -108,5 +116,9 @@ describe('pages', () => {
     expect(list.text).toContain('Vos comptes');
     // Intl's French currency format: the amount, a narrow no-break space, then the symbol.
     expect(list.text).toMatch(/\d,\d{2}\s£/u);
+    const debtId = /href="\/debts\/([^"/]+)"/.exec(list.text)![1]!;
+    const page = await agent.get(`/debts/${debtId}`).expect(200);
+    expect(page.text).toContain('<td>Montant dû</td>');
+    expect(page.text).not.toMatch(/<td>debt<\/td>/);
   });
 });

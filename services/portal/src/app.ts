@@ -26,6 +26,8 @@ import { authorityRoutes } from './routes/authority.js';
 import { isLocalProvider, localCallbackSecret, localProvider, type PaymentProvider } from '@dms/payments';
 import { statementRoutes } from './routes/statement.js';
 import { proposeRoutes } from './routes/propose.js';
+import { portalRateLimits, type PortalRateLimits } from './rate-limit.js';
+import { PORTAL_RATE_LIMIT_DEFAULTS } from './config.js';
 
 /** What the application needs. */
 export interface PortalDeps {
@@ -37,6 +39,8 @@ export interface PortalDeps {
   trustProxy?: string | boolean | number;
   /** The payment provider (`PAYMENT_PROVIDER`; default: `local` with a callback secret derived from `sessionSecret`). */
   payments?: PaymentProvider;
+  /** Budgets of rate-limit.ts (default: its defaults, trusting loopback proxies). */
+  rateLimits?: PortalRateLimits;
 }
 
 /** Builds the application (its `close()` ends the session store's pool); `isDraining` makes `/readyz` answer 503 while shutting down. */
@@ -86,6 +90,7 @@ export function buildPortal(deps: PortalDeps, isDraining: () => boolean = () => 
     if (isLanguage(req.query.lang)) req.session.lang = req.query.lang;
     next();
   });
+  app.use(portalRateLimits(deps.rateLimits ?? { ...PORTAL_RATE_LIMIT_DEFAULTS, trustProxy: 'loopback' }));
   app.use(csrf.csrfSynchronisedProtection);
   app.use(linkRoutes(deps.db));
   app.use(debtRoutes(deps.db));

@@ -32,7 +32,22 @@ async function serve(): Promise<void> {
     server: (isDraining) =>
       createServer(
         (app = buildPortal(
-          { db, log, databaseUrl: cfg.DATABASE_URL, baseUrl: cfg.PORTAL_BASE_URL, sessionSecret, trustProxy: cfg.TRUST_PROXY, payments },
+          {
+            db,
+            log,
+            databaseUrl: cfg.DATABASE_URL,
+            baseUrl: cfg.PORTAL_BASE_URL,
+            sessionSecret,
+            trustProxy: cfg.TRUST_PROXY,
+            payments,
+            rateLimits: {
+              perLink: cfg.PORTAL_RATE_LIMIT_PER_LINK,
+              perAddress: cfg.PORTAL_RATE_LIMIT_PER_ADDRESS,
+              posts: cfg.PORTAL_RATE_LIMIT_POSTS,
+              windowSeconds: cfg.PORTAL_RATE_LIMIT_WINDOW_SECONDS,
+              trustProxy: cfg.TRUST_PROXY,
+            },
+          },
           isDraining,
         )),
       ),

@@ -10,15 +10,19 @@ import { customerLanguage, findPortalLink, linkState, portalSettings, verificati
 import { matchLanguage } from '../i18n.js';
 import { render } from '../render.js';
 
-/** The verify_with of the organisation behind a link (its debt's, else the customer's latest debt's). */
+/** The verify_with, brand name and logo URL (or null) of the organisation behind a link (its debt's, else the customer's latest debt's). */
 async function verifyKind(db: Knex, link: PortalLinkRow) {
   const org = await db('debts as d')
     .join('organisations as o', 'o.id', 'd.organisation_id')
     .where({ 'd.tenant_id': link.tenant_id, 'd.customer_id': link.customer_id })
     .modify((q) => void (link.debt_id && q.where('d.id', link.debt_id)))
     .orderBy('d.created_at', 'desc')
-    .first('o.configurations', db.raw('coalesce(o.customer_facing_name, o.name) AS creditor'));
-  return { kind: portalSettings(org?.configurations).verify_with, creditor: (org?.creditor as string | undefined) ?? '' };
+    .first('o.configurations', 'o.logo', db.raw('coalesce(o.customer_facing_name, o.name) AS creditor'));
+  return {
+    kind: portalSettings(org?.configurations).verify_with,
+    creditor: (org?.creditor as string | undefined) ?? '',
+    logo: (org?.logo as string | null | undefined) ?? null,
+  };
 }
 
 /** Gives the session a new id (no fixation: the id before verification is not the one after); the chosen language stays. */
@@ -64,21 +68,21 @@ export function linkRoutes(db: Knex): Router {
   r.get('/verify', async (req, res) => {
     const link = await pending(req, res);
     if (!link) return;
-    const { kind, creditor } = await verifyKind(db, link);
-    if ((await verificationFact(db, link.tenant_id, link.customer_id, kind)).length === 0) return render(req, res, 'no-fact', { creditor });
-    await render(req, res, 'verify', { kind, creditor });
+    const { kind, creditor, logo } = await verifyKind(db, link);
+    if ((await verificationFact(db, link.tenant_id, link.customer_id, kind)).length === 0) return render(req, res, 'no-fact', { creditor, logo });
+    await render(req, res, 'verify', { kind, creditor, logo });
   });
 
   r.post('/verify', async (req, res) => {
     const link = await pending(req, res);
     if (!link) return;
-    const { kind, creditor } = await verifyKind(db, link);
+    const { kind, creditor, logo } = await verifyKind(db, link);
     const answer = typeof req.body?.answer === 'string' ? (req.body.answer as string).slice(0, 100) : '';
     const outcome = await db.transaction((trx) => verifyAnswer(trx, link, kind, answer));
-    if (outcome === 'no_fact') return render(req, res, 'no-fact', { creditor });
+    if (outcome === 'no_fact') return render(req, res, 'no-fact', { creditor, logo });
     if (outcome === 'locked') return render(req, res, 'locked', {}, 429);
     if (outcome === 'wrong') {
-      return render(req, res, 'verify', { kind, creditor, errors: [{ field: 'answer', message: 'link:verify.mismatch' }] }, 400);
+      return render(req, res, 'verify', { kind, creditor, logo, errors: [{ field: 'answer', message: 'link:verify.mismatch' }] }, 400);
     }
     await newSessionId(req);
     Object.assign(req.session, { tenantId: link.tenant_id, customerId: link.customer_id, linkId: link.id, verifiedAt: Date.now() });

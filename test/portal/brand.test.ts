@@ -1,0 +1,70 @@
+/**
+ * The portal's brand (docs/api.md section 18): the organisation's `customer_facing_name` heads the
+ * page and its `logo` is shown as an image whose alt text names the organisation, only when the
+ * logo is an https address; an http logo or none shows no image.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import request from 'supertest';
+import { buildPortal } from '@dms/portal/app';
+import { createLogger } from '@dms/logger';
+import { createPortalLink } from '@dms/domain/portal';
+import { closeHarness, signedInTenant, testDb } from '../support/harness.js';
+import { createDebt } from '../support/debts.js';
+
+describe('brand', () => {
+  let server: Server;
+  let portal: ReturnType<typeof buildPortal>;
+  let base: string;
+  let tenantId: string;
+  let customerId: string;
+  let branded: string;
+  let plain: string;
+
+  beforeAll(async () => {
+    const me = await signedInTenant();
+    tenantId = me.tenant.tenantId;
+    const org = async (body: Record<string, unknown>) => (await me.api.post('/organisations', body).expect(201)).body.id as string;
+    const good = await org({ name: 'Northwind Utilities Ltd', customer_facing_name: 'Northwind', logo: 'https://cdn.example.com/northwind.png' });
+    const insecure = await org({ name: 'Contoso', logo: 'http://cdn.example.com/contoso.png' });
+    customerId = (await me.api.post('/customers', { kind: 'individual', first_name: 'Grace', last_name: 'Hopper', date_of_birth: '1906-12-09' }).expect(201))
+      .body.id;
+    plain = (await createDebt(me.api, { organisationId: insecure, customerId })).id;
+    branded = (await createDebt(me.api, { organisationId: good, customerId })).id;
+    portal = buildPortal({
+      db: testDb(),
+      log: createLogger('portal', 'silent'),
+      databaseUrl: process.env.TEST_DATABASE_URL!,
+      baseUrl: 'http://localhost',
+      sessionSecret: 's',
+    });
+    server = createServer(portal);
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise((ok) => server?.close(ok));
+    await portal?.close();
+    await closeHarness();
+  });
+
+  test('an https logo and the customer-facing name on the verify and debt pages; an http logo is not shown', async () => {
+    const agent = request.agent(base);
+    const { token } = await createPortalLink(testDb(), { tenantId, customerId, debtId: branded, ttlDays: 1 });
+    await agent.get(`/l/${token}`).expect(303);
+    const form = await agent.get('/verify').expect(200);
+    expect(form.text).toContain('<img class="logo" src="https://cdn.example.com/northwind.png" alt="Northwind logo">');
+    expect(form.text).not.toContain('Northwind Utilities Ltd');
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)![1]!;
+    await agent.post('/verify').type('form').send({ _csrf: csrf, answer: '1906-12-09' }).expect(303);
+    const mine = await agent.get(`/debts/${branded}`).expect(200);
+    expect(mine.text).toContain('alt="Northwind logo"');
+    const other = await agent.get(`/debts/${plain}`).expect(200);
+    expect(other.text).toContain('<span class="brand">Contoso</span>');
+    expect(other.text).not.toContain('<img');
+    const list = await agent.get('/debts').expect(200);
+    expect(list.text).not.toContain('<img');
+  });
+});
