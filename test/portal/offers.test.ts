@@ -114,6 +114,8 @@ describe('offers', () => {
     const ids = [...page.matchAll(/name="choice" value="([a-z]+-\d+)"/g)].map((m) => m[1]);
     expect(ids).toEqual(['weekly-2', 'fortnightly-2', 'monthly-2', 'weekly-3', 'fortnightly-3', 'monthly-3', 'weekly-4', 'fortnightly-4', 'monthly-4']);
     expect(page).toContain('3 monthly payments of £33.33 (the last one £33.34)');
+    // None fits: the customer may propose their own plan (routes/propose.ts).
+    expect(page).toContain(`href="/debts/${debtId}/propose"`);
   });
 
   test('a plan with 4242: saved card, the plan made by createPlan with the method, whodunnit customer', async () => {
