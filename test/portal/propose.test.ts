@@ -6,22 +6,13 @@
  * sent page says the creditor decides. Bad answers are 400 naming each field with nothing stored;
  * another customer's debt is 404. The statement is made through the tenant API here.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import request from 'supertest';
-import { buildPortal } from '@dms/portal/app';
-import { createLogger } from '@dms/logger';
-import { createPortalLink } from '@dms/domain/portal';
 import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
 import { createDebt, eventTypesFor } from '../support/debts.js';
+import { csrfOf, signedIn, startPortal, type Agent } from './steps-support.js';
 import { statementBody } from '../circumstances/support.js';
 
-type Agent = ReturnType<typeof request.agent>;
-
-let server: Server;
-let portal: ReturnType<typeof buildPortal>;
-let base: string;
+let portal: Awaited<ReturnType<typeof startPortal>>;
 let me: Awaited<ReturnType<typeof signedInTenant>>;
 let parties: { organisationId: string; customerId: string };
 let otherDebtId: string;
@@ -34,21 +25,11 @@ beforeAll(async () => {
   await me.api.patch(`/organisations/${parties.organisationId}`, { payment_options_configuration: policy }).expect(200);
   const other = await me.api.post('/customers', { kind: 'individual', first_name: 'Bob', last_name: 'Other', date_of_birth: '1970-01-01' }).expect(201);
   otherDebtId = await readyDebt(other.body.id as string);
-  portal = buildPortal({
-    db: testDb(),
-    log: createLogger('portal', 'silent'),
-    databaseUrl: process.env.TEST_DATABASE_URL!,
-    baseUrl: 'http://localhost',
-    sessionSecret: 'test-session-secret',
-  });
-  server = createServer(portal);
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  portal = await startPortal();
 });
 
 afterAll(async () => {
-  await new Promise((ok) => server.close(ok));
-  await portal.close();
+  await portal.stop();
   await closeHarness();
 });
 
@@ -59,21 +40,8 @@ async function readyDebt(customerId = parties.customerId): Promise<string> {
   return debt.id as string;
 }
 
-async function signIn(): Promise<Agent> {
-  const { token } = await createPortalLink(testDb(), { tenantId: me.tenant.tenantId, customerId: parties.customerId, ttlDays: 30 });
-  const agent = request.agent(base);
-  await agent.get(`/l/${token}`).expect(303);
-  await agent
-    .post('/verify')
-    .type('form')
-    .send({ _csrf: await csrfOf(agent, '/verify'), answer: '1980-03-27' })
-    .expect(303);
-  return agent;
-}
-
-async function csrfOf(agent: Agent, path: string): Promise<string> {
-  const res = await agent.get(path).expect(200);
-  return /name="_csrf" value="([^"]+)"/.exec(res.text)![1]!;
+function signIn(): Promise<Agent> {
+  return signedIn(portal.base, me.tenant.tenantId, parties.customerId, '1980-03-27');
 }
 
 const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);

@@ -5,20 +5,13 @@
  * tenant API's store with its event → disposable income; every kind of bad field (400, nothing
  * kept); "change" links; the allow-listed return address; another customer's debt; CSRF.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
-import { buildPortal } from '@dms/portal/app';
-import { createLogger } from '@dms/logger';
-import { createPortalLink } from '@dms/domain/portal';
-import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
+import { closeHarness, seedParties, signedInTenant } from '../support/harness.js';
 import { createDebt, eventTypesFor } from '../support/debts.js';
+import { csrfOf, signedIn, startPortal, type Agent } from './steps-support.js';
 
-type Agent = ReturnType<typeof request.agent>;
-let server: Server;
-let portal: ReturnType<typeof buildPortal>;
-let base: string;
+let portal: Awaited<ReturnType<typeof startPortal>>;
 let me: Awaited<ReturnType<typeof signedInTenant>>;
 let parties: { organisationId: string; customerId: string };
 let otherDebtId: string;
@@ -29,40 +22,17 @@ beforeAll(async () => {
   await me.api.patch(`/customers/${parties.customerId}`, { date_of_birth: '1980-03-27' }).expect(200);
   const second = await me.api.post('/customers', { kind: 'individual', first_name: 'Bob', last_name: 'Other', date_of_birth: '1970-01-01' }).expect(201);
   otherDebtId = (await createDebt(me.api, { ...parties, customerId: second.body.id as string })).id as string;
-  portal = buildPortal({
-    db: testDb(),
-    log: createLogger('portal', 'silent'),
-    databaseUrl: process.env.TEST_DATABASE_URL!,
-    baseUrl: 'http://localhost',
-    sessionSecret: 'test-session-secret',
-  });
-  server = createServer(portal);
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  portal = await startPortal();
 });
 
 afterAll(async () => {
-  await new Promise((ok) => server.close(ok));
-  await portal.close();
+  await portal.stop();
   await closeHarness();
 });
 
 /** A verified agent of the customer. */
-async function signIn(): Promise<Agent> {
-  const { token } = await createPortalLink(testDb(), { tenantId: me.tenant.tenantId, customerId: parties.customerId, ttlDays: 30 });
-  const agent = request.agent(base);
-  await agent.get(`/l/${token}`).expect(303);
-  await agent
-    .post('/verify')
-    .type('form')
-    .send({ _csrf: await csrfOf(agent, '/verify'), answer: '1980-03-27' })
-    .expect(303);
-  return agent;
-}
-
-async function csrfOf(agent: Agent, path: string): Promise<string> {
-  const res = await agent.get(path).expect(200);
-  return /name="_csrf" value="([^"]+)"/.exec(res.text)![1]!;
+function signIn(): Promise<Agent> {
+  return signedIn(portal.base, me.tenant.tenantId, parties.customerId, '1980-03-27');
 }
 
 /** Posts `fields` on the statement page `step` of `debtId` with the page's CSRF token. */
@@ -271,7 +241,7 @@ describe('portal income and expenditure', () => {
     await agent.post(path).type('form').send({ _csrf: csrf, adults: '1', children: '0', vehicles: '0' }).expect(404);
     await agent.post(`/debts/${otherDebtId}/statement/check`).type('form').send({ _csrf: csrf }).expect(404);
     const debtId = (await createDebt(me.api, parties)).id as string;
-    await request(base).get(`/debts/${debtId}/statement/household`).expect(401);
+    await request(portal.base).get(`/debts/${debtId}/statement/household`).expect(401);
     await agent.get(`/debts/${debtId}/statement`).expect(303);
     await agent.post(`/debts/${debtId}/statement/household`).type('form').send({ adults: '1', children: '0', vehicles: '0' }).expect(403);
     await agent.get(`/debts/${debtId}/statement/income`).expect(200);
