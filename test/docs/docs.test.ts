@@ -62,7 +62,7 @@ describe('/docs', () => {
     await page
       .getByRole('heading', { name: /Debt Management Service API/ })
       .first()
-      .waitFor({ timeout: 20_000 });
+      .waitFor({ timeout: 60_000 });
     // Every tag is listed; tags start collapsed (init.js), so the test opens those it checks.
     await page.locator('.opblock-tag', { hasText: 'Debts' }).first().waitFor();
     await expect(page.locator('.opblock-tag').count()).resolves.toBeGreaterThanOrEqual(20);

@@ -73,4 +73,4 @@ test('no contact during a breathing space or the 30-day pause of a disclosure; c
   await day61.stop('SIGKILL');
   expect(await eventTypesFor(t.tenant.tenantId, breathing)).toEqual(expect.arrayContaining(['debt.legal_protection', 'debt.resumed']));
   expect(await eventTypesFor(t.tenant.tenantId, vulnerable)).toEqual(expect.arrayContaining(['debt.follow_up_required', 'debt.resumed']));
-});
+}, 300_000); // five worker starts, each waited for up to 60 s

@@ -49,7 +49,7 @@ beforeAll(async () => {
   const db = createDb(url, 1);
   await migrateLatest(db);
   await db.destroy();
-});
+}, 180_000); // a fresh database migrated from nothing: slow beside a CPU hog
 
 afterAll(async () => {
   for (const s of started.reverse()) await ('stop' in s ? s.stop() : s.close());
