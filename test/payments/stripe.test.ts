@@ -5,25 +5,20 @@
  * `POST /callbacks/payments/stripe` (recorded once, forged ones refused), saved methods, off-session
  * charges and refunds.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import Stripe from 'stripe';
-import { buildPortal } from '@dms/portal/app';
-import { createLogger } from '@dms/logger';
 import { stripeProvider, type PaymentProvider } from '@dms/payments';
 import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
 import { createDebt, eventTypesFor } from '../support/debts.js';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe.js';
-import { confirmPayment, signInCustomer } from '../support/portal-pay.js';
+import { confirmPayment, signedIn, startPortal, type RunningPortal } from '../portal/steps-support.js';
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
 const stripe = new Stripe('sk_test_unused');
 let fake: FakeStripe;
 let provider: PaymentProvider;
-let server: Server;
-let portal: ReturnType<typeof buildPortal>;
+let portal: RunningPortal;
 let base: string;
 let me: Awaited<ReturnType<typeof signedInTenant>>;
 let parties: { organisationId: string; customerId: string };
@@ -41,22 +36,12 @@ beforeAll(async () => {
   me = await signedInTenant();
   parties = await seedParties(me.api);
   await me.api.patch(`/customers/${parties.customerId}`, { date_of_birth: '1980-03-27' }).expect(200);
-  portal = buildPortal({
-    db: testDb(),
-    log: createLogger('portal', 'silent'),
-    databaseUrl: process.env.TEST_DATABASE_URL!,
-    baseUrl: 'http://localhost',
-    sessionSecret: 'test-session-secret',
-    payments: provider,
-  });
-  server = createServer(portal);
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  portal = await startPortal({ payments: provider });
+  base = portal.base;
 });
 
 afterAll(async () => {
-  await new Promise((ok) => server.close(ok));
-  await portal.close();
+  await portal.stop();
   await fake.close();
   await closeHarness();
 });
@@ -83,7 +68,7 @@ const lastRequest = (path: string) => fake.requests.filter((r) => r.path === pat
 /** Pays `amount` of a new debt through the portal up to Stripe's hosted page; the session id and the signed-in agent. */
 async function openCheckout(amount: string) {
   const debtId = await readyDebt();
-  const agent = await signInCustomer(base, me.tenant.tenantId, parties.customerId, '1980-03-27');
+  const agent = await signedIn(base, me.tenant.tenantId, parties.customerId, '1980-03-27');
   const location = await confirmPayment(agent, debtId, amount);
   const session = [...fake.sessions.values()].at(-1)!;
   return { debtId, agent, location, sessionId: session.id as string, session };

@@ -3,19 +3,15 @@
  * page and its `logo` is shown as an image whose alt text names the organisation, only when the
  * logo is an https address; an http logo or none shows no image.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
-import { buildPortal } from '@dms/portal/app';
-import { createLogger } from '@dms/logger';
 import { createPortalLink } from '@dms/domain/portal';
 import { closeHarness, signedInTenant, testDb } from '../support/harness.js';
 import { createDebt } from '../support/debts.js';
+import { startPortal, type RunningPortal } from './steps-support.js';
 
 describe('brand', () => {
-  let server: Server;
-  let portal: ReturnType<typeof buildPortal>;
+  let portal: RunningPortal;
   let base: string;
   let tenantId: string;
   let customerId: string;
@@ -32,21 +28,12 @@ describe('brand', () => {
       .body.id;
     plain = (await createDebt(me.api, { organisationId: insecure, customerId })).id;
     branded = (await createDebt(me.api, { organisationId: good, customerId })).id;
-    portal = buildPortal({
-      db: testDb(),
-      log: createLogger('portal', 'silent'),
-      databaseUrl: process.env.TEST_DATABASE_URL!,
-      baseUrl: 'http://localhost',
-      sessionSecret: 's',
-    });
-    server = createServer(portal);
-    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    portal = await startPortal();
+    base = portal.base;
   });
 
   afterAll(async () => {
-    await new Promise((ok) => server?.close(ok));
-    await portal?.close();
+    await portal?.stop();
     await closeHarness();
   });
 

@@ -5,19 +5,14 @@
  * `debt.disputed` / `debt.queried` with `whodunnit` `customer:<id>`; bad answers are 400 naming
  * the field with nothing changed; another customer's debt is 404; a status that forbids it is 409.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
-import { buildPortal } from '@dms/portal/app';
-import { createLogger } from '@dms/logger';
-import { createPortalLink } from '@dms/domain/portal';
 import { forbidsContact, type DebtStatus } from '@dms/domain/debts';
 import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
 import { debtIn, eventTypesFor } from '../support/debts.js';
+import { csrfOf, signedIn, startPortal, type RunningPortal } from './steps-support.js';
 
-let server: Server;
-let portal: ReturnType<typeof buildPortal>;
+let portal: RunningPortal;
 let base: string;
 let me: Awaited<ReturnType<typeof signedInTenant>>;
 let parties: Awaited<ReturnType<typeof seedParties>>;
@@ -31,38 +26,17 @@ beforeAll(async () => {
   await me.api.patch(`/customers/${customerId}`, { date_of_birth: '1980-03-27' }).expect(200);
   const second = await me.api.post('/customers', { kind: 'individual', first_name: 'Bob', last_name: 'Other', date_of_birth: '1970-01-01' }).expect(201);
   otherDebtId = await debtIn(me.api, { ...parties, customerId: second.body.id as string }, 'prepared');
-  portal = buildPortal({
-    db: testDb(),
-    log: createLogger('portal', 'silent'),
-    databaseUrl: process.env.TEST_DATABASE_URL!,
-    baseUrl: 'http://localhost',
-    sessionSecret: 's',
-  });
-  server = createServer(portal);
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  portal = await startPortal();
+  base = portal.base;
 });
 
 afterAll(async () => {
-  await new Promise((ok) => server.close(ok));
-  await portal.close();
+  await portal.stop();
   await closeHarness();
 });
 
 /** A verified agent of the customer. */
-async function signedIn() {
-  const { token } = await createPortalLink(testDb(), { tenantId: me.tenant.tenantId, customerId, ttlDays: 30 });
-  const agent = request.agent(base);
-  await agent.get(`/l/${token}`).expect(303);
-  const csrf = await csrfOf(agent, '/verify');
-  await agent.post('/verify').type('form').send({ _csrf: csrf, answer: '1980-03-27' }).expect(303);
-  return agent;
-}
-
-async function csrfOf(agent: ReturnType<typeof request.agent>, path: string) {
-  const res = await agent.get(path).expect(200);
-  return /name="_csrf" value="([^"]+)"/.exec(res.text)![1]!;
-}
+const signIn = () => signedIn(base, me.tenant.tenantId, customerId, '1980-03-27');
 
 const debtRow = (id: string) => testDb()('debts').where({ id }).first();
 const portalComs = (id: string) => testDb()('communications').where({ debt_id: id, delivery_method: 'portal' });
@@ -75,7 +49,7 @@ const JOURNEYS: Array<['dispute' | 'question', 'disputed' | 'queried', string]> 
 describe.each(JOURNEYS)('%s', (kind, status, reason) => {
   test(`form → check → ${status}: a portal communication, the event with customer:<id>, no further contact`, async () => {
     const debtId = await debtIn(me.api, parties, 'prepared');
-    const agent = await signedIn();
+    const agent = await signIn();
     const page = await agent.get(`/debts/${debtId}`).expect(200);
     expect(page.text).toContain(`href="/debts/${debtId}/${kind}"`);
     const csrf = await csrfOf(agent, `/debts/${debtId}/${kind}`);
@@ -107,7 +81,7 @@ describe.each(JOURNEYS)('%s', (kind, status, reason) => {
 
   test('no reason, or text over 2,000 characters: 400 naming the field, nothing changed', async () => {
     const debtId = await debtIn(me.api, parties, 'prepared');
-    const agent = await signedIn();
+    const agent = await signIn();
     const csrf = await csrfOf(agent, `/debts/${debtId}/${kind}`);
     const noReason = await agent.post(`/debts/${debtId}/${kind}`).type('form').send({ _csrf: csrf, text: 'hello' }).expect(400);
     expect(noReason.text).toContain('href="#reason"');
@@ -129,7 +103,7 @@ describe.each(JOURNEYS)('%s', (kind, status, reason) => {
   });
 
   test("another customer's debt is 404 and changes nothing; without CSRF 403", async () => {
-    const agent = await signedIn();
+    const agent = await signIn();
     const csrf = await csrfOf(agent, '/debts');
     for (const path of [`/debts/${otherDebtId}/${kind}`, `/debts/${otherDebtId}/${kind}/check`]) {
       const res = await agent.get(path).expect(404);
@@ -149,7 +123,7 @@ test('a signed-out visitor gets the signed-out page', async () => {
 
 test('French pages', async () => {
   const debtId = await debtIn(me.api, parties, 'prepared');
-  const agent = await signedIn();
+  const agent = await signIn();
   const res = await agent.get(`/debts/${debtId}/dispute?lang=fr-FR`).expect(200);
   expect(res.text).toContain('Contester cette dette');
 });

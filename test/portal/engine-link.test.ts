@@ -5,43 +5,30 @@
  * customer, the debt and the communication; opening it in the portal and answering the date of
  * birth shows that debt. A re-send after a temporary refusal carries the same link again.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import request from 'supertest';
-import { buildPortal } from '@dms/portal/app';
-import { createLogger } from '@dms/logger';
 import { hashToken } from '@dms/domain/portal';
 import { closeHarness, signedInTenant, testDb } from '../support/harness.js';
 import { communicationsOf, customerWith, engineRig, offsetToLondon, preparedDebt, statusBecomes, type EngineRig } from '../engine/support.js';
+import { startPortal, type RunningPortal } from './steps-support.js';
 
 const PORTAL = 'https://account.engine.test';
 const LINK = /https:\/\/account\.engine\.test\/l\/([A-Za-z0-9_-]{43})/;
 
 let rig: EngineRig;
 let t: Awaited<ReturnType<typeof signedInTenant>>;
-let server: Server;
-let portal: ReturnType<typeof buildPortal>;
+let portal: RunningPortal;
 let base: string;
 
 beforeAll(async () => {
   rig = await engineRig();
   t = await signedInTenant();
-  portal = buildPortal({
-    db: testDb(),
-    log: createLogger('portal', 'silent'),
-    databaseUrl: process.env.TEST_DATABASE_URL!,
-    baseUrl: 'http://localhost',
-    sessionSecret: 'test-session-secret',
-  });
-  server = createServer(portal);
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  portal = await startPortal();
+  base = portal.base;
 });
 
 afterAll(async () => {
-  await new Promise((ok) => server?.close(ok));
-  await portal?.close();
+  await portal?.stop();
   await rig?.stop();
   await closeHarness();
 });

@@ -5,18 +5,15 @@
  * formatted by `Intl` in that language.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
-import { buildPortal } from '@dms/portal/app';
-import { createLogger } from '@dms/logger';
 import { createPortalLink } from '@dms/domain/portal';
 import { LINE_ITEM_KINDS } from '@dms/domain/line-items';
 import { REPO_ROOT } from '@dms/tools/processes';
 import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
 import { createDebt } from '../support/debts.js';
+import { startPortal, type RunningPortal } from './steps-support.js';
 
 const PORTAL = join(REPO_ROOT, 'services', 'portal');
 const catalogue = (lng: string) =>
@@ -52,8 +49,7 @@ describe('catalogues', () => {
 });
 
 describe('pages', () => {
-  let server: Server;
-  let portal: ReturnType<typeof buildPortal>;
+  let portal: RunningPortal;
   let base: string;
   let tenantId: string;
   let customerId: string;
@@ -68,21 +64,12 @@ describe('pages', () => {
         .expect(201)
     ).body.id;
     await createDebt(me.api, { ...parties, customerId }, { account_number: 'FR-1' });
-    portal = buildPortal({
-      db: testDb(),
-      log: createLogger('portal', 'silent'),
-      databaseUrl: process.env.TEST_DATABASE_URL!,
-      baseUrl: 'http://localhost',
-      sessionSecret: 's',
-    });
-    server = createServer(portal);
-    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    portal = await startPortal();
+    base = portal.base;
   });
 
   afterAll(async () => {
-    await new Promise((ok) => server?.close(ok));
-    await portal?.close();
+    await portal?.stop();
     await closeHarness();
   });
 

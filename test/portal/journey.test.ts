@@ -4,18 +4,14 @@
  * (generic error, lockout after five wrong answers with `customer.locked_out`, `customer.verified`
  * and a new session id on success), CSRF, isolation between customers and tenants, headers.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
-import { buildPortal } from '@dms/portal/app';
-import { createLogger } from '@dms/logger';
 import { createPortalLink } from '@dms/domain/portal';
 import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
 import { createDebt, eventTypesFor } from '../support/debts.js';
+import { startPortal, type RunningPortal } from './steps-support.js';
 
-let server: Server;
-let portal: ReturnType<typeof buildPortal>;
+let portal: RunningPortal;
 let base: string;
 let me: Awaited<ReturnType<typeof signedInTenant>>;
 let other: Awaited<ReturnType<typeof signedInTenant>>;
@@ -33,21 +29,12 @@ beforeAll(async () => {
   const second = await me.api.post('/customers', { kind: 'individual', first_name: 'Bob', last_name: 'Other', date_of_birth: '1970-01-01' }).expect(201);
   otherDebtId = (await createDebt(me.api, { ...parties, customerId: second.body.id as string })).id as string;
   otherTenantDebtId = (await createDebt(other.api, await seedParties(other.api))).id as string;
-  const app = (portal = buildPortal({
-    db: testDb(),
-    log: createLogger('portal', 'silent'),
-    databaseUrl: process.env.TEST_DATABASE_URL!,
-    baseUrl: 'http://localhost',
-    sessionSecret: 'test-session-secret',
-  }));
-  server = createServer(app);
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  portal = await startPortal();
+  base = portal.base;
 });
 
 afterAll(async () => {
-  await new Promise((ok) => server.close(ok));
-  await portal.close();
+  await portal.stop();
   await closeHarness();
 });
 

@@ -7,26 +7,19 @@
  * card → nothing made; pay later → a promise (`payment.promised`); a choice not permitted is
  * refused; another customer's debt is 404; a form without its CSRF token is refused.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import request from 'supertest';
-import { buildPortal } from '@dms/portal/app';
-import { createLogger } from '@dms/logger';
-import { createPortalLink } from '@dms/domain/portal';
 import { localCallbackSecret, localProvider } from '@dms/payments';
 import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
 import { createDebt, eventTypesFor } from '../support/debts.js';
+import { csrfOf, signedIn, startPortal, type Agent, type RunningPortal } from './steps-support.js';
 
 const provider = localProvider(localCallbackSecret('test-secrets-key'));
-let server: Server;
-let portal: ReturnType<typeof buildPortal>;
+let portal: RunningPortal;
 let base: string;
 let me: Awaited<ReturnType<typeof signedInTenant>>;
 let parties: { organisationId: string; customerId: string };
 let otherDebtId: string;
 let today: string;
-type Agent = ReturnType<typeof request.agent>;
 
 beforeAll(async () => {
   me = await signedInTenant();
@@ -37,22 +30,12 @@ beforeAll(async () => {
   const second = await me.api.post('/customers', { kind: 'individual', first_name: 'Bob', last_name: 'Other', date_of_birth: '1970-01-01' }).expect(201);
   otherDebtId = await readyDebt(second.body.id as string);
   today = (await testDb().raw(`SELECT (tenant_now(?) AT TIME ZONE 'UTC')::date::text AS d`, [me.tenant.tenantId])).rows[0].d as string;
-  portal = buildPortal({
-    db: testDb(),
-    log: createLogger('portal', 'silent'),
-    databaseUrl: process.env.TEST_DATABASE_URL!,
-    baseUrl: 'http://localhost',
-    sessionSecret: 'test-session-secret',
-    payments: provider,
-  });
-  server = createServer(portal);
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  portal = await startPortal({ payments: provider });
+  base = portal.base;
 });
 
 afterAll(async () => {
-  await new Promise((ok) => server.close(ok));
-  await portal.close();
+  await portal.stop();
   await closeHarness();
 });
 
@@ -63,22 +46,7 @@ async function readyDebt(customerId = parties.customerId, body: Record<string, u
   return debt.id as string;
 }
 
-async function signIn(): Promise<Agent> {
-  const { token } = await createPortalLink(testDb(), { tenantId: me.tenant.tenantId, customerId: parties.customerId, ttlDays: 30 });
-  const agent = request.agent(base);
-  await agent.get(`/l/${token}`).expect(303);
-  await agent
-    .post('/verify')
-    .type('form')
-    .send({ _csrf: await csrfOf(agent, '/verify'), answer: '1980-03-27' })
-    .expect(303);
-  return agent;
-}
-
-async function csrfOf(agent: Agent, path: string): Promise<string> {
-  const res = await agent.get(path).expect(200);
-  return /name="_csrf" value="([^"]+)"/.exec(res.text)![1]!;
-}
+const signIn = () => signedIn(base, me.tenant.tenantId, parties.customerId, '1980-03-27');
 
 /** Chooses `choice` and `date`, checks the answers; returns the checkout's path. */
 async function arrange(agent: Agent, debtId: string, choice: string, date: string): Promise<string> {

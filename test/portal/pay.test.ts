@@ -4,20 +4,15 @@
  * answers → hosted test checkout → signed callback; declined and authentication cards; bad
  * amounts; forged and replayed callbacks; another customer's debt.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
-import { buildPortal } from '@dms/portal/app';
-import { createLogger } from '@dms/logger';
 import { localCallbackSecret, localProvider, signatureHeader } from '@dms/payments';
 import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
-import { confirmPayment, csrfOf, signInCustomer, type Agent } from '../support/portal-pay.js';
+import { confirmPayment, csrfOf, signedIn, type Agent, startPortal, type RunningPortal } from './steps-support.js';
 import { createDebt, eventTypesFor } from '../support/debts.js';
 
 const provider = localProvider(localCallbackSecret('test-secrets-key'));
-let server: Server;
-let portal: ReturnType<typeof buildPortal>;
+let portal: RunningPortal;
 let base: string;
 let me: Awaited<ReturnType<typeof signedInTenant>>;
 let parties: { organisationId: string; customerId: string };
@@ -32,22 +27,12 @@ beforeAll(async () => {
   const second = await me.api.post('/customers', { kind: 'individual', first_name: 'Bob', last_name: 'Other', date_of_birth: '1970-01-01' }).expect(201);
   otherCustomerId = second.body.id as string;
   otherDebtId = await readyDebt(otherCustomerId);
-  portal = buildPortal({
-    db: testDb(),
-    log: createLogger('portal', 'silent'),
-    databaseUrl: process.env.TEST_DATABASE_URL!,
-    baseUrl: 'http://localhost',
-    sessionSecret: 'test-session-secret',
-    payments: provider,
-  });
-  server = createServer(portal);
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  portal = await startPortal({ payments: provider });
+  base = portal.base;
 });
 
 afterAll(async () => {
-  await new Promise((ok) => server.close(ok));
-  await portal.close();
+  await portal.stop();
   await closeHarness();
 });
 
@@ -59,7 +44,7 @@ async function readyDebt(customerId = parties.customerId): Promise<string> {
 }
 
 /** A verified agent of the customer (or of another, with their date of birth). */
-const signIn = (customerId = parties.customerId, answer = '1980-03-27') => signInCustomer(base, me.tenant.tenantId, customerId, answer);
+const signIn = (customerId = parties.customerId, answer = '1980-03-27') => signedIn(base, me.tenant.tenantId, customerId, answer);
 
 /** Chooses `amount` on the pay page and confirms it; returns the checkout's path. */
 async function checkout(agent: Agent, debtId: string, amount: string): Promise<string> {

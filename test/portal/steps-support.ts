@@ -1,27 +1,38 @@
 /**
- * Helpers of the portal's one-question journeys' tests (services/portal/src/steps.ts): a portal on
- * a free port over the test database, a verified agent (cookie jar) of a customer, the CSRF token
- * of a page, and a journey walked answer by answer to its check page.
+ * Helpers of the portal's tests (services/portal/src/steps.ts and the routes on it): a portal on a
+ * free port over the test database, a verified agent (cookie jar) of a customer, the CSRF token of
+ * a page, a journey walked answer by answer to its check page, and a payment confirmed to its
+ * provider's checkout. The one place portal tests start the application and sign in.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from '@jest/globals';
 import request from 'supertest';
-import { buildPortal } from '@dms/portal/app';
+import { buildPortal, type PortalDeps } from '@dms/portal/app';
 import { createLogger } from '@dms/logger';
 import { createPortalLink } from '@dms/domain/portal';
 import { testDb } from '../support/harness.js';
 
 export type Agent = ReturnType<typeof request.agent>;
 
-/** A portal on a free local port; `stop` closes it. */
-export async function startPortal(): Promise<{ base: string; stop: () => Promise<void> }> {
+/** A portal listening on a local port: its `base` URL, and `stop` to close the server and the application. */
+export interface RunningPortal {
+  base: string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * A portal on a free local port over the test database, silent, with `options` over the defaults
+ * (e.g. `payments` for a provider, `rateLimits`).
+ */
+export async function startPortal(options: Partial<Omit<PortalDeps, 'db' | 'databaseUrl'>> = {}): Promise<RunningPortal> {
   const portal = buildPortal({
     db: testDb(),
     log: createLogger('portal', 'silent'),
     databaseUrl: process.env.TEST_DATABASE_URL!,
     baseUrl: 'http://localhost',
     sessionSecret: 'steps-secret',
+    ...options,
   });
   const server: Server = createServer(portal);
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
@@ -86,4 +97,15 @@ export async function confirm(agent: Agent, path: string): Promise<string> {
   const res = await agent.post(`${path}/check`).type('form').send({ _csrf: csrf }).expect(303);
   expect(res.headers.location).toBe(`${path}/done`);
   return (await agent.get(`${path}/done`).expect(200)).text;
+}
+
+/** Chooses `amount` (major units) on the pay page of `debtId` and confirms it; returns where the portal sends the customer (the checkout's URL). */
+export async function confirmPayment(agent: Agent, debtId: string, amount: string): Promise<string> {
+  const csrf = await csrfOf(agent, `/debts/${debtId}/pay`);
+  const chosen = await agent.post(`/debts/${debtId}/pay`).type('form').send({ _csrf: csrf, amount }).expect(303);
+  expect(chosen.headers.location).toBe(`/debts/${debtId}/pay/check`);
+  const check = await agent.get(chosen.headers.location as string).expect(200);
+  expect(check.text).toContain('Check your payment');
+  const sent = await agent.post(`/debts/${debtId}/pay/check`).type('form').send({ _csrf: csrf }).expect(303);
+  return sent.headers.location as string;
 }
