@@ -26,7 +26,8 @@ let portal: Awaited<ReturnType<typeof startPortal>>;
 beforeAll(async () => {
   [me, other] = await Promise.all([signedInTenant(), signedInTenant()]);
   parties = await seedParties(me.api);
-  customerId = (await me.api.post('/customers', { kind: 'individual', first_name: 'Ada', last_name: 'Byron', date_of_birth: BIRTH }).expect(201)).body.id as string;
+  customerId = (await me.api.post('/customers', { kind: 'individual', first_name: 'Ada', last_name: 'Byron', date_of_birth: BIRTH }).expect(201)).body
+    .id as string;
   debtId = (await createDebt(me.api, { ...parties, customerId }, { account_number: 'URL-1' })).id as string;
   laterDebtId = (await createDebt(me.api, { ...parties, customerId }, { account_number: 'URL-2' })).id as string;
   portal = await startPortal();
@@ -52,7 +53,7 @@ describe('GET /debts/{id} portal_url', () => {
     const list = await me.api.get('/debts').expect(200);
     expect(list.body.data.map((d: { id: string }) => d.id)).toContain(debtId);
     for (const d of list.body.data) expect(d).not.toHaveProperty('portal_url');
-    const found = await me.api.get('/debts/search').query({ query: "account_number:URL-1" }).expect(200);
+    const found = await me.api.get('/debts/search').query({ query: 'account_number:URL-1' }).expect(200);
     expect(found.body.data.map((d: { id: string }) => d.id)).toEqual([debtId]);
     expect(found.body.data[0]).not.toHaveProperty('portal_url');
     const events = await me.api.get('/events').query({ limit: 100 }).expect(200);
@@ -97,8 +98,8 @@ describe("the portal's page of a debt", () => {
   });
 
   test("another customer's debt page kept before verifying is not where one lands, and stays refused", async () => {
-    const bob = (await me.api.post('/customers', { kind: 'individual', first_name: 'Bob', last_name: 'Other', date_of_birth: '1970-01-01' }).expect(201))
-      .body.id as string;
+    const bob = (await me.api.post('/customers', { kind: 'individual', first_name: 'Bob', last_name: 'Other', date_of_birth: '1970-01-01' }).expect(201)).body
+      .id as string;
     const agent = request.agent(portal.base);
     await agent.get(`/debts/${debtId}`).expect(401);
     expect(await verifyThroughLink(agent, me.tenant.tenantId, bob, '1970-01-01')).toBe('/debts');
@@ -111,7 +112,10 @@ describe("the portal's page of a debt", () => {
     await agent.get(`/debts/${laterDebtId}/pay`).expect(401);
     expect(await verifyThroughLink(agent, me.tenant.tenantId, customerId, BIRTH)).toBe('/debts');
     const next = request.agent(portal.base);
-    await next.get('/debts').query({ next: `/debts/${laterDebtId}` }).expect(401);
+    await next
+      .get('/debts')
+      .query({ next: `/debts/${laterDebtId}` })
+      .expect(401);
     expect(await verifyThroughLink(next, me.tenant.tenantId, customerId, BIRTH)).toBe('/debts');
   });
 });

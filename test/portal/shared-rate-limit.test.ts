@@ -33,7 +33,14 @@ describe('several portal instances', () => {
 
   beforeAll(async () => {
     if (!redisUp) return;
-    const env = { ...SERVICE_ENV, REDIS_URL, WEB_CONCURRENCY: '1', PORTAL_RATE_LIMIT_POSTS: '3', PORTAL_RATE_LIMIT_PER_LINK: '2', PORTAL_RATE_LIMIT_WINDOW_SECONDS: '600' };
+    const env = {
+      ...SERVICE_ENV,
+      REDIS_URL,
+      WEB_CONCURRENCY: '1',
+      PORTAL_RATE_LIMIT_POSTS: '3',
+      PORTAL_RATE_LIMIT_PER_LINK: '2',
+      PORTAL_RATE_LIMIT_WINDOW_SECONDS: '600',
+    };
     // One after the other: starting processes side by side only slows both on a small machine.
     one = await startService('portal', env);
     started.push(one);

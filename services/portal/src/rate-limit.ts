@@ -43,7 +43,13 @@ export interface PortalRateLimitStore {
 }
 
 /** One limiter named `name` (its Redis prefix) keyed by `key` (requests whose key is undefined are not counted). */
-function limiter(limits: PortalRateLimits, where: PortalRateLimitStore, name: string, limit: number, key: (req: Request) => string | undefined): RequestHandler {
+function limiter(
+  limits: PortalRateLimits,
+  where: PortalRateLimitStore,
+  name: string,
+  limit: number,
+  key: (req: Request) => string | undefined,
+): RequestHandler {
   return rateLimit({
     windowMs: limits.windowSeconds * 1000,
     limit,

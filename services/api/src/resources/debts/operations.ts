@@ -63,14 +63,10 @@ export const debtOperations: AnyOperation[] = [
     query: querySchema(showDebts.expand),
     response: { name: 'DebtWithPortalUrl', schema: DebtWithPortalUrl, status: 200 },
     handler: (i) =>
-      retrieveOne(
-        i,
-        debtsResource,
-        async (row: DebtRow): Promise<DebtWithPortalUrlView> => ({
-          ...(await showDebts.row(i)(row)),
-          portal_url: await debtPortalUrl(i.ctx.db, i.tenantId, row, i.ctx.cfg.PORTAL_BASE_URL),
-        }),
-      ),
+      retrieveOne(i, debtsResource, async (row: DebtRow): Promise<DebtWithPortalUrlView> => ({
+        ...(await showDebts.row(i)(row)),
+        portal_url: await debtPortalUrl(i.ctx.db, i.tenantId, row, i.ctx.cfg.PORTAL_BASE_URL),
+      })),
   }),
   defineOperation({
     ...names.retrieve,
