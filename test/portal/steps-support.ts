@@ -52,16 +52,26 @@ export async function csrfOf(agent: Agent, path: string): Promise<string> {
   return /name="_csrf" value="([^"]+)"/.exec(res.text)![1]!;
 }
 
-/** An agent verified as `customerId` (whose date of birth is `answer`) of `tenantId`. */
-export async function signedIn(base: string, tenantId: string, customerId: string, answer: string): Promise<Agent> {
-  const { token } = await createPortalLink(testDb(), { tenantId, customerId, ttlDays: 30 });
-  const agent = request.agent(base);
+/**
+ * Verifies `agent` (with whatever its session already holds) as `customerId` (whose date of birth
+ * is `answer`) of `tenantId` through a new link (bound to `debtId` when given); returns where
+ * verification sends it (the 303's `Location`).
+ */
+export async function verifyThroughLink(agent: Agent, tenantId: string, customerId: string, answer: string, debtId?: string): Promise<string> {
+  const { token } = await createPortalLink(testDb(), { tenantId, customerId, debtId, ttlDays: 30 });
   await agent.get(`/l/${token}`).expect(303);
-  await agent
+  const res = await agent
     .post('/verify')
     .type('form')
     .send({ _csrf: await csrfOf(agent, '/verify'), answer })
     .expect(303);
+  return res.headers.location as string;
+}
+
+/** An agent verified as `customerId` (whose date of birth is `answer`) of `tenantId`. */
+export async function signedIn(base: string, tenantId: string, customerId: string, answer: string): Promise<Agent> {
+  const agent = request.agent(base);
+  await verifyThroughLink(agent, tenantId, customerId, answer);
   return agent;
 }
 

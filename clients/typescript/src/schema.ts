@@ -4685,6 +4685,269 @@ export type components = {
                 [key: string]: string;
             };
         };
+        DebtWithPortalUrl: {
+            /** @example deb_1a2B3c4D5e6F7g8H9i0JkLmN */
+            id: string;
+            /** @constant */
+            object: "debt";
+            /** @description Customer id, or the customer object with `expand[]=customer`. */
+            customer: string | components["schemas"]["Customer"] | {
+                id: string;
+                /** @constant */
+                object: "customer";
+                /** @constant */
+                deleted: true;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            };
+            /** @description Organisation id, or the object with `expand[]=organisation`. */
+            organisation: string | components["schemas"]["Organisation"];
+            account_number: string | null;
+            kind: string | null;
+            /** @description Who the debt was originally owed to, when it was sold or assigned. */
+            originator: string | null;
+            /** @description The debt's settings, one key per concern. */
+            configurations: {
+                /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
+                payment_options?: {
+                    /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                    pay_later_permitted?: boolean;
+                    /** @description Whether customers may agree a payment plan (the public API's field). */
+                    payment_plans_permitted?: boolean;
+                    /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description Whether customers may pay by instalments (a payment plan). */
+                    instalments_allowed?: boolean;
+                    /**
+                     * Format: int64
+                     * @description Smallest single payment a customer may make, minor units.
+                     */
+                    min_payment_amount?: number;
+                    /**
+                     * Format: int32
+                     * @description Most instalments a plan may have.
+                     */
+                    max_instalments?: number;
+                    /**
+                     * Format: int64
+                     * @description Smallest instalment, minor units.
+                     */
+                    min_instalment_amount?: number;
+                    /** @description Whether a settlement (less than the balance in full) may be offered. */
+                    settlement_allowed?: boolean;
+                    /**
+                     * Format: int32
+                     * @description Largest settlement discount, percent of the balance.
+                     */
+                    max_discount_percent?: number;
+                };
+            };
+            /** @enum {string} */
+            currency: "GBP" | "EUR" | "USD";
+            /** Format: date-time */
+            start_at: string | null;
+            tags: string[];
+            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            status: {
+                /** @enum {string} */
+                value: "initializing" | "prepared" | "paused" | "resumed" | "withdrawn" | "deleted" | "adjusted" | "analysing" | "enriching" | "contacted" | "contact_established" | "contact_failed" | "process_exhausted" | "arranging" | "paying" | "defaulted" | "settled" | "paid" | "queried" | "disputed" | "follow_up_required" | "assessing" | "recovering" | "legal_protection" | "returned" | "discharged" | "closed" | "open";
+                reason: string | null;
+                /** @description Who made the move: the client id, or `system` for the worker. */
+                whodunnit: string | null;
+                /** @description The `info` of a withdrawal, or what caused an automatic move. */
+                context: string | null;
+                /**
+                 * Format: date-time
+                 * @description When the status ends by itself: a timed pause (`paused`), a legal protection such as a standard breathing space, or the contact pause of a vulnerability disclosure (`follow_up_required`).
+                 */
+                end_at: string | null;
+                /** Format: date-time */
+                updated_at: string;
+            };
+            summary: {
+                /** Format: int64 */
+                amount_total: number;
+                /** Format: int64 */
+                amount_paid: number;
+                /** Format: int64 */
+                amount_remaining: number;
+                breakdown: {
+                    /** Format: int64 */
+                    principal: number;
+                    /** Format: int64 */
+                    interest: number;
+                    /** Format: int64 */
+                    fees: number;
+                    /** Format: int64 */
+                    value_added_tax: number;
+                    /** Format: int64 */
+                    discounts: number;
+                    /** Format: int64 */
+                    refunds: number;
+                };
+            };
+            /** @description The debt's payments, newest first, with `expand[]=payments`. */
+            payments?: {
+                /** @example pay_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "payment";
+                debt: string;
+                /** Format: int64 */
+                amount: number;
+                /** @enum {string} */
+                currency: "GBP" | "EUR" | "USD";
+                /** @enum {string} */
+                status: "pending" | "succeeded" | "failed" | "canceled" | "refunded" | "partially_refunded";
+                payment_provider: string | null;
+                /** @description Id of the payment plan the payment went to. */
+                payment_plan: string | null;
+                /** Format: int64 */
+                amount_refunded: number;
+                /** Format: date-time */
+                transaction_at: string;
+                transaction_ref: string | null;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            }[];
+            /** @description The debt's line items, newest first, with `expand[]=line_items`. */
+            line_items?: {
+                /** @example li_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "line_item";
+                debt: string;
+                invoice: string | null;
+                /** @enum {string} */
+                kind: "debt" | "interest" | "fee" | "vat" | "refund" | "credit" | "discount" | "creditor_refund";
+                /** Format: int64 */
+                amount: number;
+                /** @enum {string} */
+                currency: "GBP" | "EUR" | "USD";
+                description: string | null;
+                /** Format: date-time */
+                transaction_at: string;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            }[];
+            /** @description The debt's invoices, newest first, with `expand[]=invoices`. */
+            invoices?: {
+                /** @example inv_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "invoice";
+                debt: string;
+                reference: string;
+                /** Format: date */
+                invoiced_on: string | null;
+                /** Format: date */
+                due_on: string | null;
+                description: string | null;
+                /** @enum {string} */
+                status: "open" | "paid" | "void";
+                /** @description Ids of the line items created with the invoice. */
+                line_items: string[];
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            }[];
+            /** @description The debt's payment plans, newest first, with `expand[]=payment_plans`. */
+            payment_plans?: {
+                /** @example pp_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "payment_plan";
+                debt: string;
+                /** @enum {string} */
+                status: "active" | "completed" | "broken" | "canceled";
+                /** @enum {string} */
+                frequency: "weekly" | "fortnightly" | "monthly";
+                /** Format: date */
+                start_on: string;
+                /** Format: int64 */
+                grace_days: number;
+                /** Format: int64 */
+                amount_total: number;
+                /** Format: int64 */
+                amount_paid: number;
+                schedule: {
+                    /** Format: int64 */
+                    sequence: number;
+                    /** Format: date */
+                    due_on: string;
+                    /** Format: int64 */
+                    amount: number;
+                    /** Format: int64 */
+                    amount_paid: number;
+                    /** @enum {string} */
+                    status: "upcoming" | "due" | "paid" | "missed";
+                    /** @description `true` once the customer's time to pay delayed this instalment (docs/api.md section 18). */
+                    delayed?: boolean;
+                    /** @description `true` once the customer's time to pay changed the day of the instalments from this one on. */
+                    day_changed?: boolean;
+                }[];
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** @description The saved method the worker charges on each due date (plans agreed on the portal, docs/api.md section 18); absent otherwise. */
+                payment_method?: {
+                    /** @description The payment provider that saved the method. */
+                    provider: string;
+                    /** @description What the customer recognises, e.g. `card ending 4242` (never a card number). */
+                    label: string;
+                    /**
+                     * Format: date-time
+                     * @description When the customer canceled the continuous payment authority.
+                     */
+                    authority_canceled_at: string | null;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            }[];
+            /** @description The debt's income and expenditure statements, newest first, with `expand[]=income_and_expenditures`. */
+            income_and_expenditures?: components["schemas"]["IncomeAndExpenditure"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The debt's own page in the customer's portal account, `<PORTAL_BASE_URL>/debts/<id>`, for your letters: it holds no token, so a customer without a session is asked to open the link of a message we sent and comes back to this page once verified. Null when the organisation's `configurations.portal.enabled` is false. Shown on this retrieve only. */
+            portal_url: string | null;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
         DebtSummary: {
             /** Format: int64 */
             amount_total: number;
@@ -7710,6 +7973,271 @@ export type components = {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description False for an object of test mode (a test client’s), true for a live one. */
+            livemode: boolean;
+        };
+        DebtWithPortalUrl_2025_04_01: {
+            /** @example deb_1a2B3c4D5e6F7g8H9i0JkLmN */
+            id: string;
+            /** @constant */
+            object: "debt";
+            /** @description Customer id, or the customer object with `expand[]=customer`. */
+            customer: string | components["schemas"]["Customer"] | {
+                id: string;
+                /** @constant */
+                object: "customer";
+                /** @constant */
+                deleted: true;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            };
+            /** @description Organisation id, or the object with `expand[]=organisation`. */
+            organisation: string | components["schemas"]["Organisation"];
+            account_number: string | null;
+            kind: string | null;
+            /** @description Who the debt was originally owed to, when it was sold or assigned. */
+            originator: string | null;
+            /** @description The debt's settings, one key per concern. */
+            configurations: {
+                /** @description How customers may pay: pay later, payment plans (instalments) and settlements (each field optional). */
+                payment_options?: {
+                    /** @description Whether customers may promise one payment of the balance by a later date (the public API's field). */
+                    pay_later_permitted?: boolean;
+                    /** @description Whether customers may agree a payment plan (the public API's field). */
+                    payment_plans_permitted?: boolean;
+                    /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                    /** @description Whether customers may pay by instalments (a payment plan). */
+                    instalments_allowed?: boolean;
+                    /**
+                     * Format: int64
+                     * @description Smallest single payment a customer may make, minor units.
+                     */
+                    min_payment_amount?: number;
+                    /**
+                     * Format: int32
+                     * @description Most instalments a plan may have.
+                     */
+                    max_instalments?: number;
+                    /**
+                     * Format: int64
+                     * @description Smallest instalment, minor units.
+                     */
+                    min_instalment_amount?: number;
+                    /** @description Whether a settlement (less than the balance in full) may be offered. */
+                    settlement_allowed?: boolean;
+                    /**
+                     * Format: int32
+                     * @description Largest settlement discount, percent of the balance.
+                     */
+                    max_discount_percent?: number;
+                };
+            };
+            /** @enum {string} */
+            currency: "GBP" | "EUR" | "USD";
+            /** Format: date-time */
+            start_at: string | null;
+            tags: string[];
+            /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+            metadata: {
+                [key: string]: string;
+            };
+            status: {
+                /** @enum {string} */
+                value: "initializing" | "prepared" | "paused" | "resumed" | "withdrawn" | "deleted" | "adjusted" | "analysing" | "enriching" | "contacted" | "contact_established" | "contact_failed" | "process_exhausted" | "arranging" | "paying" | "defaulted" | "settled" | "paid" | "queried" | "disputed" | "follow_up_required" | "assessing" | "recovering" | "legal_protection" | "returned" | "discharged" | "closed" | "open";
+                reason: string | null;
+                /** @description Who made the move: the client id, or `system` for the worker. */
+                whodunnit: string | null;
+                /** @description The `info` of a withdrawal, or what caused an automatic move. */
+                context: string | null;
+                /**
+                 * Format: date-time
+                 * @description When the status ends by itself: a timed pause (`paused`), a legal protection such as a standard breathing space, or the contact pause of a vulnerability disclosure (`follow_up_required`).
+                 */
+                end_at: string | null;
+                /** Format: date-time */
+                updated_at: string;
+            };
+            summary: {
+                /** Format: int64 */
+                amount_total: number;
+                /** Format: int64 */
+                amount_paid: number;
+                /** Format: int64 */
+                amount_remaining: number;
+                breakdown: {
+                    /** Format: int64 */
+                    principal: number;
+                    /** Format: int64 */
+                    interest: number;
+                    /** Format: int64 */
+                    fees: number;
+                    /** Format: int64 */
+                    value_added_tax: number;
+                    /** Format: int64 */
+                    discounts: number;
+                    /** Format: int64 */
+                    refunds: number;
+                };
+            };
+            /** @description The debt's payments, newest first, with `expand[]=payments`. */
+            payments?: (string | {
+                /** @example pay_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "payment";
+                debt: string;
+                /** Format: int64 */
+                amount: number;
+                /** @enum {string} */
+                currency: "GBP" | "EUR" | "USD";
+                /** @enum {string} */
+                status: "pending" | "succeeded" | "failed" | "canceled" | "refunded" | "partially_refunded";
+                payment_provider: string | null;
+                /** @description Id of the payment plan the payment went to. */
+                payment_plan: string | null;
+                /** Format: int64 */
+                amount_refunded: number;
+                /** Format: date-time */
+                transaction_at: string;
+                transaction_ref: string | null;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            })[];
+            /** @description The debt's line items, newest first, with `expand[]=line_items`. */
+            line_items?: (string | {
+                /** @example li_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "line_item";
+                /** @description Id of the debt. */
+                debt_id: string;
+                /** @description Id of the invoice. */
+                invoice_id: string | null;
+                /** @enum {string} */
+                kind: "debt" | "interest" | "fee" | "vat" | "refund" | "credit" | "discount" | "creditor_refund";
+                /** Format: int64 */
+                amount: number;
+                /** @enum {string} */
+                currency: "GBP" | "EUR" | "USD";
+                description: string | null;
+                /** Format: date-time */
+                transaction_at: string;
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            })[];
+            /** @description The debt's invoices, newest first, with `expand[]=invoices`. */
+            invoices?: (string | {
+                /** @example inv_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "invoice";
+                debt: string;
+                reference: string;
+                /** Format: date */
+                invoiced_on: string | null;
+                /** Format: date */
+                due_on: string | null;
+                description: string | null;
+                /** @enum {string} */
+                status: "open" | "paid" | "void";
+                /** @description Ids of the line items created with the invoice. */
+                line_items: string[];
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            })[];
+            /** @description The debt's payment plans, newest first, with `expand[]=payment_plans`. */
+            payment_plans?: (string | {
+                /** @example pp_1a2B3c4D5e6F7g8H9i0JkLmN */
+                id: string;
+                /** @constant */
+                object: "payment_plan";
+                debt: string;
+                /** @enum {string} */
+                status: "active" | "completed" | "broken" | "canceled";
+                /** @enum {string} */
+                frequency: "weekly" | "fortnightly" | "monthly";
+                /** Format: date */
+                start_on: string;
+                /** Format: int64 */
+                grace_days: number;
+                /** Format: int64 */
+                amount_total: number;
+                /** Format: int64 */
+                amount_paid: number;
+                schedule: {
+                    /** Format: int64 */
+                    sequence: number;
+                    /** Format: date */
+                    due_on: string;
+                    /** Format: int64 */
+                    amount: number;
+                    /** Format: int64 */
+                    amount_paid: number;
+                    /** @enum {string} */
+                    status: "upcoming" | "due" | "paid" | "missed";
+                    /** @description `true` once the customer's time to pay delayed this instalment (docs/api.md section 18). */
+                    delayed?: boolean;
+                    /** @description `true` once the customer's time to pay changed the day of the instalments from this one on. */
+                    day_changed?: boolean;
+                }[];
+                /** @description Your own key-value data: at most 50 keys of up to 40 characters, string values up to 500 characters. */
+                metadata: {
+                    [key: string]: string;
+                };
+                /** @description The saved method the worker charges on each due date (plans agreed on the portal, docs/api.md section 18); absent otherwise. */
+                payment_method?: {
+                    /** @description The payment provider that saved the method. */
+                    provider: string;
+                    /** @description What the customer recognises, e.g. `card ending 4242` (never a card number). */
+                    label: string;
+                    /**
+                     * Format: date-time
+                     * @description When the customer canceled the continuous payment authority.
+                     */
+                    authority_canceled_at: string | null;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** @description False for an object of test mode (a test client’s), true for a live one. */
+                livemode: boolean;
+            })[];
+            /** @description The debt's income and expenditure statements, newest first, with `expand[]=income_and_expenditures`. */
+            income_and_expenditures?: components["schemas"]["IncomeAndExpenditure"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The debt's own page in the customer's portal account, `<PORTAL_BASE_URL>/debts/<id>`, for your letters: it holds no token, so a customer without a session is asked to open the link of a message we sent and comes back to this page once verified. Null when the organisation's `configurations.portal.enabled` is false. Shown on this retrieve only. */
+            portal_url: string | null;
             /** @description False for an object of test mode (a test client’s), true for a live one. */
             livemode: boolean;
         };
@@ -13062,7 +13590,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The Debt. With `Api-Version: 2025-04-01` the body is `Debt_2025_04_01`. */
+            /** @description The DebtWithPortalUrl. With `Api-Version: 2025-04-01` the body is `DebtWithPortalUrl_2025_04_01`. */
             200: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
@@ -13072,7 +13600,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Debt"];
+                    "application/json": components["schemas"]["DebtWithPortalUrl"];
                 };
             };
             /** @description `unsupported_api_version`: The `Api-Version` header names no supported version. `parameter_invalid`: A query or path parameter has an invalid value; `param` names it. */

@@ -9,6 +9,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import helmet from 'helmet';
 import { isReachable, poolUsage, type Knex } from '@dms/db';
 import type { Logger } from '@dms/logger';
+import type { RedisConnection } from '@dms/rate-limit';
 import { createServiceMetrics, metricsText } from '@dms/metrics';
 import { absoluteLimit, csrf, saveBeforeRedirect, sessions } from './session.js';
 import { render } from './render.js';
@@ -41,6 +42,8 @@ export interface PortalDeps {
   payments?: PaymentProvider;
   /** Budgets of rate-limit.ts (default: its defaults, trusting loopback proxies). */
   rateLimits?: PortalRateLimits;
+  /** Redis holding those budgets for every portal instance (`REDIS_URL`); in memory, per process, when absent. */
+  redis?: RedisConnection;
 }
 
 /** Builds the application (its `close()` ends the session store's pool); `isDraining` makes `/readyz` answer 503 while shutting down. */
@@ -90,7 +93,7 @@ export function buildPortal(deps: PortalDeps, isDraining: () => boolean = () => 
     if (isLanguage(req.query.lang)) req.session.lang = req.query.lang;
     next();
   });
-  app.use(portalRateLimits(deps.rateLimits ?? { ...PORTAL_RATE_LIMIT_DEFAULTS, trustProxy: 'loopback' }));
+  app.use(portalRateLimits(deps.rateLimits ?? { ...PORTAL_RATE_LIMIT_DEFAULTS, trustProxy: 'loopback' }, { redis: deps.redis, log: deps.log }));
   app.use(csrf.csrfSynchronisedProtection);
   app.use(linkRoutes(deps.db));
   app.use(debtRoutes(deps.db));

@@ -1,7 +1,7 @@
 /**
  * Settings of the customer portal (services/portal, docs/api.md section 18), read and validated once at start.
  */
-import { ConfigError, commonSpec, loadConfig, num, port, portalBaseUrlSpec, trustProxySpec, webConcurrencySpec } from '@dms/config';
+import { ConfigError, commonSpec, loadConfig, num, port, portalBaseUrlSpec, str, trustProxySpec, webConcurrencySpec } from '@dms/config';
 import { paymentSettingsProblems, paymentSettingsSpec } from '@dms/payments';
 
 /** Defaults of the portal's rate limits (rate-limit.ts): requests per key per window, window in seconds. */
@@ -27,6 +27,7 @@ export const portalSpec = {
     desc: 'Portal form posts (every POST but the payment callback) per source address per window',
   }),
   PORTAL_RATE_LIMIT_WINDOW_SECONDS: num({ default: PORTAL_RATE_LIMIT_DEFAULTS.windowSeconds, desc: 'Window of the portal rate limits, seconds' }),
+  REDIS_URL: str({ default: '', desc: 'Redis for the portal rate-limit budgets shared by several portal instances (in-memory when unset)' }),
   ...paymentSettingsSpec(),
 };
 

@@ -1,6 +1,7 @@
 /**
  * Entry point of the customer portal (`npm start -w services/portal`): configuration from the
- * environment, then serve until SIGTERM, in `WEB_CONCURRENCY` worker processes sharing the port.
+ * environment (and Redis when `REDIS_URL` is set), then serve until SIGTERM, in `WEB_CONCURRENCY`
+ * worker processes sharing the port.
  */
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -11,6 +12,7 @@ import { createLogger } from '@dms/logger';
 import { runHttpService, runWorkers } from '@dms/lifecycle';
 import { aggregateWorkerMetrics } from '@dms/metrics';
 import { paymentProvider } from '@dms/payments';
+import { connectRedis } from '@dms/rate-limit';
 import { loadPortalConfig } from './config.js';
 import { buildPortal } from './app.js';
 
@@ -27,6 +29,8 @@ async function serve(): Promise<void> {
     .digest('base64url');
   // PAYMENT_PROVIDER: `local` (callback secret derived from the secrets key) or `stripe` (its keys checked by loadPortalConfig).
   const payments = paymentProvider(cfg, { secretsKey: resolveSecretsKey(cfg), portalBaseUrl: cfg.PORTAL_BASE_URL });
+  // REDIS_URL: rate-limit budgets shared by every portal instance (else one per process).
+  const redis = cfg.REDIS_URL ? await connectRedis(cfg.REDIS_URL, log) : undefined;
   let app: ReturnType<typeof buildPortal> | undefined;
   await runHttpService({
     server: (isDraining) =>
@@ -40,6 +44,7 @@ async function serve(): Promise<void> {
             sessionSecret,
             trustProxy: cfg.TRUST_PROXY,
             payments,
+            redis,
             rateLimits: {
               perLink: cfg.PORTAL_RATE_LIMIT_PER_LINK,
               perAddress: cfg.PORTAL_RATE_LIMIT_PER_ADDRESS,
@@ -54,7 +59,7 @@ async function serve(): Promise<void> {
     port: cfg.PORT,
     log,
     graceSeconds: cfg.SHUTDOWN_GRACE_SECONDS,
-    close: [{ close: async () => app?.close() }, db],
+    close: [{ close: async () => app?.close() }, redis, db],
   });
 }
 

@@ -9,13 +9,17 @@
  * - every POST (forms, payment, sign-out; not the provider's signed callback): `posts` per address.
  *
  * Over a budget the page is 429 `rate-limited` (in the page's language) with `Retry-After` in
- * seconds. Budgets live in the process's memory (one budget per portal process). Addresses are found
+ * seconds. Budgets live in Redis when a connection is given (`REDIS_URL`: one budget shared by every
+ * portal instance, under `dms:portal-<budget>:`, the store of @dms/rate-limit the API and the
+ * issuer use), else in the process's memory (one budget per portal process). If Redis fails
+ * mid-flight requests pass unlimited and the failure is logged, as in the API. Addresses are found
  * behind `trustProxy` as the API does (`sourceAddress` of @dms/rate-limit), never logged.
  */
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import { addressKey, sourceAddress } from '@dms/rate-limit';
+import type { Logger } from '@dms/logger';
+import { addressKey, limiterLogger, rateLimitStore, sourceAddress, type RedisConnection } from '@dms/rate-limit';
 import { render } from './render.js';
 
 /** The portal's budgets: requests per key per window. */
@@ -32,8 +36,20 @@ export interface PortalRateLimits {
   trustProxy: string;
 }
 
-/** One limiter keyed by `key` (requests whose key is undefined are not counted). */
-function limiter(limits: PortalRateLimits, limit: number, key: (req: Request) => string | undefined): RequestHandler {
+/** Where the budgets live: Redis when `redis` is given (shared by instances), else memory; `log` gets store failures. */
+export interface PortalRateLimitStore {
+  redis?: RedisConnection;
+  log: Logger;
+}
+
+/** One limiter named `name` (its Redis prefix) keyed by `key` (requests whose key is undefined are not counted). */
+function limiter(
+  limits: PortalRateLimits,
+  where: PortalRateLimitStore,
+  name: string,
+  limit: number,
+  key: (req: Request) => string | undefined,
+): RequestHandler {
   return rateLimit({
     windowMs: limits.windowSeconds * 1000,
     limit,
@@ -41,6 +57,9 @@ function limiter(limits: PortalRateLimits, limit: number, key: (req: Request) =>
     legacyHeaders: false,
     keyGenerator: (req) => key(req) ?? '',
     skip: (req) => key(req) === undefined,
+    store: rateLimitStore(where.redis, `portal-${name}`),
+    passOnStoreError: true,
+    logger: limiterLogger(where.log),
     validate: { trustProxy: false, xForwardedForHeader: false, ip: false, keyGeneratorIpFallback: false },
     handler: (req, res) => {
       const seconds = Number(res.getHeader('Retry-After') ?? limits.windowSeconds);
@@ -50,8 +69,8 @@ function limiter(limits: PortalRateLimits, limit: number, key: (req: Request) =>
   });
 }
 
-/** The limiters, in the order to mount them (before the routes, after the session). */
-export function portalRateLimits(limits: PortalRateLimits): RequestHandler[] {
+/** The limiters, in the order to mount them (before the routes, after the session), with their budgets `where` says. */
+export function portalRateLimits(limits: PortalRateLimits, where: PortalRateLimitStore): RequestHandler[] {
   const addressOf = sourceAddress(limits.trustProxy);
   const address = (req: Request) => addressKey(addressOf(req));
   const isOpen = (req: Request) => req.method === 'GET' && /^\/l\/[^/]+$/.test(req.path);
@@ -62,8 +81,8 @@ export function portalRateLimits(limits: PortalRateLimits): RequestHandler[] {
     return undefined;
   };
   return [
-    limiter(limits, limits.posts, (req) => (req.method === 'POST' ? address(req) : undefined)),
-    limiter(limits, limits.perAddress, (req) => (isOpen(req) || isVerify(req) ? address(req) : undefined)),
-    limiter(limits, limits.perLink, linkOf),
+    limiter(limits, where, 'posts', limits.posts, (req) => (req.method === 'POST' ? address(req) : undefined)),
+    limiter(limits, where, 'address', limits.perAddress, (req) => (isOpen(req) || isVerify(req) ? address(req) : undefined)),
+    limiter(limits, where, 'link', limits.perLink, linkOf),
   ];
 }

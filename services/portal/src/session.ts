@@ -24,6 +24,8 @@ declare module 'express-session' {
     customerId: string;
     linkId: string;
     verifiedAt: number;
+    /** A debt's page (`/debts/<deb_id>`) opened before verification, where verifying returns to if it is the customer's (routes/link.ts). */
+    returnTo: string;
     /** The language the customer chose with `?lang=` (i18n.ts). */
     lang: string;
     /** A dispute or question between its form and its check page (routes/contact.ts). */

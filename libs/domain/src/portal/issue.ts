@@ -1,7 +1,8 @@
 /**
  * Portal links a tenant makes for its own letters or calls (`POST /customers/{id}/portal_links`,
  * docs/api.md section 18): bound to the tenant (so to its mode) and the customer, optionally to one
- * of the customer's debts; the address, with its token, is in the answer only, once.
+ * of the customer's debts; the address, with its token, is in the answer only, once. Also the
+ * debt's `portal_url` (`GET /debts/{id}`, docs/api.md section 5): its page, with no token.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { Knex } from '@dms/db';
@@ -12,7 +13,7 @@ import { organisationsResource } from '../organisations/resource.js';
 import type { OrganisationRow } from '../organisations/schemas.js';
 import { findOwned, tenantRows } from '../kernel/scoped.js';
 import { idSchema } from '../kernel/schemas.js';
-import { PORTAL_LINK_ID_PREFIX, createPortalLink, portalUrl } from './links.js';
+import { PORTAL_LINK_ID_PREFIX, createPortalLink, debtPageUrl, portalUrl } from './links.js';
 import { PORTAL_DEFAULTS, portalSettings } from './settings.js';
 
 /** Longest lifetime a tenant may give a link, days. */
@@ -77,4 +78,17 @@ export async function issuePortalLink(db: Knex, tenantId: string, customerId: st
     expires_at: row.expires_at.toISOString(),
     created_at: row.created_at.toISOString(),
   };
+}
+
+/**
+ * `portal_url` of a debt (docs/api.md sections 5 and 18): the address of its own page in the
+ * portal, `<PORTAL_BASE_URL>/debts/<deb_id>`, which asks a customer without a session to open the
+ * link of their message and returns them there once verified; null when the debt's organisation
+ * has `configurations.portal.enabled: false`. It holds no token, so the tenant may print it.
+ * @param debt the tenant's debt (its id and organisation)
+ * @param baseUrl the portal's public address (`PORTAL_BASE_URL`)
+ */
+export async function debtPortalUrl(db: Knex, tenantId: string, debt: { id: string; organisation_id: string }, baseUrl: string): Promise<string | null> {
+  const organisation = await findOwned<OrganisationRow>(db, organisationsResource, tenantId, debt.organisation_id);
+  return portalSettings(organisation.configurations).enabled ? debtPageUrl(baseUrl, debt.id) : null;
 }

@@ -47,6 +47,19 @@ export function portalUrl(baseUrl: string, token: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/l/${token}`;
 }
 
+/** Pattern of the portal's own page of one debt, `/debts/<deb_id>` (the only return address a session keeps). */
+export const DEBT_PAGE_PATH = /^\/debts\/deb_[A-Za-z0-9]+$/;
+
+/** The path of the portal's page of debt `debtId`: `/debts/<deb_id>`. */
+export function debtPagePath(debtId: string): string {
+  return `/debts/${encodeURIComponent(debtId)}`;
+}
+
+/** The absolute address of the portal's page of debt `debtId`: `<base>/debts/<deb_id>` (base without a trailing slash). */
+export function debtPageUrl(baseUrl: string, debtId: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}${debtPagePath(debtId)}`;
+}
+
 /** What stands in for a link's token in a stored communication body (docs/api.md section 18). */
 export const TOKEN_MARKER = '[link-token]';
 

@@ -55,6 +55,11 @@ export async function customerDebt(db: Knex | Knex.Transaction, tenantId: string
   return { debt, lineItems, payments, communications };
 }
 
+/** Whether `debtId` is one of the customer's (not deleted) debts with this tenant: what `customerDebt` would find. */
+export async function isCustomerDebt(db: Knex | Knex.Transaction, tenantId: string, customerId: string, debtId: string): Promise<boolean> {
+  return (await debtQuery(db, tenantId, customerId).where('debts.id', debtId).first()) !== undefined;
+}
+
 function debtQuery(db: Knex | Knex.Transaction, tenantId: string, customerId: string) {
   return tenantRows(db, debtsResource, tenantId)
     .join('organisations as o', 'o.id', 'debts.organisation_id')

@@ -1,12 +1,24 @@
 /**
  * Getting in (docs/api.md section 18): `GET /l/:token` finds the link by its hash and moves it into
  * the session (then redirects to `/verify`, so the token leaves the address bar); `GET|POST
- * /verify` asks for the organisation's fact; success regenerates the session id. `POST /sign-out`
+ * /verify` asks for the organisation's fact; success regenerates the session id and lands on the
+ * debt page opened before (`returnTo`, when it is this customer's), the link's debt, or the debts. `POST /sign-out`
  * ends the session. Expired or revoked links are 410, unknown ones 404, showing nothing of a debt.
  */
 import { Router, type Request, type Response } from 'express';
 import type { Knex } from '@dms/db';
-import { customerLanguage, findPortalLink, linkState, portalSettings, verificationFact, verifyAnswer, type PortalLinkRow } from '@dms/domain/portal';
+import {
+  DEBT_PAGE_PATH,
+  customerLanguage,
+  debtPagePath,
+  findPortalLink,
+  isCustomerDebt,
+  linkState,
+  portalSettings,
+  verificationFact,
+  verifyAnswer,
+  type PortalLinkRow,
+} from '@dms/domain/portal';
 import { matchLanguage } from '../i18n.js';
 import { render } from '../render.js';
 
@@ -25,16 +37,31 @@ async function verifyKind(db: Knex, link: PortalLinkRow) {
   };
 }
 
-/** Gives the session a new id (no fixation: the id before verification is not the one after); the chosen language stays. */
-function newSessionId(req: Request): Promise<void> {
-  const lang = req.session.lang;
+/**
+ * Gives the session a new id (no fixation: the id before verification is not the one after); the
+ * chosen language stays, and so does the debt page to return to unless `keepReturn` is false.
+ */
+function newSessionId(req: Request, keepReturn = true): Promise<void> {
+  const { lang, returnTo } = req.session;
   return new Promise<void>((ok, fail) =>
     req.session.regenerate((e: unknown) => {
       if (e) return fail(e instanceof Error ? e : new Error('session regenerate failed'));
       if (lang) req.session.lang = lang;
+      if (keepReturn && returnTo) req.session.returnTo = returnTo;
       ok();
     }),
   );
+}
+
+/**
+ * Where a verified customer goes: the debt page they opened before verifying (`returnTo`, kept
+ * only if it is a `/debts/<deb_id>` path of one of this customer's debts with this tenant), else
+ * the link's debt, else their debts.
+ */
+async function landing(db: Knex, link: PortalLinkRow, returnTo: string | undefined): Promise<string> {
+  const debtId = returnTo && DEBT_PAGE_PATH.test(returnTo) ? returnTo.slice('/debts/'.length) : undefined;
+  if (debtId && (await isCustomerDebt(db, link.tenant_id, link.customer_id, debtId))) return debtPagePath(debtId);
+  return link.debt_id ? debtPagePath(link.debt_id) : '/debts';
 }
 
 /** The link routes over `db`. */
@@ -84,10 +111,11 @@ export function linkRoutes(db: Knex): Router {
     if (outcome === 'wrong') {
       return render(req, res, 'verify', { kind, creditor, logo, errors: [{ field: 'answer', message: 'link:verify.mismatch' }] }, 400);
     }
-    await newSessionId(req);
+    const to = await landing(db, link, req.session.returnTo);
+    await newSessionId(req, false);
     Object.assign(req.session, { tenantId: link.tenant_id, customerId: link.customer_id, linkId: link.id, verifiedAt: Date.now() });
     req.session.lang ??= matchLanguage(await customerLanguage(db, link.tenant_id, link.customer_id));
-    res.redirect(303, link.debt_id ? `/debts/${encodeURIComponent(link.debt_id)}` : '/debts');
+    res.redirect(303, to);
   });
 
   r.post('/sign-out', (req, res) => {

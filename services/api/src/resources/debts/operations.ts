@@ -1,9 +1,11 @@
 /**
  * `/debts` (docs/api.md sections 4, 5 and 10): list, search, create, retrieve, update and delete
  * (the last two only while `initializing`), with `expand[]` on every read and write, behind
- * `debts:read` / `debts:write`; other tenants' ids answer 404.
+ * `debts:read` / `debts:write`; other tenants' ids answer 404. The retrieve alone adds
+ * `portal_url` (docs/api.md section 5).
  */
 import { deletedObject, deletedObjectSchema } from '@dms/domain/kernel';
+import { debtPortalUrl } from '@dms/domain/portal';
 import {
   DebtCreate,
   DebtUpdate,
@@ -23,7 +25,7 @@ import { pageQuery, querySchema, searchQuery } from '../../operations/query.js';
 import { presenter } from '../../operations/expansion.js';
 import { crud } from '../../operations/crud.js';
 import { DEBT_EXPANSIONS } from './expansion.js';
-import { Debt } from './schemas.js';
+import { Debt, DebtWithPortalUrl, type DebtWithPortalUrlView } from './schemas.js';
 
 const names = crud({ resource: debtsResource, path: '/debts', tag: 'Debts' });
 const object = { name: 'Debt', schema: Debt };
@@ -59,8 +61,12 @@ export const debtOperations: AnyOperation[] = [
   defineOperation({
     ...names.retrieve,
     query: querySchema(showDebts.expand),
-    response: { ...object, status: 200 },
-    handler: (i) => retrieveOne(i, debtsResource, showDebts.row(i)),
+    response: { name: 'DebtWithPortalUrl', schema: DebtWithPortalUrl, status: 200 },
+    handler: (i) =>
+      retrieveOne(i, debtsResource, async (row: DebtRow): Promise<DebtWithPortalUrlView> => ({
+        ...(await showDebts.row(i)(row)),
+        portal_url: await debtPortalUrl(i.ctx.db, i.tenantId, row, i.ctx.cfg.PORTAL_BASE_URL),
+      })),
   }),
   defineOperation({
     ...names.retrieve,

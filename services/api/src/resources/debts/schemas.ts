@@ -49,6 +49,15 @@ export const Debt = Type.Object({
   updated_at,
 });
 
+/** The debt as `GET /debts/{id}` shows it: the debt and its `portal_url` (retrieve only: not in lists, searches or events). */
+export const DebtWithPortalUrl = Type.Object({
+  ...Debt.properties,
+  portal_url: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+    description:
+      "The debt's own page in the customer's portal account, `<PORTAL_BASE_URL>/debts/<id>`, for your letters: it holds no token, so a customer without a session is asked to open the link of a message we sent and comes back to this page once verified. Null when the organisation's `configurations.portal.enabled` is false. Shown on this retrieve only.",
+  }),
+});
+
 /** `debt` of an object that belongs to a debt: the id, or the debt (its references as ids) with `expand[]=debt`. */
 export const DebtRef = Type.Unsafe<string | DebtObject>({
   description: 'Id of the debt, or the debt with `expand[]=debt`.',
@@ -57,3 +66,5 @@ export const DebtRef = Type.Unsafe<string | DebtObject>({
 
 /** The debt as responses show it (relations ids or, expanded, objects). */
 export type DebtView = Static<typeof Debt>;
+/** The debt as its retrieve shows it. */
+export type DebtWithPortalUrlView = Static<typeof DebtWithPortalUrl>;
