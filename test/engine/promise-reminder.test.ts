@@ -99,7 +99,12 @@ test('a promise due in 3 days: none on day 0 or 1, one on day 2, none again afte
 
   const [control] = await remindersOf(debts.control);
   expect(await remindersOf(debts.control)).toHaveLength(1);
-  expect(control).toMatchObject({ direction: 'outbound', delivery_method: 'email', status: 'sent', metadata: { template_name: 'default-email-promise-reminder' } });
+  expect(control).toMatchObject({
+    direction: 'outbound',
+    delivery_method: 'email',
+    status: 'sent',
+    metadata: { template_name: 'default-email-promise-reminder' },
+  });
   expect(control.subject).toContain('due tomorrow');
   expect(await testDb()('portal_links').where({ communication_id: control.id })).toHaveLength(1);
   const [french] = await remindersOf(debts.french);
@@ -116,6 +121,14 @@ test('a promise due in 3 days: none on day 0 or 1, one on day 2, none again afte
   expect(marked).toMatchObject({ status: 'active', reminder_communication_id: control.id });
 
   // Disputed, in a breathing space, paid already, or only reachable by a refused channel: none, and not marked.
+  const statuses = await testDb()('debts').whereIn('id', [debts.disputed, debts.breathing, debts.paid]).orderBy('id').select('id', 'status');
+  expect(Object.fromEntries(statuses.map((r: { id: string; status: string }) => [r.id, r.status]))).toEqual({
+    [debts.disputed]: 'disputed',
+    [debts.breathing]: 'legal_protection',
+    [debts.paid]: 'paid',
+  });
+  // The refused customer's promise was looked at and held back (no channel it accepts), not skipped unseen.
+  expect((await testDb()('payment_promises').where({ id: promises.refused }).first()).reminder_next_at).not.toBeNull();
   for (const k of ['disputed', 'breathing', 'paid', 'refused'] as const) {
     expect(await remindersOf(debts[k])).toEqual([]);
     expect((await testDb()('payment_promises').where({ id: promises[k] }).first()).reminder_communication_id).toBeNull();

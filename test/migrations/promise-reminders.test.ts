@@ -46,6 +46,8 @@ test('old promises keep their rows and are not yet reminded; a reminder is one e
     status: 'queued',
   });
   await db('payment_promises').where({ id: 'ppr_old' }).update({ reminder_communication_id: 'com_1' });
-  await expect(db('payment_promises').where({ id: 'ppr_kept' }).update({ reminder_communication_id: 'com_1' })).rejects.toThrow(/payment_promises_reminder_once/);
+  await expect(db('payment_promises').where({ id: 'ppr_kept' }).update({ reminder_communication_id: 'com_1' })).rejects.toThrow(
+    /payment_promises_reminder_once/,
+  );
   expect((await db('payment_promises').where({ id: 'ppr_old' }).first()).reminder_communication_id).toBe('com_1');
 });

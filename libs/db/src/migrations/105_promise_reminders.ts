@@ -13,7 +13,9 @@ export async function up(knex: Knex): Promise<void> {
     t.text('reminder_communication_id').references('communications.id');
     t.timestamp('reminder_next_at', { useTz: true });
   });
-  await knex.raw(`CREATE UNIQUE INDEX payment_promises_reminder_once ON payment_promises (reminder_communication_id) WHERE reminder_communication_id IS NOT NULL`);
+  await knex.raw(
+    `CREATE UNIQUE INDEX payment_promises_reminder_once ON payment_promises (reminder_communication_id) WHERE reminder_communication_id IS NOT NULL`,
+  );
   // The worker's claim walks the active promises still to remind, by date.
   await knex.raw(`CREATE INDEX payment_promises_to_remind ON payment_promises (pay_on) WHERE status = 'active' AND reminder_communication_id IS NULL`);
 }

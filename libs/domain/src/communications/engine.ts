@@ -16,7 +16,8 @@
  *   cannot be rendered. When no detail is left, the debt moves to `enriching` or
  *   `contact_failed`; after the last step, to `process_exhausted`. The last step, when it is
  *   meant for a later day than the first, never runs for a debt nothing was handed over for yet
- *   (it would be the customer's first message).
+ *   (it would be the customer's first message). The contact rules and the making of the message
+ *   are compose.ts's (`contactGate`, `composeMessage`), which a pay-later promise's reminder shares.
  * What they read about the debt comes from `EngineReads` (reads.ts): the database, or what a
  * worker's batch loaded for all its debts at once.
  */
@@ -167,7 +168,7 @@ type StepPlan =
 async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: Links, reads: EngineReads): Promise<StepPlan> {
   const done = async (outcome: Promise<EngineOutcome> | EngineOutcome): Promise<StepPlan> => ({ kind: 'done', outcome: await outcome });
   if (forbidsContact(debt.status)) return done(waitUntil(trx, debt, null, `status '${debt.status}' forbids contact`));
-  const { organisation, strategy } = await reads.strategyFor(debt);
+  const { strategy } = await reads.strategyFor(debt);
   const index = debt.engine_step;
   const step = strategy.steps[index];
   if (!step) return done(finish(trx, debt, strategy, now));

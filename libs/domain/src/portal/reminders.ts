@@ -78,7 +78,9 @@ export async function remindPromise(
   const made = await composeMessage(debt, gate, { ref: template, method: 'email' }, null, now, links, reads);
   const [communication] = await insertOutbounds(trx, [{ tenantId: debt.tenant_id, input: made.input, now }], leaseSeconds);
   await insertLinks(trx, [{ communication: made.to ? communication : undefined, link: made.link }]);
-  await trx(PROMISES_TABLE).where({ id: promise.id }).update({ reminder_communication_id: communication!.id, reminder_next_at: null, updated_at: trx.fn.now() });
+  await trx(PROMISES_TABLE)
+    .where({ id: promise.id })
+    .update({ reminder_communication_id: communication!.id, reminder_next_at: null, updated_at: trx.fn.now() });
   if (!made.to) return { kind: 'failed', context: `reminder of ${promise.id}: ${made.input.failure!}` };
   return { kind: 'send', context: `reminder of ${promise.id}: ${made.input.deliveryMethod} ${communication!.id}`, communication: communication!, to: made.to };
 }
