@@ -85,6 +85,9 @@ test('a promise due in 3 days: none on day 0 or 1, one on day 2, none again afte
   await second.stop('SIGKILL');
   for (const id of Object.values(debts)) expect(await remindersOf(id)).toEqual([]);
 
+  const engineState = async (id: string) => testDb()('debts').where({ id }).first('status', 'contacted_at', 'engine_step', 'engine_due_at');
+  const before = await engineState(debts.control);
+
   // Day 2, the day before: one reminder each for the control and French debts, handed to the provider.
   const third = await rig.worker([t.tenant.tenantId], offsetToLondon(12, 2));
   for (const id of [debts.control, debts.french]) {
@@ -117,6 +120,8 @@ test('a promise due in 3 days: none on day 0 or 1, one on day 2, none again afte
   // Its own portal link, with the token the stored body holds only redacted.
   expect(raw.replace(/=\r?\n/g, '')).toMatch(/\/l\/[A-Za-z0-9_-]{43}/);
   expect(control.body).toContain('/l/[link-token]');
+  // A message outside the strategy: the debt's status and steps are as they were.
+  expect(await engineState(debts.control)).toEqual(before);
   const marked = await testDb()('payment_promises').where({ id: promises.control }).first();
   expect(marked).toMatchObject({ status: 'active', reminder_communication_id: control.id });
 
