@@ -1,8 +1,8 @@
 /**
  * The reminder of a pay-later promise (docs/api.md section 18 "Pay later", section 13
  * `promise_reminded`), with real workers whose clocks are moved by their offsets and the local SMTP
- * stand-in: a promise due in 3 days is not reminded on day 0 nor day 1, is reminded once on day 2
- * (the day before) through the engine's path (the built-in template in the customer's locale, its
+ * stand-in: a promise due in 3 days is not reminded on day 0 nor day 1, nor on day 2 before the
+ * contact hours, and is reminded once on day 2 (the day before), by two workers at once, through the engine's path (the built-in template in the customer's locale, its
  * own portal link, handed to the provider), and not again by a restarted worker; none is sent when
  * the debt is disputed, in a breathing space, paid already, or when the customer refused email
  * and has no other channel.
@@ -88,13 +88,23 @@ test('a promise due in 3 days: none on day 0 or 1, one on day 2, none again afte
   const engineState = async (id: string) => testDb()('debts').where({ id }).first('status', 'contacted_at', 'engine_step', 'engine_due_at');
   const before = await engineState(debts.control);
 
-  // Day 2, the day before: one reminder each for the control and French debts, handed to the provider.
-  const third = await rig.worker([t.tenant.tenantId], offsetToLondon(12, 2));
+  // Day 2 at 06:00 in London (07:00 in Paris, the French customer's zone), before the contact hours: the reminders wait for 08:00.
+  const early = await rig.worker([t.tenant.tenantId], offsetToLondon(12, 2) - 6 * 3600);
+  await eventually(
+    async () => (await testDb()('payment_promises').where({ id: promises.control }).first()).reminder_next_at ?? Promise.reject(new Error('not yet')),
+    'the reminder held back until the contact hours',
+    60_000,
+  );
+  await early.stop('SIGKILL');
+  for (const id of Object.values(debts)) expect(await remindersOf(id)).toEqual([]);
+
+  // Day 2 at noon, two workers at once: one reminder each for the control and French debts, handed to the provider.
+  const both = await Promise.all([rig.worker([t.tenant.tenantId], offsetToLondon(12, 2)), rig.worker([t.tenant.tenantId], offsetToLondon(12, 2))]);
   for (const id of [debts.control, debts.french]) {
     await eventually(async () => (await remindersOf(id)).some((c: { status: string }) => c.status === 'sent'), `the reminder of ${id} sent`, 60_000);
   }
-  await eventually(async () => (await checksDone(third)) >= 3, 'three checks on day 2', 60_000);
-  await third.stop('SIGKILL');
+  for (const w of both) await eventually(async () => (await checksDone(w)) >= 3, 'three checks of each worker on day 2', 60_000);
+  await Promise.all(both.map((w) => w.stop('SIGKILL')));
   // A restarted worker on the same day sends nothing again.
   const fourth = await rig.worker([t.tenant.tenantId], offsetToLondon(14, 2));
   await eventually(async () => (await checksDone(fourth)) >= 5, 'five checks of the restarted worker', 60_000);
@@ -138,4 +148,4 @@ test('a promise due in 3 days: none on day 0 or 1, one on day 2, none again afte
     expect(await remindersOf(debts[k])).toEqual([]);
     expect((await testDb()('payment_promises').where({ id: promises[k] }).first()).reminder_communication_id).toBeNull();
   }
-}, 300_000); // four worker starts, each waited for up to 60 s
+}, 420_000); // six worker starts, each waited for up to 60 s
