@@ -54,7 +54,7 @@ export function createWorkerMetrics(read: WorkerReaders = {}) {
   });
   const changes = new Counter({
     name: 'worker_changes_total',
-    help: 'Changes committed, by change: instalment_missed (plan broken, debt defaulted), pause_ended, plan_started (arranging to paying), debt_taken_in, strategy_step, send_retried, send_reconciled (the collection engine), customer_erased (retention, docs/api.md section 18), instalment_charged and promise_charged (saved cards charged, docs/api.md section 18)',
+    help: 'Changes committed, by change: instalment_missed (plan broken, debt defaulted), pause_ended, plan_started (arranging to paying), debt_taken_in, strategy_step, send_retried, send_reconciled (the collection engine), customer_erased (retention, docs/api.md section 18), instalment_charged and promise_charged (saved cards charged, docs/api.md section 18), promise_reminded (a pay-later reminder the day before)',
     labelNames: ['change'],
     registers: [registry],
   });

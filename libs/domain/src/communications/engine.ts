@@ -16,7 +16,8 @@
  *   cannot be rendered. When no detail is left, the debt moves to `enriching` or
  *   `contact_failed`; after the last step, to `process_exhausted`. The last step, when it is
  *   meant for a later day than the first, never runs for a debt nothing was handed over for yet
- *   (it would be the customer's first message).
+ *   (it would be the customer's first message). The contact rules and the making of the message
+ *   are compose.ts's (`contactGate`, `composeMessage`), which a pay-later promise's reminder shares.
  * What they read about the debt comes from `EngineReads` (reads.ts): the database, or what a
  * worker's batch loaded for all its debts at once.
  */
@@ -27,17 +28,15 @@ import type { DebtRow } from '../debts/schemas.js';
 import { DEBT_MACHINE, forbidsContact, type DebtMove } from '../debts/states.js';
 import { moveLockedDebts } from '../debts/set-wise.js';
 import { setEngineState, type EngineColumns } from '../debts/engine-state.js';
-import { DEFAULT_CONTACTS_PER_7_DAYS, type CollectionStrategy } from '../organisations/strategy.js';
-import { adaptRendered, usableChannels } from './channels.js';
-import { pickDetail } from './details.js';
-import { acceptedChannels, preferredHours } from '../customers/preferences.js';
+import type { CollectionStrategy } from '../organisations/strategy.js';
+import { acceptedChannels } from '../customers/preferences.js';
+import { usableChannels } from './channels.js';
+import { composeMessage, contactGate } from './compose.js';
 import { directReads, type EngineReads } from './reads.js';
-import { renderStep, type Links } from './render.js';
-import { nextAllowedByLimit, nextContactTime, timeZoneOf } from './rules.js';
+import type { Links } from './render.js';
 import type { CommunicationRow } from './schemas.js';
 import { insertOutbounds, type OutboundInput } from './store.js';
-import { insertLinks, planLink, type PlannedLink } from './portal-link.js';
-import { redactToken } from '../portal/links.js';
+import { insertLinks, type PlannedLink } from './portal-link.js';
 
 /** Statuses whose debts the engine takes in (`analyseDebts`). */
 export const INTAKE_STATUSES = ['prepared', 'adjusted', 'resumed'] as const;
@@ -169,7 +168,7 @@ type StepPlan =
 async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: Links, reads: EngineReads): Promise<StepPlan> {
   const done = async (outcome: Promise<EngineOutcome> | EngineOutcome): Promise<StepPlan> => ({ kind: 'done', outcome: await outcome });
   if (forbidsContact(debt.status)) return done(waitUntil(trx, debt, null, `status '${debt.status}' forbids contact`));
-  const { organisation, strategy } = await reads.strategyFor(debt);
+  const { strategy } = await reads.strategyFor(debt);
   const index = debt.engine_step;
   const step = strategy.steps[index];
   if (!step) return done(finish(trx, debt, strategy, now));
@@ -180,60 +179,12 @@ async function planStep(trx: Knex.Transaction, debt: DebtRow, now: Date, links: 
   }
   const dueAt = stepDueAt(strategy, index, debt.contacted_at, now);
   if (dueAt > now) return done(waitUntil(trx, debt, dueAt, `step ${index} due on day ${step.day}`));
-  const customer = await reads.customer(debt);
-  const timeZone = timeZoneOf(customer.preferred_locale);
-  const windowAt = nextContactTime(now, timeZone, preferredHours(customer));
-  if (windowAt > now) return done(waitUntil(trx, debt, windowAt, `outside the contact hours in ${timeZone}`));
-  const limit = strategy.contacts_per_7_days ?? DEFAULT_CONTACTS_PER_7_DAYS;
-  const recent = await reads.contactsInSevenDays(debt, now);
-  const limitAt = nextAllowedByLimit(now, recent.count, recent.oldest, limit);
-  if (limitAt > now) return done(waitUntil(trx, debt, limitAt, `${recent.count} contacts in 7 days (limit ${limit})`));
-  const details = await reads.usableDetails(debt);
-  // The step's own channel, else the customer's next usable one (channels.ts): the same step and template.
-  const method = usableChannels(step.delivery_method, details, acceptedChannels(customer))[0];
-  if (!method) return done(noDetailLeft(trx, debt));
-  const detail = pickDetail(details, method)!;
-  const senderName = organisation.customer_facing_name ?? organisation.name;
-  const link = planLink(links.portal, organisation);
-  const messageLinks = { replyAddress: links.replyAddress(debt.id), paymentLink: link.url };
-  const rendered = await renderStep(reads.template, { debt, customer, organisation }, step.template, step.delivery_method, messageLinks, { now, timeZone });
-  const outcome = rendered.ok
-    ? { ...rendered, rendered: adaptRendered(rendered.rendered, step.delivery_method, method, `Your ${senderName} account`) }
-    : rendered;
-  await setEngineState(trx, debt.tenant_id, debt.id, { engine_step: index + 1, engine_due_at: outcome.ok ? null : now });
-  const input: OutboundInput = {
-    debtId: debt.id,
-    customerId: debt.customer_id,
-    deliveryMethod: method,
-    step: index,
-    templateId: outcome.template?.id ?? null,
-    templateVersion: outcome.template?.version ?? null,
-    templateName: step.template,
-    contactDetailId: detail.id,
-    // Stored without the link's token (docs/api.md section 18); the message itself carries it.
-    subject: outcome.ok ? redactToken(outcome.rendered.subject, link.token) : null,
-    body: outcome.ok ? redactToken(outcome.rendered.body, link.token) : null,
-    ...(outcome.ok ? {} : { failure: outcome.reason }),
-  };
-  if (!outcome.ok) return { kind: 'make', index, input, to: null };
-  // Handed over at `now`: the batch's later debts of the customer count it toward the 7-day limit.
-  reads.noteContact(debt, now);
-  const name = customer.full_name ?? ([customer.first_name, customer.last_name].filter(Boolean).join(' ') || null);
-  return {
-    kind: 'make',
-    index,
-    input,
-    link,
-    to: {
-      value: detail.value,
-      address: detail.address,
-      name,
-      senderName,
-      subject: outcome.rendered.subject,
-      body: outcome.rendered.body,
-      timeZone,
-    },
-  };
+  const gate = await contactGate(debt, now, reads, step.delivery_method);
+  if (gate.kind === 'wait') return done(waitUntil(trx, debt, gate.at, gate.why));
+  if (gate.kind === 'unreachable') return done(noDetailLeft(trx, debt));
+  const made = await composeMessage(debt, gate, { ref: step.template, method: step.delivery_method }, index, now, links, reads);
+  await setEngineState(trx, debt.tenant_id, debt.id, { engine_step: index + 1, engine_due_at: made.to ? null : now });
+  return { kind: 'make', index, ...made };
 }
 
 /**

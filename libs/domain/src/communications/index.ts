@@ -13,6 +13,7 @@ export * from './channels.js';
 export * from './render.js';
 export * from './reads.js';
 export * from './engine.js';
+export * from './compose.js';
 export * from './outcomes.js';
 export * from './reconcile.js';
 export * from './retries.js';

@@ -13,6 +13,8 @@
  * - `unknown`: the message may have left (the session broke after the data was sent); it is
  *   `failed`, never sent again, and the debt's next step counts its days from that hand-over, as
  *   if it had been the first contact (a later step never becomes the customer's first message).
+ * A message outside the strategy (`step` null: a pay-later promise's reminder) changes only itself
+ * (and, refused for its recipient, the contact detail): never its debt's status nor its steps' days.
  */
 import type { Knex } from '@dms/db';
 import { mergeMetadata } from '../kernel/metadata.js';
@@ -80,12 +82,15 @@ async function applyFailure(
   const counts = outcome.kind === 'unknown';
   const moved = await moveCommunication(trx, row, 'fail', { status_reason: outcome.reason, sending_at: null, ...(counts ? {} : { handed_at: null }) });
   if (!moved) return;
+  // A message outside the strategy (step null) leaves the debt's steps as they are.
+  const ofStrategy = row.step !== null;
   if (outcome.kind === 'unknown') {
+    if (!ofStrategy) return;
     const { state } = afterHandedOver(debt, row, (await reads.strategyFor(debt)).strategy, outcome.handedAt, false);
     await setEngineState(trx, debt.tenant_id, debt.id, state);
     return;
   }
-  await setEngineState(trx, debt.tenant_id, debt.id, { engine_due_at: 'now' });
+  if (ofStrategy) await setEngineState(trx, debt.tenant_id, debt.id, { engine_due_at: 'now' });
   if (outcome.undeliverable && row.contact_detail_id) await markUndeliverable(trx, debt, row);
 }
 
@@ -161,7 +166,7 @@ export async function recordOutcomes(db: Knex, outcomes: ReadonlyArray<{ sent: C
     );
     const contacts: LockedMove[] = [];
     for (const [i, s] of sent.entries()) {
-      if (!moved[i]) continue;
+      if (!moved[i] || s.row.step === null) continue;
       const { contact, state } = afterHandedOver(s.debt, s.row, (await reads.strategyFor(s.debt)).strategy, s.handedAt, true);
       if (contact) contacts.push({ locked: s.debt, move: 'contact', note: contact, state });
       else await setEngineState(trx, s.debt.tenant_id, s.debt.id, state);

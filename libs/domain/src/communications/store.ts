@@ -46,7 +46,8 @@ export interface OutboundInput {
   debtId: string;
   customerId: string;
   deliveryMethod: DeliveryMethod;
-  step: number;
+  /** The strategy step it is made for (one per debt and step), or null for a message outside the strategy (a promise's reminder). */
+  step: number | null;
   templateId: string | null;
   templateVersion: number | null;
   /** The built-in template's name when `templateId` is null. */

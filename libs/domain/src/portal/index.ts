@@ -13,3 +13,4 @@ export * from './arrangements.js';
 export * from './authority.js';
 export * from './charges.js';
 export * from './states.js';
+export * from './reminders.js';

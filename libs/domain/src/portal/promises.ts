@@ -31,6 +31,10 @@ export interface PromiseRow {
   payment_method_label: string;
   status: 'active' | 'kept' | 'broken';
   payment_id: string | null;
+  /** The communication that reminded the customer the day before (reminders.ts), once. */
+  reminder_communication_id: string | null;
+  /** When the worker looks at the reminder again after the contact rules held it back (null: from the day before). */
+  reminder_next_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -50,7 +54,7 @@ export interface PaymentPromise {
 }
 
 /** A `date` column as `YYYY-MM-DD` (node-postgres reads one as local midnight). */
-const day = (d: string | Date): string =>
+export const calendarDay = (d: string | Date): string =>
   typeof d === 'string' ? d.slice(0, 10) : `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
 /** The public form of a row. */
@@ -61,7 +65,7 @@ export function toPromise(row: PromiseRow): PaymentPromise {
     debt: row.debt_id,
     amount: Number(row.amount),
     currency: row.currency,
-    pay_on: day(row.pay_on),
+    pay_on: calendarDay(row.pay_on),
     status: row.status,
     payment_method: { provider: row.payment_method_provider, label: row.payment_method_label },
     payment: row.payment_id,

@@ -18,7 +18,8 @@ export type ChangeName =
   | 'send_reconciled'
   | 'customer_erased'
   | 'instalment_charged'
-  | 'promise_charged';
+  | 'promise_charged'
+  | 'promise_reminded';
 
 /**
  * The outcome of one attempt: `none` when nothing is due (or all due rows are locked by others).

@@ -10,6 +10,7 @@
  * - `debt_taken_in`: `prepared`, `adjusted`, `resumed` debts, and `enriching` or `contact_failed`
  *   ones whose customer has a contact detail added or changed since;
  * - `strategy_step`: debts being worked whose next step is due;
+ * - `promise_reminded`: a pay-later promise's reminder the day before its date (reminders.ts);
  * - `send_retried`: `queued` communications whose next attempt has come (a temporary refusal's
  *   retry, or a hand-over whose worker stopped first), leased and handed over after the commit;
  * - `send_reconciled` (one at a time): communications marked handed over more than
@@ -40,6 +41,7 @@ import type { Logger } from '@dms/logger';
 import type { Clock } from '../changes/clock.js';
 import type { BatchOutcome, ChangeOutcome, TimedChange } from '../changes/types.js';
 import { claimQuery, dueHandOvers, dueIntake, dueReconcile, dueSteps, dueWaiting, oldestDueOf, type DueQuery } from './due.js';
+import { promiseReminders } from './reminders.js';
 import { handOverAll, type Handover, type SendDeps } from './send.js';
 
 /** What the engine needs beyond the database. */
@@ -203,5 +205,5 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
     oldestDue: (trx, clock, tenantIds) => oldestDueOf([dueReconcile(trx, clock, tenantIds, deps.reconcileAfterSeconds)], clock),
   };
 
-  return [intake, step, handOvers, reconcile];
+  return [intake, step, promiseReminders(deps), handOvers, reconcile];
 }
