@@ -81,6 +81,13 @@ describe('paying', () => {
     // The tenant's API shows it.
     const api = await me.api.get(`/debts/${debtId}/payments/${payment.id}`).expect(200);
     expect(api.body).toMatchObject({ status: 'succeeded', payment_provider: 'local' });
+    // Nothing is left to pay: the pay page says so, with no form, and a posted amount changes nothing.
+    const page = await agent.get(`/debts/${debtId}/pay`).expect(200);
+    expect(page.text).toContain('There is nothing to pay on this account');
+    expect(page.text).not.toContain('name="amount"');
+    const csrf = await csrfOf(agent, `/debts/${debtId}`);
+    await agent.post(`/debts/${debtId}/pay`).type('form').send({ _csrf: csrf, amount: '1.00' }).expect(409);
+    expect(await paymentsOf(debtId)).toHaveLength(1);
   });
 
   test('a part payment lowers the balance', async () => {

@@ -33,12 +33,14 @@ export function payRoutes(db: Knex, provider: PaymentProvider): Router {
   r.get('/debts/:id/pay', async (req, res) => {
     const b = await bounds(req);
     if (!b) return render(req, res, 'not-found', {}, 404);
+    if (b.max === 0) return amountPage(req, res, b, { nothingDue: true });
     await amountPage(req, res, b, { value: req.session.pay?.debtId === req.params.id ? req.session.pay.display : '' });
   });
 
   r.post('/debts/:id/pay', async (req, res) => {
     const b = await bounds(req);
     if (!b) return render(req, res, 'not-found', {}, 404);
+    if (b.max === 0) return amountPage(req, res, b, { nothingDue: true }, 409);
     const display = typeof req.body?.amount === 'string' ? (req.body.amount as string).slice(0, 30) : '';
     const amount = parseAmount(display, b.currency);
     const problem = amountProblem(amount, b);
