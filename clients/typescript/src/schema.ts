@@ -2607,7 +2607,7 @@ export type components = {
              * @description Stable error code; see the response descriptions.
              * @enum {string}
              */
-            code: "invalid_json" | "content_encoding_invalid" | "validation_failed" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query" | "idempotency_key_invalid" | "unsupported_api_version" | "invalid_token" | "insufficient_scope" | "resource_missing" | "route_not_found" | "method_not_allowed" | "invalid_state_transition" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "business_rule_violation" | "request_header_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "invalid_json" | "content_encoding_invalid" | "validation_failed" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query" | "idempotency_key_invalid" | "unsupported_api_version" | "invalid_token" | "insufficient_scope" | "resource_missing" | "route_not_found" | "method_not_allowed" | "invalid_state_transition" | "resource_conflict" | "idempotency_key_in_use" | "idempotency_response_erased" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "business_rule_violation" | "request_header_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description Human-readable explanation (generic for 5xx). */
             message: string;
             /** @description The parameter, header or body field at fault (`contact_details[0].value`). */
@@ -8253,6 +8253,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -8620,6 +8635,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -8834,6 +8864,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -9187,6 +9232,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -9714,6 +9774,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -10114,6 +10189,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -10328,6 +10418,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -10865,6 +10970,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -11246,6 +11366,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -11633,6 +11768,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -12001,6 +12151,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -12420,6 +12585,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -12785,6 +12965,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -13312,6 +13507,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -13727,6 +13937,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -14097,6 +14322,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -14314,6 +14554,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -14537,6 +14792,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -14754,6 +15024,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -14977,6 +15262,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -15194,6 +15494,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -15417,6 +15732,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -15637,6 +15967,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -15854,6 +16199,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -16238,6 +16598,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -16627,6 +17002,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "resource_conflict" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -17176,6 +17566,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -17395,6 +17800,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -17784,6 +18204,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -18333,6 +18768,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -18555,6 +19005,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -18774,6 +19239,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -19959,6 +20439,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -20327,6 +20822,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -20692,6 +21202,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition" | "resource_conflict";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -21221,6 +21746,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -21438,6 +21978,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -21661,6 +22216,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -21878,6 +22448,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -22101,6 +22686,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -22318,6 +22918,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -22541,6 +23156,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -22758,6 +23388,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -22981,6 +23626,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -23198,6 +23858,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition" | "resource_conflict";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -23421,6 +24096,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -23638,6 +24328,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition" | "resource_conflict";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -23861,6 +24566,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -24078,6 +24798,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition" | "resource_conflict";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -24301,6 +25036,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -24521,6 +25271,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -24737,6 +25502,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -24950,6 +25730,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -25334,6 +26129,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -25849,6 +26659,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -26063,6 +26888,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -27155,6 +27995,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -27351,6 +28206,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -27699,6 +28569,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "resource_conflict";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -28069,6 +28954,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -28283,6 +29183,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "resource_conflict";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -29589,6 +30504,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. `file_too_large`: The uploaded file exceeds the import size limit (`IMPORT_MAX_BYTES`, default 1 GiB). */
             413: {
                 headers: {
@@ -30404,6 +31334,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -30768,6 +31713,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -31168,6 +32128,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -31548,6 +32523,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -31760,6 +32750,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -31980,6 +32985,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -32190,6 +33210,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -32712,6 +33747,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -32923,6 +33973,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -33146,6 +34211,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -33363,6 +34443,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -33576,6 +34671,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -33786,6 +34896,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition" | "resource_conflict";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -34003,6 +35128,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -34390,6 +35530,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -34761,6 +35916,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -34977,6 +36147,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -35341,6 +36526,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -35554,6 +36754,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -35777,6 +36992,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -35994,6 +37224,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -36533,6 +37778,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -36677,6 +37935,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -36818,6 +38089,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
