@@ -42,7 +42,8 @@ async function idsOfCustomer(trx: Trx, tenantId: string, customerId: string): Pr
 
 /** True when a stored request path or response body names one of `ids` or holds one of `values` (from `erasable`). */
 export function concernsCustomer(path: string, body: string, ids: readonly string[], values: readonly string[]): boolean {
-  return ids.some((id) => path.includes(id) || body.includes(id)) || scrubStored(body, values) !== body;
+  // Compared with the body as scrubStored writes it (JSON re-serialised), not with its stored bytes.
+  return ids.some((id) => path.includes(id) || body.includes(id)) || scrubStored(body, values) !== scrubStored(body, []);
 }
 
 /**
