@@ -90,7 +90,11 @@ test('values sealed with A are re-sealed with B by a worker started with B,A; wi
   await worker.stop();
   const after = await keyIdsByColumn();
   expect(Object.values(after).flat()).not.toContain(boxA.keyId);
-  expect(Object.entries(after).filter(([, ids]) => ids.length)).toEqual(Object.entries(before).filter(([, ids]) => ids.length).map(([c]) => [c, [boxB.keyId]]));
+  expect(Object.entries(after).filter(([, ids]) => ids.length)).toEqual(
+    Object.entries(before)
+      .filter(([, ids]) => ids.length)
+      .map(([c]) => [c, [boxB.keyId]]),
+  );
   const [endpoint] = await own.db('webhook_endpoints').where({ id: seen.webhookId }).select('signing_secret_ciphertext', 'previous_signing_secret_ciphertext');
   expect([boxB.open(endpoint.signing_secret_ciphertext), boxB.open(endpoint.previous_signing_secret_ciphertext)]).toEqual(seen.secrets);
   // A second worker finds nothing left to do and changes nothing.
@@ -115,7 +119,10 @@ test('values sealed with A are re-sealed with B by a worker started with B,A; wi
 
 test('a value sealed with a key SECRETS_KEY lacks stops the worker with the config error naming SECRETS_KEY and the key id', async () => {
   const boxC = new SecretBox(C);
-  await own.db('customers').where({ id: seen.customerId }).update({ date_of_birth_encrypted: boxC.seal('1970-03-04') });
+  await own
+    .db('customers')
+    .where({ id: seen.customerId })
+    .update({ date_of_birth_encrypted: boxC.seal('1970-03-04') });
   const port = await freePort();
   const env = { ...SERVICE_ENV, DATABASE_URL: own.url };
   await expect(workerWith(B, env, port)).rejects.toThrow(/exited with code 1/);

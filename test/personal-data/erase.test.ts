@@ -162,7 +162,14 @@ describe('POST /customers/{id}/erase', () => {
     expect(await testDb()('customers').where({ tenant_id: acme.tenant.tenantId, first_name: person.values[0] }).pluck('id')).toEqual([]);
     // The same key with another request is still 422: the key stays taken.
     const [patch] = person.idempotent.filter((r) => r.method === 'patch');
-    expect((await acme.api.patch(patch!.path, { metadata: { x: '1' } }).set('Idempotency-Key', patch!.key).expect(422)).body.code).toBe('idempotency_key_reused');
+    expect(
+      (
+        await acme.api
+          .patch(patch!.path, { metadata: { x: '1' } })
+          .set('Idempotency-Key', patch!.key)
+          .expect(422)
+      ).body.code,
+    ).toBe('idempotency_key_reused');
     // A response about someone else, stored before the erasure, still replays.
     const again = await acme.api.post('/customers', other.body).set('Idempotency-Key', other.key).expect(201);
     expect(again.headers['idempotent-replayed']).toBe('true');

@@ -10,7 +10,6 @@
  */
 import type { Knex } from '@dms/db';
 import { openPersonal } from '../kernel/personal-box.js';
-import { tenantRows } from '../kernel/scoped.js';
 import { incomeAndExpendituresResource } from '../income-and-expenditure/resource.js';
 import { paymentsResource } from '../payments/resource.js';
 import { paymentPlansResource } from '../payment-plans/resource.js';
