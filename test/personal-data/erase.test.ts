@@ -2,11 +2,14 @@
  * `POST /customers/{id}/erase` (docs/api.md section 20, "Erasure"): refused with 409 naming the
  * debt while it is being worked, nothing changed; then every personal value is gone from every
  * text, JSON and date column of every table of the database, while amounts, statuses and ids stay;
- * `customer.erased` is recorded once; a second erasure changes nothing; bad input is a 400.
+ * `customer.erased` is recorded once; a second erasure changes nothing; bad input is a 400. Sealed
+ * values (dates of birth, statements, stored idempotent responses) are opened for the scan; a
+ * replay of a key whose stored response concerned the customer answers 410, running nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { COPY_COLUMNS, ERASED, OWNED_COLUMNS } from '@dms/domain/personal-data';
-import { closeHarness, signedInTenant, testDb } from '../support/harness.js';
+import { COPY_COLUMNS, ERASED, OWNED_COLUMNS, STORED_RESPONSES } from '@dms/domain/personal-data';
+import { SecretBox } from '@dms/secrets';
+import { SERVICE_ENV, closeHarness, signedInTenant, testDb } from '../support/harness.js';
 import { eventTypesFor } from '../support/debts.js';
 import { personWithHistory, type PersonFixture } from './fixture.js';
 
@@ -14,15 +17,22 @@ afterAll(closeHarness);
 
 let acme: Awaited<ReturnType<typeof signedInTenant>>;
 let person: PersonFixture;
+/** Another customer of the tenant created with an Idempotency-Key before the erasure, and its first response. */
+const other = { body: { kind: 'individual', first_name: 'Unrelated', last_name: 'Person' }, key: 'other-customer', response: {} as object };
 
 beforeAll(async () => {
   acme = await signedInTenant();
   person = await personWithHistory(acme.api, acme.tenant.tenantId);
+  other.response = (await acme.api.post('/customers', other.body).set('Idempotency-Key', other.key).expect(201)).body;
 });
 
-/** `table.column` of every text, JSON or date column of every table (partitions through their parent) holding any of `values`. */
+/**
+ * `table.column` of every text, JSON or date column of every table (partitions through their
+ * parent) holding any of `values`, in clear or inside a `SECRETS_KEY` ciphertext (opened).
+ */
 async function columnsHolding(values: readonly string[]): Promise<string[]> {
   const db = testDb();
+  const box = new SecretBox(SERVICE_ENV.SECRETS_KEY!);
   const { rows } = await db.raw<{ rows: { table_name: string; column_name: string }[] }>(`
     SELECT c.table_name, c.column_name FROM information_schema.columns c
     JOIN pg_class k ON k.relname = c.table_name AND k.relnamespace = 'public'::regnamespace
@@ -33,7 +43,8 @@ async function columnsHolding(values: readonly string[]): Promise<string[]> {
   const found: string[] = [];
   for (const { table_name, column_name } of rows) {
     const [hit] = await db(table_name).whereRaw('??::text LIKE ANY(?)', [column_name, patterns]).limit(1).select(db.raw('1'));
-    if (hit) found.push(`${table_name}.${column_name}`);
+    const sealed: string[] = hit ? [] : await db(table_name).whereRaw(`??::text LIKE 'v1.%'`, [column_name]).pluck(column_name);
+    if (hit || sealed.some((c) => values.some((v) => box.open(c).includes(v)))) found.push(`${table_name}.${column_name}`);
   }
   return found;
 }
@@ -78,10 +89,20 @@ describe('POST /customers/{id}/erase', () => {
     await acme.api.post(`/debts/${person.debtId}/withdraw`, { reason: 'closing the file' }).expect(200);
     // Every column holding the values is one the registry lists: nothing is left out of the erasure.
     const holding = await columnsHolding(person.values);
-    const registered = [...OWNED_COLUMNS, ...COPY_COLUMNS].map((c) => `${c.table}.${c.column}`);
+    const registered = [...OWNED_COLUMNS, ...COPY_COLUMNS, STORED_RESPONSES].map((c) => `${c.table}.${c.column}`);
     expect(holding.length).toBeGreaterThan(5);
-    // Among them: the statement's figures in its event, and the receiver's echo in the delivery errors.
-    expect(holding).toEqual(expect.arrayContaining(['events.data', 'webhook_deliveries.last_error', 'webhook_delivery_attempts.error']));
+    // Among them: the statement's figures in its event, the receiver's echo in the delivery errors,
+    // and, sealed, the date of birth, the statement's money groups and the stored idempotent responses.
+    expect(holding).toEqual(
+      expect.arrayContaining([
+        'events.data',
+        'webhook_deliveries.last_error',
+        'webhook_delivery_attempts.error',
+        'customers.date_of_birth_encrypted',
+        'income_and_expenditures.details_encrypted',
+        'idempotency_keys.response_body',
+      ]),
+    );
     expect(holding.filter((c) => !registered.includes(c))).toEqual([]);
     const before = (await acme.api.get(`/debts/${person.debtId}`).expect(200)).body;
     const payments = (await acme.api.get(`/debts/${person.debtId}/payments`).expect(200)).body.data;
@@ -118,6 +139,41 @@ describe('POST /customers/{id}/erase', () => {
     const errors = await testDb()('webhook_deliveries').where({ tenant_id: acme.tenant.tenantId }).whereNotNull('last_error').pluck('last_error');
     // (the full name "first last" is a value of its own, replaced whole)
     expect(errors).toEqual([`HTTP 422: {"error":"no account for ${ERASED}"}`]);
+  });
+
+  test("a replay of a key whose stored response concerned the customer is 410 idempotency_response_erased and runs nothing; another customer's replays", async () => {
+    const erased = await testDb()('idempotency_keys')
+      .where({ tenant_id: acme.tenant.tenantId })
+      .whereIn(
+        'key',
+        person.idempotent.map((r) => r.key),
+      )
+      .select('response_body', 'response_headers', 'erased_at');
+    expect(erased).toHaveLength(2);
+    expect(erased.every((r) => r.response_body === null && r.response_headers === null && r.erased_at !== null)).toBe(true);
+    for (const r of person.idempotent) {
+      const res = await acme.api[r.method](r.path, r.body).set('Idempotency-Key', r.key).expect(410);
+      expect(res.body).toMatchObject({ object: 'error', type: 'invalid_request_error', code: 'idempotency_response_erased', param: 'Idempotency-Key' });
+      expect(JSON.stringify(res.body)).not.toContain(person.values[0]!);
+      expect(res.headers['idempotent-replayed']).toBeUndefined();
+    }
+    // Nothing ran again: no second customer, the erased one unchanged.
+    expect((await acme.api.get(`/customers/${person.customerId}`).expect(200)).body.metadata).toEqual({ note: ERASED });
+    expect(await testDb()('customers').where({ tenant_id: acme.tenant.tenantId, first_name: person.values[0] }).pluck('id')).toEqual([]);
+    // The same key with another request is still 422: the key stays taken.
+    const [patch] = person.idempotent.filter((r) => r.method === 'patch');
+    expect(
+      (
+        await acme.api
+          .patch(patch!.path, { metadata: { x: '1' } })
+          .set('Idempotency-Key', patch!.key)
+          .expect(422)
+      ).body.code,
+    ).toBe('idempotency_key_reused');
+    // A response about someone else, stored before the erasure, still replays.
+    const again = await acme.api.post('/customers', other.body).set('Idempotency-Key', other.key).expect(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(other.response);
   });
 
   test('customer.erased is recorded once; a second erasure answers the same customer and records nothing', async () => {

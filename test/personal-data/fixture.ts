@@ -20,6 +20,8 @@ export interface PersonFixture {
   organisationId: string;
   debtId: string;
   communicationId: string;
+  /** The idempotent requests made about the customer (their stored responses hold its data): the creation and a PATCH. */
+  idempotent: { method: 'post' | 'patch'; path: string; body: object; key: string }[];
   /**
    * Every personal value given, as stored (the telephone number in E.164): first and last name,
    * e-mail, telephone, street, postcode, metadata note, date of birth, the inbound reply, then the
@@ -44,9 +46,10 @@ export async function personWithHistory(api: Api, tenantId: string): Promise<Per
   const housing = 1_000_000 + (parseInt(tag.slice(3, 8), 16) % 1_000_000);
   const { organisationId } = await seedParties(api);
   await api.post('/webhooks', { url: 'https://example.com/hooks', enabled_events: ['*'] }).expect(201);
-  const customer = await api.post('/customers', { kind: 'individual', first_name: first, last_name: last, date_of_birth: dob, metadata: { note } }).expect(201);
+  // Stored idempotent responses hold copies too: the creation's names the customer in its body only.
+  const created = { kind: 'individual', first_name: first, last_name: last, date_of_birth: dob, metadata: { note } };
+  const customer = await api.post('/customers', created).set('Idempotency-Key', `create-${tag}`).expect(201);
   const customerId = customer.body.id as string;
-  // A stored idempotent response holds a copy too.
   await api.patch(`/customers/${customerId}`, { metadata: { note } }).set('Idempotency-Key', `erase-${tag}`).expect(200);
   await api.post(`/customers/${customerId}/contact_details`, { type: 'email', value: email }).expect(201);
   await api.post(`/customers/${customerId}/contact_details`, { type: 'mobile_number', value: phone }).expect(201);
@@ -85,6 +88,10 @@ export async function personWithHistory(api: Api, tenantId: string): Promise<Per
     organisationId,
     debtId: debt.id,
     communicationId: communication!.id,
+    idempotent: [
+      { method: 'post', path: '/customers', body: created, key: `create-${tag}` },
+      { method: 'patch', path: `/customers/${customerId}`, body: { metadata: { note } }, key: `erase-${tag}` },
+    ],
     values: [first, last, email, phone, street, postcode, note, dob, reply, String(earnings), String(housing)],
   };
 }

@@ -20,18 +20,26 @@ export interface OwnSystem {
   env: Record<string, string>;
   /** A pool on its database (3 connections), for setup and checks. */
   db: Knex;
-  /** A tenant with a client of all scopes, its token from this issuer and an agent on this API. */
-  signedInTenant(): Promise<{ tenantId: string; api: ReturnType<typeof apiAs> }>;
+  /** A tenant with a client of all scopes (its credentials), its token from this issuer and an agent on this API. */
+  signedInTenant(): Promise<{ tenantId: string; api: ReturnType<typeof apiAs>; client: { clientId: string; clientSecret: string } }>;
+  /** An agent on this API with a token this issuer gave `client` (a client made on this database, by this or an earlier system). */
+  agentFor(client: { clientId: string; clientSecret: string }): Promise<ReturnType<typeof apiAs>>;
   /** Stops its services and closes the pool (the database is the caller's). */
   stop(): Promise<void>;
 }
 
+/** What a system may differ in from the suite's: settings, and the ports of an earlier system (so its clients' audience stays valid). */
+export interface OwnSystemOptions {
+  env?: Record<string, string>;
+  ports?: { auth: number; api: number };
+}
+
 /** Migrates the database at `databaseUrl` and starts the issuer and the API on it. */
-export async function startOwnSystem(databaseUrl: string): Promise<OwnSystem> {
+export async function startOwnSystem(databaseUrl: string, opts: OwnSystemOptions = {}): Promise<OwnSystem & { ports: { auth: number; api: number } }> {
   const db = createDb(databaseUrl, 3);
   await migrateLatest(db);
-  const authPort = await freePort();
-  const apiPort = await freePort();
+  const authPort = opts.ports?.auth ?? (await freePort());
+  const apiPort = opts.ports?.api ?? (await freePort());
   const env: Record<string, string> = {
     ...SERVICE_ENV,
     DATABASE_URL: databaseUrl,
@@ -39,6 +47,7 @@ export async function startOwnSystem(databaseUrl: string): Promise<OwnSystem> {
     API_AUDIENCE: `http://127.0.0.1:${apiPort}`,
     PUBLIC_BASE_URL: `http://127.0.0.1:${apiPort}`,
     DATA_DIR: await mkdtemp(join(tmpdir(), 'dms-own-system-')),
+    ...opts.env,
   };
   const services: RunningService[] = [];
   try {
@@ -48,16 +57,20 @@ export async function startOwnSystem(databaseUrl: string): Promise<OwnSystem> {
     await db.destroy();
     throw err;
   }
+  const agentFor = async (client: { clientId: string; clientSecret: string }) =>
+    apiAs(await tokenFor(client, { audience: env.API_AUDIENCE, issuer: env.AUTH_ISSUER }), env.API_AUDIENCE);
   return {
     env,
     db,
+    ports: { auth: authPort, api: apiPort },
     async signedInTenant() {
       const box = new SecretBox(env.SECRETS_KEY!);
       const tenant = await createTenant(db, 'Own Tenant');
-      const client = await createClient(db, box, { issuer: env.AUTH_ISSUER!, audience: env.API_AUDIENCE! }, { tenantId: tenant.id, name: 'tests' });
-      const token = await tokenFor({ clientId: client.client_id, clientSecret: client.client_secret }, { audience: env.API_AUDIENCE, issuer: env.AUTH_ISSUER });
-      return { tenantId: tenant.id, api: apiAs(token, env.API_AUDIENCE) };
+      const made = await createClient(db, box, { issuer: env.AUTH_ISSUER!, audience: env.API_AUDIENCE! }, { tenantId: tenant.id, name: 'tests' });
+      const client = { clientId: made.client_id, clientSecret: made.client_secret };
+      return { tenantId: tenant.id, api: await agentFor(client), client };
     },
+    agentFor,
     async stop() {
       await Promise.all(services.map((s) => s.stop()));
       await db.destroy();

@@ -2607,7 +2607,7 @@ export type components = {
              * @description Stable error code; see the response descriptions.
              * @enum {string}
              */
-            code: "invalid_json" | "content_encoding_invalid" | "validation_failed" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query" | "idempotency_key_invalid" | "unsupported_api_version" | "invalid_token" | "insufficient_scope" | "resource_missing" | "route_not_found" | "method_not_allowed" | "invalid_state_transition" | "resource_conflict" | "idempotency_key_in_use" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "business_rule_violation" | "request_header_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "invalid_json" | "content_encoding_invalid" | "validation_failed" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query" | "idempotency_key_invalid" | "unsupported_api_version" | "invalid_token" | "insufficient_scope" | "resource_missing" | "route_not_found" | "method_not_allowed" | "invalid_state_transition" | "resource_conflict" | "idempotency_key_in_use" | "idempotency_response_erased" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "business_rule_violation" | "request_header_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description Human-readable explanation (generic for 5xx). */
             message: string;
             /** @description The parameter, header or body field at fault (`contact_details[0].value`). */
@@ -8781,6 +8781,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -9148,6 +9163,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -9362,6 +9392,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -9715,6 +9760,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -10242,6 +10302,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -10642,6 +10717,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -10856,6 +10946,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -11393,6 +11498,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -11774,6 +11894,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -12161,6 +12296,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -12529,6 +12679,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -12948,6 +13113,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -13313,6 +13493,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -13840,6 +14035,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -14255,6 +14465,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -14625,6 +14850,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -14842,6 +15082,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -15065,6 +15320,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -15282,6 +15552,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -15505,6 +15790,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -15722,6 +16022,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -15945,6 +16260,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -16165,6 +16495,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -16382,6 +16727,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -16766,6 +17126,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -17155,6 +17530,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "resource_conflict" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -17704,6 +18094,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -17923,6 +18328,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -18312,6 +18732,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -18861,6 +19296,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -19083,6 +19533,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -19302,6 +19767,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -20487,6 +20967,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -20855,6 +21350,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -21220,6 +21730,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition" | "resource_conflict";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -21749,6 +22274,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -21966,6 +22506,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -22189,6 +22744,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -22406,6 +22976,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -22629,6 +23214,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -22846,6 +23446,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -23069,6 +23684,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -23286,6 +23916,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -23509,6 +24154,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -23726,6 +24386,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition" | "resource_conflict";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -23949,6 +24624,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -24166,6 +24856,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition" | "resource_conflict";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -24389,6 +25094,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -24606,6 +25326,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition" | "resource_conflict";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -24829,6 +25564,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -25049,6 +25799,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -25265,6 +26030,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -25478,6 +26258,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -25862,6 +26657,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -26377,6 +27187,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -26591,6 +27416,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -27683,6 +28523,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -27879,6 +28734,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -28227,6 +29097,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "resource_conflict";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -28597,6 +29482,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -28811,6 +29711,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "resource_conflict";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -30117,6 +31032,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. `file_too_large`: The uploaded file exceeds the import size limit (`IMPORT_MAX_BYTES`, default 1 GiB). */
             413: {
                 headers: {
@@ -30932,6 +31862,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -31296,6 +32241,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -31696,6 +32656,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -32076,6 +33051,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -32288,6 +33278,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -32508,6 +33513,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -32718,6 +33738,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -33240,6 +34275,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -33451,6 +34501,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -33674,6 +34739,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -33891,6 +34971,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -34104,6 +35199,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -34314,6 +35424,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition" | "resource_conflict";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -34531,6 +35656,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -34918,6 +36058,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -35289,6 +36444,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -35505,6 +36675,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -35869,6 +37054,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -36082,6 +37282,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -36305,6 +37520,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -36522,6 +37752,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use" | "invalid_state_transition";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };
@@ -37061,6 +38306,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -37205,6 +38463,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
+                    };
+                };
+            };
             /** @description `body_too_large`: The body exceeds 1 MiB. */
             413: {
                 headers: {
@@ -37346,6 +38617,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "idempotency_key_in_use";
+                    };
+                };
+            };
+            /** @description `idempotency_response_erased`: The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request. */
+            410: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "idempotency_response_erased";
                     };
                 };
             };

@@ -125,7 +125,7 @@ export const commonSpec = {
   API_AUDIENCE: str({ default: 'http://localhost:3000', desc: 'Audience (aud) identifying the resource API' }),
   SECRETS_KEY: secretsKeys({
     default: '',
-    desc: 'Base64 32-byte key(s), comma separated, encrypting stored secrets; the first encrypts, all decrypt (required in production)',
+    desc: 'Base64 32-byte key(s), comma separated, encrypting stored secrets; the first encrypts, all decrypt, and the worker re-seals values under the others at start (required in production)',
   }),
   SHUTDOWN_GRACE_SECONDS: num({ default: 10, desc: 'Seconds SIGTERM waits for in-flight work' }),
   // Read by the OpenTelemetry SDK itself (@dms/telemetry); listed here to be validated and documented.

@@ -68,6 +68,12 @@ export const ERROR_CODES = {
     description: "Another object already holds what this request needs (a debt's second active payment plan, a duplicate invoice reference).",
   },
   idempotency_key_in_use: { status: 409, type: 'conflict', description: 'A request with the same idempotency key is still being processed.' },
+  idempotency_response_erased: {
+    status: 410,
+    type: 'invalid_request_error',
+    description:
+      'The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request.',
+  },
   body_too_large: { status: 413, type: 'invalid_request_error', description: 'The body exceeds 1 MiB.' },
   file_too_large: {
     status: 413,

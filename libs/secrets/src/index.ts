@@ -75,6 +75,16 @@ export class SecretBox {
     }
   }
 
+  /** The id of the current (first) key: what `seal` writes after `v1.` (8 hex digits). */
+  get keyId(): string {
+    return this.#keys[0]!.id;
+  }
+
+  /** The ids of every key, the current one first. */
+  get keyIds(): string[] {
+    return this.#keys.map((k) => k.id);
+  }
+
   /** True when the ciphertext was sealed with a key other than the current (first) one. */
   needsReseal(ciphertext: string): boolean {
     return ciphertext.split('.')[1] !== this.#keys[0]!.id;

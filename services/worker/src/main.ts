@@ -20,7 +20,7 @@ import { ImportRunner } from './imports.js';
 import { resolveSecretsKey } from '@dms/config';
 import { paymentProviders } from '@dms/payments';
 import type { ChargeSaved } from '@dms/domain/portal';
-import { usePersonalDataKey } from '@dms/domain/kernel';
+import { resealAll, SealedKeyMissingError, usePersonalDataKey } from '@dms/domain/kernel';
 import { sealLegacyBirthDates } from '@dms/domain/customers';
 import { sealLegacyStatements } from '@dms/domain/income-and-expenditure';
 
@@ -31,6 +31,16 @@ usePersonalDataKey(resolveSecretsKey(cfg));
 // Dates of birth and statement details stored in clear before migrations 101 and 102 are sealed
 // once, at start (counts only are logged).
 log.info({ birth_dates: await sealLegacyBirthDates(db), statements: await sealLegacyStatements(db) }, 'legacy personal data sealed');
+// After a rotation of SECRETS_KEY, values sealed with an older key are sealed again with the first
+// one (deploy/README.md, "Rotating keys"); a value under a key no longer listed stops the start.
+try {
+  log.info({ resealed: await resealAll(db) }, 'sealed values under the current SECRETS_KEY');
+} catch (err) {
+  if (!(err instanceof SealedKeyMissingError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  await db.destroy();
+  process.exit(1);
+}
 const metrics = createWorkerMetrics({
   lags: () => readLags(db, worker.changes, cfg.WORKER_CLOCK_OFFSET_SECONDS, cfg.tenantIds),
   runway: () => readPartitionRunway(db),

@@ -15,3 +15,4 @@ export * from './validation.js';
 export * from './livemode.js';
 export * from './set-wise.js';
 export * from './personal-box.js';
+export * from './reseal.js';

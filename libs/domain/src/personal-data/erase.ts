@@ -2,7 +2,8 @@
  * Erasing a customer (docs/api.md section 20, "Erasure"; GDPR Article 17), in one transaction:
  * every personal column of the registry (registry.ts) is replaced by the marker in the customer's
  * own rows, and every copy of those values in stored events (so in webhook delivery bodies), the
- * errors of their deliveries, import rows and errors and stored responses is replaced too; stored
+ * errors of their deliveries, import rows and errors is replaced too; the stored idempotent
+ * responses that concern the customer are removed (stored-responses.ts); stored
  * statement events lose their money groups as the statements do; amounts, dates, statuses and ids stay, so
  * balances and payouts still reconcile. Refused while a debt is being worked or a payment is
  * pending. Records `customer.erased`; erasing an erased customer changes nothing.
@@ -27,6 +28,7 @@ import { clearedDetails, resealDetails } from '../income-and-expenditure/sealed.
 import { COPY_COLUMNS, ERASED, OWNED_COLUMNS, STATEMENT_DETAIL_GROUPS, STATEMENT_EVENTS, type CopyColumn, type OwnedColumn } from './registry.js';
 import { erasable, likePatterns, scrubJson, scrubStored, stringsIn } from './scrub.js';
 import { debtsOf, eventsAbout, ofCustomer, ofCustomerDebts } from './related.js';
+import { eraseStoredResponses } from './stored-responses.js';
 
 type Trx = Knex.Transaction;
 
@@ -56,8 +58,7 @@ function copyRows(trx: Trx, table: CopyColumn['table'], tenantId: string, custom
   if (table === 'webhook_delivery_attempts')
     return trx('webhook_delivery_attempts').whereIn('webhook_delivery_attempts.delivery_id', deliveries().select('webhook_deliveries.id'));
   if (table === 'import_errors') return tenantRows(trx, importErrorsResource, tenantId);
-  if (table === 'import_rows') return trx('import_rows').whereIn('import_rows.import_id', tenantRows(trx, importsResource, tenantId).select('imports.id'));
-  return trx('idempotency_keys').where('idempotency_keys.tenant_id', tenantId);
+  return trx('import_rows').whereIn('import_rows.import_id', tenantRows(trx, importsResource, tenantId).select('imports.id'));
 }
 
 /**
@@ -152,6 +153,7 @@ export async function eraseCustomerIn(trx: Trx, tenantId: string, customerId: st
   await refuseWhileWorked(trx, tenantId, customerId);
   const values = await personalValues(trx, tenantId, customerId);
   if (values.length) for (const c of COPY_COLUMNS) await scrubCopies(trx, c, tenantId, customerId, values);
+  await eraseStoredResponses(trx, tenantId, customerId, values);
   await clearStatementEvents(trx, tenantId, customerId);
   for (const table of new Set(OWNED_COLUMNS.map((c) => c.table))) {
     const set = Object.fromEntries(OWNED_COLUMNS.filter((c) => c.table === table).map((c) => [c.column, erasedValue(trx, c)]));

@@ -8,3 +8,4 @@ export * from './registry.js';
 export * from './scrub.js';
 export * from './erase.js';
 export * from './retention.js';
+export * from './stored-responses.js';

@@ -10,8 +10,9 @@
  *   encrypted at rest, opened, cleared as `cleared` does and sealed again);
  * - `copies`: a column that may hold copies of those values inside other text (stored events, and
  *   so webhook delivery bodies, which are rendered from them; a delivery's last error and its
- *   attempts' errors, which may echo a receiver's body; import rows and errors; stored idempotent
- *   responses): each copy of a value is replaced by the marker, the rest kept;
+ *   attempts' errors, which may echo a receiver's body; import rows and errors): each copy of a
+ *   value is replaced by the marker, the rest kept; stored idempotent responses are sealed, so
+ *   they are opened and removed whole when they concern the customer (stored-responses.ts);
  * - `statement events`: stored events whose object is a statement (`STATEMENT_EVENTS`): amounts
  *   cannot be found as copies of text, so the object's money groups are cleared as the row's are,
  *   and its group totals zeroed; `disposable_income` stays, as on the row.
@@ -33,7 +34,7 @@ export interface OwnedColumn {
 
 /** A column that may hold copies of personal values (`json`: jsonb; `text`: text, JSON or not). */
 export interface CopyColumn {
-  table: 'events' | 'webhook_deliveries' | 'webhook_delivery_attempts' | 'import_rows' | 'import_errors' | 'idempotency_keys';
+  table: 'events' | 'webhook_deliveries' | 'webhook_delivery_attempts' | 'import_rows' | 'import_errors';
   column: string;
   kind: 'json' | 'text';
   /** The columns that name one row (its primary key). */
@@ -76,5 +77,4 @@ export const COPY_COLUMNS: readonly CopyColumn[] = [
   { table: 'webhook_delivery_attempts', column: 'error', kind: 'text', key: ['delivery_id', 'attempt'] },
   { table: 'import_rows', column: 'cells', kind: 'json', key: ['import_id', 'row_number'] },
   { table: 'import_errors', column: 'message', kind: 'text', key: ['id'] },
-  { table: 'idempotency_keys', column: 'response_body', kind: 'text', key: ['tenant_id', 'client_id', 'key'] },
 ];

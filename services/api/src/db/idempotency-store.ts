@@ -11,7 +11,8 @@
  *
  * Stored response bodies are sealed with the `SECRETS_KEY` SecretBox: a replayed response can
  * carry a secret shown only once (a webhook endpoint's `signing_secret`), and secrets are never
- * kept in plain text.
+ * kept in plain text. A customer's erasure removes the responses that concerned them and sets
+ * `erased_at` (libs/domain's personal-data erasure); such a key answers `erased`.
  */
 import { randomUUID } from 'node:crypto';
 import { neverReachedDatabase, retryWhileUnavailable, type Knex } from '@dms/db';
@@ -44,6 +45,7 @@ export type ClaimResult =
   | { outcome: 'claimed'; claim: string }
   | { outcome: 'replay'; response: StoredResponse }
   | { outcome: 'in_use' }
+  | { outcome: 'erased' }
   | { outcome: 'mismatch'; method: string; path: string };
 
 /** Settings of the store. */
@@ -62,7 +64,8 @@ export interface IdempotencyStore {
   /**
    * Claims `scope.key` for `request`, or reports why not.
    * @returns `claimed` (run the request, then `complete` or `release`), `replay` (same request
-   *   completed before), `in_use` (same key still processing), `mismatch` (key used for another request)
+   *   completed before), `in_use` (same key still processing), `erased` (same request completed
+   *   before, its response removed by a customer's erasure), `mismatch` (key used for another request)
    */
   claim(scope: IdempotencyScope, request: IdempotentRequest): Promise<ClaimResult>;
   /**
@@ -103,6 +106,7 @@ interface KeyRow {
   response_status: number | null;
   response_headers: Record<string, string> | null;
   response_body: string | null;
+  erased_at: Date | null;
 }
 
 /**
@@ -123,7 +127,7 @@ export function createIdempotencyStore(db: Knex, box: SecretBox, opts: Idempoten
        ON CONFLICT (tenant_id, client_id, key) DO UPDATE SET
          fingerprint = EXCLUDED.fingerprint, method = EXCLUDED.method, path = EXCLUDED.path,
          state = 'processing', claim = EXCLUDED.claim, locked_at = now(), created_at = now(),
-         expires_at = EXCLUDED.expires_at, response_status = NULL, response_headers = NULL, response_body = NULL
+         expires_at = EXCLUDED.expires_at, response_status = NULL, response_headers = NULL, response_body = NULL, erased_at = NULL
        WHERE k.expires_at <= now()
           OR (k.state = 'processing' AND k.fingerprint = EXCLUDED.fingerprint
               AND k.locked_at <= now() - make_interval(secs => ?))
@@ -162,10 +166,11 @@ export function createIdempotencyStore(db: Knex, box: SecretBox, opts: Idempoten
         const row = await db<KeyRow>('idempotency_keys')
           .where(pk(scope))
           .where('expires_at', '>', db.fn.now())
-          .first('fingerprint', 'method', 'path', 'state', 'response_status', 'response_headers', 'response_body');
+          .first('fingerprint', 'method', 'path', 'state', 'response_status', 'response_headers', 'response_body', 'erased_at');
         if (!row) continue;
         if (row.fingerprint !== request.fingerprint) return { outcome: 'mismatch', method: row.method, path: row.path };
         if (row.state === 'processing') return { outcome: 'in_use' };
+        if (row.erased_at) return { outcome: 'erased' };
         return {
           outcome: 'replay',
           response: { status: row.response_status!, headers: row.response_headers ?? {}, body: row.response_body === null ? '' : box.open(row.response_body) },

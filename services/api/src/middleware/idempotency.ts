@@ -6,6 +6,9 @@
  * - The same key with another request: 422 `idempotency_key_reused`.
  * - The same key while the first request is still running (here or on another instance): 409
  *   `idempotency_key_in_use`.
+ * - The same key and request after the customer its stored response concerned was erased (the
+ *   response removed with their data, docs/api.md section 20): 410 `idempotency_response_erased`;
+ *   the request does not run again.
  * - Only outcomes a retry would reproduce are stored: successes and business 4xx. Server faults
  *   (5xx) and answers that depend on the moment or the credentials (401, 403, 429) give the key
  *   back, so a retry runs again.
@@ -105,7 +108,7 @@ function recordOutcome(req: Request, res: Response, store: IdempotencyStore, sco
 /**
  * Builds the middleware.
  * @throws (to `next`) ApiError 400 `idempotency_key_invalid`, 409 `idempotency_key_in_use`,
- *   422 `idempotency_key_reused`
+ *   410 `idempotency_response_erased`, 422 `idempotency_key_reused`
  */
 export function idempotency(store: IdempotencyStore): RequestHandler {
   let lastPurge = 0;
@@ -142,6 +145,14 @@ export function idempotency(store: IdempotencyStore): RequestHandler {
           new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry once it has finished.', {
             param: IDEMPOTENCY_HEADER,
           }),
+        );
+      case 'erased':
+        return next(
+          new ApiError(
+            'idempotency_response_erased',
+            'The response stored for this Idempotency-Key concerned a customer since erased and was removed with their data; the request was not run again. Use a new key for a new request.',
+            { param: IDEMPOTENCY_HEADER },
+          ),
         );
       case 'mismatch':
         return next(

@@ -99,7 +99,7 @@ function errorCodesOf(op: Operation): ErrorCode[] {
     for (const c of ['invalid_json', 'content_encoding_invalid', 'validation_failed', 'body_too_large', 'unsupported_media_type'] as const) codes.add(c);
   }
   if (isWrite(op)) {
-    for (const c of ['idempotency_key_invalid', 'idempotency_key_in_use', 'idempotency_key_reused'] as const) codes.add(c);
+    for (const c of ['idempotency_key_invalid', 'idempotency_key_in_use', 'idempotency_response_erased', 'idempotency_key_reused'] as const) codes.add(c);
   }
   const query = queryProperties(op);
   if (query.after) codes.add('parameter_invalid').add('parameters_exclusive').add('invalid_cursor');
