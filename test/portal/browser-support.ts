@@ -124,8 +124,13 @@ export async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(dir, `${name}-${page.viewportSize()?.width ?? 0}.png`), fullPage: true });
 }
 
-/** What is focused: its tag, its text (`#id` for a field) and whether an outline or box-shadow marks it. */
+/**
+ * What is focused: its tag, its text (`#id` for a field) and whether an outline or box-shadow marks
+ * it. Waits for the page's `load` first: after a navigation the heading can be in the DOM before
+ * the stylesheet has arrived (a loaded machine), and the focus ring is the stylesheet's.
+ */
 export async function focused(page: Page): Promise<{ tag: string; text: string; visible: boolean }> {
+  await page.waitForLoadState('load');
   return (await page.evaluate(`(() => {
     const el = document.activeElement;
     if (!el || el === document.body) return { tag: 'body', text: '', visible: false };
