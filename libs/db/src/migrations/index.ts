@@ -54,6 +54,7 @@ import * as paymentPromises from './097_payment_promises.js';
 import * as proposals from './098_proposals.js';
 import * as sealedBirthDates from './101_sealed_birth_dates.js';
 import * as sealedStatementDetails from './102_sealed_statement_details.js';
+import * as planActors from './107_plan_actors.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -113,4 +114,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['098_proposals', proposals],
   ['101_sealed_birth_dates', sealedBirthDates],
   ['102_sealed_statement_details', sealedStatementDetails],
+  ['107_plan_actors', planActors],
 ];
