@@ -32,7 +32,13 @@ test('old plans keep their rows and have no saved method; the new tables keep th
   await migrateLatest(db);
 
   const after = await db('payment_plans').where({ id: 'pp_old' }).first();
-  expect(after).toEqual({ ...before, payment_method_provider: null, payment_method_reference: null, payment_method_label: null, authority_canceled_at: null });
+  expect(after).toMatchObject({
+    ...before,
+    payment_method_provider: null,
+    payment_method_reference: null,
+    payment_method_label: null,
+    authority_canceled_at: null,
+  });
 
   const charge = (id: string, due_on: string) => ({ id, tenant_id: 'ten_old', payment_plan_id: 'pp_old', sequence: 1, due_on, outcome: 'succeeded' });
   await db('instalment_charges').insert(charge('ich_1', '2026-01-01'));

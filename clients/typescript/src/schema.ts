@@ -3784,6 +3784,13 @@ export type components = {
                 metadata: {
                     [key: string]: string;
                 };
+                /** @description Who made the change the plan shows last (and its event): the client id, `operator:<client id>`, `customer:<cus_id>` (the portal) or `system` (the worker); null for a plan last changed before it was recorded. */
+                whodunnit: string | null;
+                /**
+                 * @description Where that change came from: `api`, `portal` or `worker`.
+                 * @enum {string|null}
+                 */
+                source: "api" | "portal" | "worker" | null;
                 /** @description The saved method the worker charges on each due date (plans agreed on the portal, docs/api.md section 18); absent otherwise. */
                 payment_method?: {
                     /** @description The payment provider that saved the method. */
@@ -4547,6 +4554,13 @@ export type components = {
                 metadata: {
                     [key: string]: string;
                 };
+                /** @description Who made the change the plan shows last (and its event): the client id, `operator:<client id>`, `customer:<cus_id>` (the portal) or `system` (the worker); null for a plan last changed before it was recorded. */
+                whodunnit: string | null;
+                /**
+                 * @description Where that change came from: `api`, `portal` or `worker`.
+                 * @enum {string|null}
+                 */
+                source: "api" | "portal" | "worker" | null;
                 /** @description The saved method the worker charges on each due date (plans agreed on the portal, docs/api.md section 18); absent otherwise. */
                 payment_method?: {
                     /** @description The payment provider that saved the method. */
@@ -5532,6 +5546,13 @@ export type components = {
                 metadata: {
                     [key: string]: string;
                 };
+                /** @description Who made the change the plan shows last (and its event): the client id, `operator:<client id>`, `customer:<cus_id>` (the portal) or `system` (the worker); null for a plan last changed before it was recorded. */
+                whodunnit: string | null;
+                /**
+                 * @description Where that change came from: `api`, `portal` or `worker`.
+                 * @enum {string|null}
+                 */
+                source: "api" | "portal" | "worker" | null;
                 /** @description The saved method the worker charges on each due date (plans agreed on the portal, docs/api.md section 18); absent otherwise. */
                 payment_method?: {
                     /** @description The payment provider that saved the method. */
@@ -5775,6 +5796,13 @@ export type components = {
             metadata: {
                 [key: string]: string;
             };
+            /** @description Who made the change the plan shows last (and its event): the client id, `operator:<client id>`, `customer:<cus_id>` (the portal) or `system` (the worker); null for a plan last changed before it was recorded. */
+            whodunnit: string | null;
+            /**
+             * @description Where that change came from: `api`, `portal` or `worker`.
+             * @enum {string|null}
+             */
+            source: "api" | "portal" | "worker" | null;
             /** @description The saved method the worker charges on each due date (plans agreed on the portal, docs/api.md section 18); absent otherwise. */
             payment_method?: {
                 /** @description The payment provider that saved the method. */
@@ -6810,6 +6838,13 @@ export type components = {
                     metadata: {
                         [key: string]: string;
                     };
+                    /** @description Who made the change the plan shows last (and its event): the client id, `operator:<client id>`, `customer:<cus_id>` (the portal) or `system` (the worker); null for a plan last changed before it was recorded. */
+                    whodunnit: string | null;
+                    /**
+                     * @description Where that change came from: `api`, `portal` or `worker`.
+                     * @enum {string|null}
+                     */
+                    source: "api" | "portal" | "worker" | null;
                     /** @description The saved method the worker charges on each due date (plans agreed on the portal, docs/api.md section 18); absent otherwise. */
                     payment_method?: {
                         /** @description The payment provider that saved the method. */
@@ -7948,6 +7983,13 @@ export type components = {
                 metadata: {
                     [key: string]: string;
                 };
+                /** @description Who made the change the plan shows last (and its event): the client id, `operator:<client id>`, `customer:<cus_id>` (the portal) or `system` (the worker); null for a plan last changed before it was recorded. */
+                whodunnit: string | null;
+                /**
+                 * @description Where that change came from: `api`, `portal` or `worker`.
+                 * @enum {string|null}
+                 */
+                source: "api" | "portal" | "worker" | null;
                 /** @description The saved method the worker charges on each due date (plans agreed on the portal, docs/api.md section 18); absent otherwise. */
                 payment_method?: {
                     /** @description The payment provider that saved the method. */

@@ -55,6 +55,7 @@ import * as proposals from './098_proposals.js';
 import * as sealedBirthDates from './101_sealed_birth_dates.js';
 import * as sealedStatementDetails from './102_sealed_statement_details.js';
 import * as promiseReminders from './105_promise_reminders.js';
+import * as planActors from './107_plan_actors.js';
 import * as erasedIdempotentResponses from './108_erased_idempotent_responses.js';
 
 export interface Migration {
@@ -116,5 +117,6 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['101_sealed_birth_dates', sealedBirthDates],
   ['102_sealed_statement_details', sealedStatementDetails],
   ['105_promise_reminders', promiseReminders],
+  ['107_plan_actors', planActors],
   ['108_erased_idempotent_responses', erasedIdempotentResponses],
 ];

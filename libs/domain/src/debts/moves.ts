@@ -65,7 +65,7 @@ export async function moveLockedDebt(
 ): Promise<Debt> {
   const plan = PLAN_AWARE.includes(move) ? await lockActivePlan(trx, tenantId, locked.id) : undefined;
   const to = requireTransition(locked.status, move, plan !== undefined);
-  if (plan && PLAN_ENDING.includes(move)) await cancelPlan(trx, tenantId, plan);
+  if (plan && PLAN_ENDING.includes(move)) await cancelPlan(trx, tenantId, plan, note.whodunnit);
   const [row] = await tenantRows(trx, debtsResource, tenantId)
     .where('debts.id', locked.id)
     .update({
@@ -140,7 +140,7 @@ export async function countMoney(
   note: StatusNote,
   plan?: PaymentPlanRow,
 ): Promise<Debt> {
-  const completed = delta > 0 && plan ? await payIntoPlan(trx, tenantId, plan, delta) : false;
+  const completed = delta > 0 && plan ? await payIntoPlan(trx, tenantId, plan, delta, note.whodunnit) : false;
   const changes = { amount_paid: debt.amount_paid + delta };
   const move = moneyMove(debt, delta, completed) ?? (delta > 0 && DEBT_MACHINE.allows(debt.status, 'establish-contact') ? 'establish-contact' : undefined);
   if (move === undefined) return updateLockedDebt(trx, tenantId, debt.id, changes);

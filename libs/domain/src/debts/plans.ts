@@ -72,16 +72,21 @@ export async function createPlan(
       await checkTerms(trx, tenantId, input);
       const move = await planMove(trx, debt, input.start_on);
       const schedule = freshInstalments(scheduled(() => buildSchedule({ amount: debt.amount_remaining, ...termsOf(input) })));
-      const plan = await insertPlan(trx, tenantId, {
-        debtId: debt.id,
-        frequency: input.frequency,
-        startOn: input.start_on,
-        graceDays: input.grace_days ?? 5,
-        amountTotal: debt.amount_remaining,
-        schedule,
-        metadata: input.metadata,
-        paymentMethod,
-      });
+      const plan = await insertPlan(
+        trx,
+        tenantId,
+        {
+          debtId: debt.id,
+          frequency: input.frequency,
+          startOn: input.start_on,
+          graceDays: input.grace_days ?? 5,
+          amountTotal: debt.amount_remaining,
+          schedule,
+          metadata: input.metadata,
+          paymentMethod,
+        },
+        note.whodunnit,
+      );
       await moveLockedDebt(trx, tenantId, debt, move, { ...note, context: `payment_plan.created: ${plan.id}` });
       return plan;
     });
@@ -128,27 +133,29 @@ export async function lockPlan(trx: Knex.Transaction, tenantId: string, id: stri
 
 /**
  * New terms for what is unpaid (`payment_plan.updated`); paid instalments stay.
+ * @param whodunnit the client id or `operator:<client id>`
  * @throws ApiError 404, 409 `invalid_state_transition` (plan not active), 422 as for create
  */
-export function reschedulePlan(db: Knex, tenantId: string, id: string, input: PaymentPlanReschedule): Promise<PaymentPlan> {
+export function reschedulePlan(db: Knex, tenantId: string, id: string, input: PaymentPlanReschedule, whodunnit: string): Promise<PaymentPlan> {
   return db.transaction(async (trx) => {
     const { plan } = await lockPlan(trx, tenantId, id);
     requirePlanTransition(plan.status, 'change');
     await checkTerms(trx, tenantId, input);
     const schedule = scheduled(() => rescheduleUnpaid(plan.schedule, termsOf(input)));
-    return writePlan(trx, tenantId, plan, 'change', { schedule, frequency: input.frequency, start_on: input.start_on }, 'payment_plan.updated');
+    return writePlan(trx, tenantId, plan, 'change', { schedule, frequency: input.frequency, start_on: input.start_on }, 'payment_plan.updated', whodunnit);
   });
 }
 
 /**
  * Shifts every unpaid instalment `days` later (`payment_plan.updated`).
+ * @param whodunnit the client id or `operator:<client id>`
  * @throws ApiError 404, 409 `invalid_state_transition` (plan not active)
  */
-export function delayPlan(db: Knex, tenantId: string, id: string, days: number): Promise<PaymentPlan> {
+export function delayPlan(db: Knex, tenantId: string, id: string, days: number, whodunnit: string): Promise<PaymentPlan> {
   return db.transaction(async (trx) => {
     const { plan } = await lockPlan(trx, tenantId, id);
     requirePlanTransition(plan.status, 'change');
-    return writePlan(trx, tenantId, plan, 'change', { schedule: delayUnpaid(plan.schedule, days) }, 'payment_plan.updated');
+    return writePlan(trx, tenantId, plan, 'change', { schedule: delayUnpaid(plan.schedule, days) }, 'payment_plan.updated', whodunnit);
   });
 }
 
@@ -160,7 +167,7 @@ export function cancelPaymentPlan(db: Knex, tenantId: string, id: string, note: 
   return db.transaction(async (trx) => {
     const { debt, plan } = await lockPlan(trx, tenantId, id);
     requirePlanTransition(plan.status, 'cancel');
-    const canceled = await cancelPlan(trx, tenantId, plan);
+    const canceled = await cancelPlan(trx, tenantId, plan, note.whodunnit);
     if (debt.status === 'paying') await moveLockedDebt(trx, tenantId, debt, 'cancel-plan', { ...note, context: `payment_plan.canceled: ${plan.id}` });
     return canceled;
   });
@@ -183,7 +190,7 @@ export async function breakPlanIfMissed(trx: Knex.Transaction, tenantId: string,
   if (!missed) return undefined;
   const first = schedule.find((i, n) => i.status === 'missed' && plan.schedule[n]!.status !== 'missed')!;
   const context = `payment_plan.broken: ${plan.id}, instalment ${first.sequence} due ${first.due_on} unpaid after ${plan.grace_days} grace days`;
-  await writePlan(trx, tenantId, plan, 'break', { schedule }, 'payment_plan.broken');
+  await writePlan(trx, tenantId, plan, 'break', { schedule }, 'payment_plan.broken', SYSTEM_ACTOR);
   await moveLockedDebt(trx, tenantId, debt, 'default', { whodunnit: SYSTEM_ACTOR, context });
   return context;
 }
@@ -202,7 +209,7 @@ async function catchUpAfterProtection(trx: Knex.Transaction, tenantId: string, d
   const next = plan && nextUnpaid(plan.schedule);
   const days = next ? daysBetween(next.due_on, today) : 0;
   if (days <= 0) return 0;
-  await writePlan(trx, tenantId, plan!, 'change', { schedule: delayUnpaid(plan!.schedule, days) }, 'payment_plan.updated');
+  await writePlan(trx, tenantId, plan!, 'change', { schedule: delayUnpaid(plan!.schedule, days) }, 'payment_plan.updated', SYSTEM_ACTOR);
   return days;
 }
 

@@ -50,7 +50,7 @@ async function lockForTimeToPay(
 export function delayNextInstalment(db: Knex, tenantId: string, id: string, days: number, actor: string): Promise<PaymentPlan> {
   return db.transaction(async (trx) => {
     const { plan } = await lockForTimeToPay(trx, tenantId, id, actor, 'delayed');
-    return writePlan(trx, tenantId, plan, 'change', { schedule: delayUnpaid(plan.schedule, days, 'delayed') }, 'payment_plan.updated');
+    return writePlan(trx, tenantId, plan, 'change', { schedule: delayUnpaid(plan.schedule, days, 'delayed') }, 'payment_plan.updated', actor);
   });
 }
 
@@ -69,6 +69,6 @@ export function changeInstalmentDay(db: Knex, tenantId: string, id: string, next
       throw new ApiError('business_rule_violation', message, { param: 'next_due_on' });
     }
     const schedule = redateUnpaid(plan.schedule, plan.frequency, nextDueOn, 'day_changed');
-    return writePlan(trx, tenantId, plan, 'change', { schedule }, 'payment_plan.updated');
+    return writePlan(trx, tenantId, plan, 'change', { schedule }, 'payment_plan.updated', actor);
   });
 }

@@ -16,6 +16,7 @@ import {
   timestampProperties,
   type Static,
 } from '../kernel/schemas.js';
+import { ACTOR_SOURCES } from '../kernel/actors.js';
 import { FREQUENCIES, MAX_INSTALMENTS } from './schedule.js';
 import type { Instalment as StoredInstalment } from './instalments.js';
 import { INSTALMENT_STATUSES, PLAN_STATUSES } from './states.js';
@@ -101,6 +102,13 @@ const planProperties = {
   amount_paid: Type.Integer(),
   schedule: Type.Array(ShownInstalment),
   metadata: metadataSchema,
+  whodunnit: Nullable(
+    Type.String({
+      description:
+        'Who made the change the plan shows last (and its event): the client id, `operator:<client id>`, `customer:<cus_id>` (the portal) or `system` (the worker); null for a plan last changed before it was recorded.',
+    }),
+  ),
+  source: Nullable(StringEnum(ACTOR_SOURCES, { description: 'Where that change came from: `api`, `portal` or `worker`.' })),
   payment_method: Type.Optional(
     Type.Object(
       {
@@ -140,6 +148,8 @@ export const PaymentPlanRow = Type.Object({
   payment_method_reference: Type.Optional(Nullable(Type.String())),
   payment_method_label: Type.Optional(Nullable(Type.String())),
   authority_canceled_at: Type.Optional(Nullable(Type.Unsafe<Date>({}))),
+  whodunnit: Type.Optional(Nullable(Type.String())),
+  source: Type.Optional(Nullable(StringEnum(ACTOR_SOURCES))),
 });
 
 export type PaymentPlanCreate = Static<typeof PaymentPlanCreate>;

@@ -3,10 +3,13 @@
  * row lock, a new plan, and the writes that payments, debt moves and the worker make to a plan,
  * each with its `payment_plan.*` event in the caller's transaction. Status changes are decided by
  * PLAN_MACHINE (states.ts). Callers lock the debt first, then the plan (one lock order everywhere,
- * so no deadlock): the debt's own store (debts/plans.ts, debts/moves.ts) and payments do.
+ * so no deadlock): the debt's own store (debts/plans.ts, debts/moves.ts) and payments do. Every
+ * write records who made it (`whodunnit`, and the `source` that follows from it, kernel/actors.ts),
+ * so each event's plan names its actor.
  */
 import type { Knex } from '@dms/db';
 import { newId } from '@dms/ids';
+import { actorSource } from '../kernel/actors.js';
 import { recordEvent } from '../kernel/outbox.js';
 import type { EventOf } from '../kernel/resource.js';
 import { findOwned, tenantRows } from '../kernel/scoped.js';
@@ -36,6 +39,8 @@ export function toPaymentPlan(row: PaymentPlanRow, today = formatDay(new Date())
     amount_paid: row.amount_paid,
     schedule: row.schedule.map((i) => ({ ...i, status: shownInstalmentStatus(i.status, i.due_on, today) })),
     metadata: row.metadata,
+    whodunnit: row.whodunnit ?? null,
+    source: row.source ?? null,
     ...(row.payment_method_reference
       ? {
           payment_method: {
@@ -84,8 +89,16 @@ export interface PlanPaymentMethod {
   label: string;
 }
 
-/** Inserts an active plan of the locked debt and records `payment_plan.created`. */
-export async function insertPlan(trx: Knex.Transaction, tenantId: string, plan: NewPlan): Promise<PaymentPlan> {
+/** The actor columns of a plan write by `whodunnit` (kernel/actors.ts). */
+function actorColumns(whodunnit: string): { whodunnit: string; source: string } {
+  return { whodunnit, source: actorSource(whodunnit) };
+}
+
+/**
+ * Inserts an active plan of the locked debt and records `payment_plan.created`.
+ * @param whodunnit who made it: the client id, `operator:<client id>`, `customer:<cus_id>` or `system`
+ */
+export async function insertPlan(trx: Knex.Transaction, tenantId: string, plan: NewPlan, whodunnit: string): Promise<PaymentPlan> {
   const [row] = await trx(paymentPlansResource.table)
     .insert({
       id: newId(paymentPlansResource.idPrefix),
@@ -101,6 +114,7 @@ export async function insertPlan(trx: Knex.Transaction, tenantId: string, plan: 
       payment_method_provider: plan.paymentMethod?.provider ?? null,
       payment_method_reference: plan.paymentMethod?.reference ?? null,
       payment_method_label: plan.paymentMethod?.label ?? null,
+      ...actorColumns(whodunnit),
     })
     .returning('*');
   const created = toPaymentPlan(row as PaymentPlanRow);
@@ -119,7 +133,8 @@ export interface PlanChange {
 }
 
 /**
- * Applies `move` to a locked plan (PLAN_MACHINE decides its status), writes `change` and records `event`.
+ * Applies `move` to a locked plan (PLAN_MACHINE decides its status), writes `change` and records
+ * `event`, the plan naming `whodunnit` and its `source`.
  * @returns the plan after the change
  * @throws ApiError 409 `invalid_state_transition` when the plan is not active
  */
@@ -130,8 +145,9 @@ export async function writePlan(
   move: PlanMove,
   change: PlanChange,
   event: PlanEvent,
+  whodunnit: string,
 ): Promise<PaymentPlan> {
-  const columns: Record<string, unknown> = { ...change, status: PLAN_MACHINE.require(plan.status, move), updated_at: trx.fn.now() };
+  const columns: Record<string, unknown> = { ...change, ...actorColumns(whodunnit), status: PLAN_MACHINE.require(plan.status, move), updated_at: trx.fn.now() };
   if (change.schedule) {
     columns.schedule = JSON.stringify(change.schedule);
     columns.next_due_on = nextDueOn(change.schedule);
@@ -144,10 +160,10 @@ export async function writePlan(
 
 /**
  * Pays `amount` of a succeeded payment into the locked plan's oldest unpaid instalments; the plan
- * completes when all are paid.
+ * completes when all are paid. `whodunnit` is the payment's (the worker's charge: `system`).
  * @returns whether the plan completed
  */
-export async function payIntoPlan(trx: Knex.Transaction, tenantId: string, plan: PaymentPlanRow, amount: number): Promise<boolean> {
+export async function payIntoPlan(trx: Knex.Transaction, tenantId: string, plan: PaymentPlanRow, amount: number, whodunnit: string): Promise<boolean> {
   const { schedule, applied } = allocate(plan.schedule, amount);
   if (applied === 0) return false;
   const completed = allPaid(schedule);
@@ -158,11 +174,12 @@ export async function payIntoPlan(trx: Knex.Transaction, tenantId: string, plan:
     completed ? 'complete' : 'change',
     { schedule, amount_paid: plan.amount_paid + applied },
     completed ? 'payment_plan.completed' : 'payment_plan.updated',
+    whodunnit,
   );
   return completed;
 }
 
-/** Cancels the locked active plan (debt settled, withdrawn, or the client's cancel). */
-export function cancelPlan(trx: Knex.Transaction, tenantId: string, plan: PaymentPlanRow): Promise<PaymentPlan> {
-  return writePlan(trx, tenantId, plan, 'cancel', {}, 'payment_plan.canceled');
+/** Cancels the locked active plan (debt settled, withdrawn, or the client's cancel) as `whodunnit`. */
+export function cancelPlan(trx: Knex.Transaction, tenantId: string, plan: PaymentPlanRow, whodunnit: string): Promise<PaymentPlan> {
+  return writePlan(trx, tenantId, plan, 'cancel', {}, 'payment_plan.canceled', whodunnit);
 }

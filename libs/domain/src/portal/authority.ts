@@ -33,6 +33,6 @@ export async function cancelAuthority(db: Knex, tenantId: string, customerId: st
     if (!plan?.payment_method_reference || plan.authority_canceled_at)
       throw new ApiError('invalid_state_transition', 'The debt has no plan whose saved payment method is charged.');
     const { rows } = await trx.raw('SELECT tenant_now(?) AS now', [tenantId]);
-    return writePlan(trx, tenantId, plan, 'change', { authority_canceled_at: rows[0].now as Date }, 'payment_plan.updated');
+    return writePlan(trx, tenantId, plan, 'change', { authority_canceled_at: rows[0].now as Date }, 'payment_plan.updated', `customer:${customerId}`);
   });
 }

@@ -106,7 +106,7 @@ export const paymentPlanOperations: AnyOperation[] = [
       'New `frequency`, `start_on` and `instalment_amount` or `instalment_count` for the unpaid amount; paid instalments stay. Only an active plan (409).',
     body: { name: 'PaymentPlanReschedule', schema: PaymentPlanReschedule },
     errors: ['invalid_state_transition', 'business_rule_violation'],
-    handler: (i) => show.one(i, reschedulePlan(i.ctx.db, i.tenantId, i.params.id, i.body)),
+    handler: (i) => show.one(i, reschedulePlan(i.ctx.db, i.tenantId, i.params.id, i.body, actor(i).whodunnit)),
   }),
   defineOperation({
     ...scheduleChange,
@@ -116,7 +116,7 @@ export const paymentPlanOperations: AnyOperation[] = [
     description: 'Shifts every unpaid instalment `days` (1 to 90) later. Only an active plan (409).',
     body: { name: 'PaymentPlanDelay', schema: PaymentPlanDelay },
     errors: ['invalid_state_transition'],
-    handler: (i) => show.one(i, delayPlan(i.ctx.db, i.tenantId, i.params.id, i.body.days)),
+    handler: (i) => show.one(i, delayPlan(i.ctx.db, i.tenantId, i.params.id, i.body.days, actor(i).whodunnit)),
   }),
   defineOperation({
     ...scheduleChange,
