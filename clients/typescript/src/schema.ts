@@ -4932,6 +4932,13 @@ export type components = {
                 metadata: {
                     [key: string]: string;
                 };
+                /** @description Who made the change the plan shows last (and its event): the client id, `operator:<client id>`, `customer:<cus_id>` (the portal) or `system` (the worker); null for a plan last changed before it was recorded. */
+                whodunnit: string | null;
+                /**
+                 * @description Where that change came from: `api`, `portal` or `worker`.
+                 * @enum {string|null}
+                 */
+                source: "api" | "portal" | "worker" | null;
                 /** @description The saved method the worker charges on each due date (plans agreed on the portal, docs/api.md section 18); absent otherwise. */
                 payment_method?: {
                     /** @description The payment provider that saved the method. */
@@ -8253,6 +8260,13 @@ export type components = {
                 metadata: {
                     [key: string]: string;
                 };
+                /** @description Who made the change the plan shows last (and its event): the client id, `operator:<client id>`, `customer:<cus_id>` (the portal) or `system` (the worker); null for a plan last changed before it was recorded. */
+                whodunnit: string | null;
+                /**
+                 * @description Where that change came from: `api`, `portal` or `worker`.
+                 * @enum {string|null}
+                 */
+                source: "api" | "portal" | "worker" | null;
                 /** @description The saved method the worker charges on each due date (plans agreed on the portal, docs/api.md section 18); absent otherwise. */
                 payment_method?: {
                     /** @description The payment provider that saved the method. */
