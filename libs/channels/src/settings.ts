@@ -26,7 +26,7 @@ export const channelSpec = {
   }),
   REPLY_ADDRESS_SECRET: str({
     default: '',
-    desc: 'Key of the tags in reply and bounce addresses (empty: derived from the first SECRETS_KEY); changing it invalidates the reply addresses of emails already sent',
+    desc: 'Keys of the tags in reply and bounce addresses, comma-separated: the first tags new addresses, all are accepted back (empty: derived from each SECRETS_KEY); a key removed invalidates the reply addresses of emails sent under it',
   }),
   SMS_API_KEY: str({ default: '', desc: 'Vonage API key of the SMS channel; empty: no SMS channel (npm start runs a local stand-in)' }),
   SMS_API_SECRET: str({ default: '', desc: 'Vonage API secret (the SMS API without a signature secret, and the Reports API)' }),
@@ -75,12 +75,20 @@ export function channelSettingsProblems(s: ChannelSettings): string[] {
   return problems;
 }
 
-/** The key of reply and bounce address tags: `REPLY_ADDRESS_SECRET`, else HKDF-SHA256 of the first `SECRETS_KEY` (RFC 5869). */
+/**
+ * The keys of reply and bounce address tags: `REPLY_ADDRESS_SECRET` (comma-separated, the first
+ * tags new addresses), else HKDF-SHA256 (RFC 5869) of each `SECRETS_KEY` in its order; the keys
+ * after the first are still accepted when reading an address back (a rotation).
+ */
 export function addressKey(s: Pick<ChannelSettings, 'REPLY_DOMAIN' | 'REPLY_ADDRESS_SECRET'>, secretsKey: string): AddressKey {
-  const key =
-    s.REPLY_ADDRESS_SECRET ||
-    Buffer.from(hkdfSync('sha256', Buffer.from(secretsKey.split(',')[0] ?? '', 'base64'), Buffer.alloc(0), 'dms reply addresses', 32)).toString('base64');
-  return { domain: s.REPLY_DOMAIN, key };
+  const list = (v: string) =>
+    v
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
+  const derive = (k: string) => Buffer.from(hkdfSync('sha256', Buffer.from(k, 'base64'), Buffer.alloc(0), 'dms reply addresses', 32)).toString('base64');
+  const [key = '', ...previous] = s.REPLY_ADDRESS_SECRET ? list(s.REPLY_ADDRESS_SECRET) : list(secretsKey).map(derive);
+  return { domain: s.REPLY_DOMAIN, key, previous };
 }
 
 /** What verifying Vonage webhooks needs (the API's callback endpoints), from the settings. */

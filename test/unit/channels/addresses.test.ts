@@ -39,6 +39,14 @@ describe('tagged addresses', () => {
     expect(parseTaggedAddress(`reply@${domain}`, key)).toBeNull();
   });
 
+  test('after a key rotation, an address tagged under a previous key still reads back; one under a key no longer listed does not', () => {
+    const old = replyAddress(debtId, key);
+    const rotated = { domain: key.domain, key: 'new-key', previous: [key.key] };
+    expect(replyAddress(debtId, rotated)).not.toBe(old);
+    expect(parseTaggedAddress(old, rotated)).toEqual({ purpose: 'reply', id: debtId });
+    expect(parseTaggedAddress(old, { domain: key.domain, key: 'new-key' })).toBeNull();
+  });
+
   test('something that is not an object id has no address', () => {
     expect(() => replyAddress('deb_short', key)).toThrow(RangeError);
   });

@@ -37,11 +37,14 @@ test('nothing configured is consistent; each inconsistency is named', () => {
   ]);
 });
 
-test('the reply-address key: the setting when set, else derived from the first secrets key (stable, not the key itself)', () => {
+test('the reply-address keys: the setting when set, else derived from each secrets key (stable, not the key itself), the first tagging', () => {
   const secrets = `${Buffer.alloc(32, 1).toString('base64')},${Buffer.alloc(32, 2).toString('base64')}`;
-  expect(addressKey({ ...base, REPLY_ADDRESS_SECRET: 'set' }, secrets)).toEqual({ domain: 'reply.example.com', key: 'set' });
+  expect(addressKey({ ...base, REPLY_ADDRESS_SECRET: 'set' }, secrets)).toEqual({ domain: 'reply.example.com', key: 'set', previous: [] });
+  expect(addressKey({ ...base, REPLY_ADDRESS_SECRET: 'new, old' }, secrets)).toEqual({ domain: 'reply.example.com', key: 'new', previous: ['old'] });
   const derived = addressKey(base, secrets).key;
   expect(derived).toBe(addressKey(base, secrets.split(',')[0]!).key);
+  // After a rotation (new key first) the old key's derivation is still accepted, no longer used to tag.
+  expect(addressKey(base, `${Buffer.alloc(32, 3).toString('base64')},${secrets}`).previous).toEqual([derived, addressKey(base, secrets.split(',')[1]!).key]);
   expect(derived).not.toBe(secrets.split(',')[0]);
   expect(derived).not.toBe(addressKey(base, Buffer.alloc(32, 3).toString('base64')).key);
 });

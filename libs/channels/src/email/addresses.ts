@@ -18,10 +18,15 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /** What a tagged address stands for: a reply to a debt, or a bounce of a communication. */
 export type AddressPurpose = 'reply' | 'bounce';
 
-/** The domain and key of reply and bounce addresses (settings `REPLY_DOMAIN`, `REPLY_ADDRESS_SECRET`). */
+/**
+ * The domain and keys of reply and bounce addresses (settings `REPLY_DOMAIN`, `REPLY_ADDRESS_SECRET`):
+ * `key` tags new addresses; `previous` keys (a rotation's older ones) are still accepted when an
+ * address is read back, so replies to e-mails sent before the rotation keep reaching their debt.
+ */
 export interface AddressKey {
   domain: string;
   key: string;
+  previous?: string[];
 }
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -79,19 +84,22 @@ const TAGGED = /^(reply|bounce)\+([a-z]{2,5})-([a-z2-7]{29})-([a-z2-7]{16})@(.+)
 
 /**
  * Reads a tagged address back (any case, as mail systems may change it): its purpose and id, or
- * null when it is not one of ours (another domain, not tagged, or a tag that does not verify,
- * compared in constant time).
+ * null when it is not one of ours (another domain, not tagged, or a tag that verifies under neither
+ * `key` nor a `previous` key, each compared in constant time).
  */
-export function parseTaggedAddress(address: string, { domain, key }: AddressKey): { purpose: AddressPurpose; id: string } | null {
+export function parseTaggedAddress(address: string, { domain, key, previous = [] }: AddressKey): { purpose: AddressPurpose; id: string } | null {
   const m = TAGGED.exec(address.trim().toLowerCase());
   if (!m || m[5] !== domain.toLowerCase()) return null;
   const [, purpose, prefix, encoded, given] = m as unknown as [string, AddressPurpose, string, string, string];
   const digits = convert(encoded, BASE32, BASE62, 24);
   if (digits.length !== 24) return null;
   const id = `${prefix}_${digits}`;
-  const expected = Buffer.from(tag(purpose, id, key));
   const actual = Buffer.from(given);
-  return actual.length === expected.length && timingSafeEqual(actual, expected) ? { purpose, id } : null;
+  const verifies = (k: string) => {
+    const expected = Buffer.from(tag(purpose, id, k));
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  };
+  return [key, ...previous].some(verifies) ? { purpose, id } : null;
 }
 
 /** The Message-ID of a communication's email, `<com_...@domain>` (RFC 5322 section 3.6.4). */

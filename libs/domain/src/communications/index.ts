@@ -17,6 +17,7 @@ export * from './compose.js';
 export * from './outcomes.js';
 export * from './reconcile.js';
 export * from './retries.js';
+export * from './portal-link.js';
 export * from './inbound.js';
 export * from './operator.js';
 export * from './simulate.js';

@@ -21,10 +21,10 @@ export interface PlannedLink {
   ttlDays: number;
 }
 
-/** A new link for a message of `organisation`, under the portal's base address and token key. */
-export function planLink(portal: { baseUrl: string; key: Buffer }, organisation: Pick<OrganisationRow, 'configurations'>): PlannedLink {
+/** A new link for a message of `organisation`, under the portal's base address and current token key (the first of `keys`). */
+export function planLink(portal: { baseUrl: string; keys: Buffer[] }, organisation: Pick<OrganisationRow, 'configurations'>): PlannedLink {
   const id = newId(PORTAL_LINK_ID_PREFIX);
-  const token = linkToken(portal.key, id);
+  const token = linkToken(portal.keys[0]!, id);
   return { id, token, url: portalUrl(portal.baseUrl, token), ttlDays: portalSettings(organisation.configurations).link_ttl_days };
 }
 
@@ -52,11 +52,17 @@ export async function insertLinks(
 
 /**
  * `text` of stored communication `communicationId` with its link's token put back for a re-send;
- * unchanged when it carries no `TOKEN_MARKER`. A marker whose link is gone (revoked or erased rows)
- * is left as it is: the message then carries no usable link rather than another one.
+ * unchanged when it carries no `TOKEN_MARKER`. The token is derived with whichever of `keys`
+ * (current first) the link's stored hash was made with, so a key rotation between the first send
+ * and a re-send keeps the link working. A marker whose link is gone (revoked or erased rows), or
+ * whose key is no longer configured, is left as it is: the message then carries no usable link
+ * rather than another one.
  */
-export async function restoreLinkToken(trx: Knex | Knex.Transaction, key: Buffer, tenantId: string, communicationId: string, text: string): Promise<string> {
+export async function restoreLinkToken(trx: Knex | Knex.Transaction, keys: Buffer[], tenantId: string, communicationId: string, text: string): Promise<string> {
   if (!text.includes(TOKEN_MARKER)) return text;
-  const link = await trx('portal_links').where({ tenant_id: tenantId, communication_id: communicationId }).first<{ id: string } | undefined>('id');
-  return link ? restoreToken(text, key, link.id) : text;
+  const link = await trx('portal_links')
+    .where({ tenant_id: tenantId, communication_id: communicationId })
+    .first<{ id: string; token_hash: Buffer } | undefined>('id', 'token_hash');
+  const key = link && keys.find((k) => hashToken(linkToken(k, link.id)).equals(link.token_hash));
+  return link && key ? restoreToken(text, key, link.id) : text;
 }

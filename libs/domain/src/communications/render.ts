@@ -35,8 +35,8 @@ export type RenderOutcome = { ok: true; template: StepTemplate; rendered: Render
 export interface Links {
   /** The per-debt reply address of emails. */
   replyAddress(debtId: string): string;
-  /** The customer portal: its public base address (`PORTAL_BASE_URL`) and the key of link tokens (`linkTokenKey`). */
-  portal: { baseUrl: string; key: Buffer };
+  /** The customer portal: its public base address (`PORTAL_BASE_URL`) and the keys of link tokens, current first (`linkTokenKeys`). */
+  portal: { baseUrl: string; keys: Buffer[] };
 }
 
 /** The links of one message: its reply address and its own portal link (`{{ payment_link }}`). */

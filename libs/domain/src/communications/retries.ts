@@ -70,12 +70,12 @@ async function rowsById<T extends { id: string }>(trx: Knex.Transaction, resourc
  * hours open, an hour, or the limit allows); one whose contact detail is no longer usable is
  * refused for good (the debt's next step is due); the others count toward the limit from `now`
  * and are leased to the caller for `leaseSeconds` and returned for their hand-over once the
- * caller's transaction commits, their portal link's token put back (`linkKey`, portal-link.ts).
+ * caller's transaction commits, their portal link's token put back (`linkKeys`, portal-link.ts).
  */
 export async function prepareHandOvers(
   trx: Knex.Transaction,
   items: ReadonlyArray<{ debt: DebtRow; communicationId: string; now: Date }>,
-  linkKey: Buffer,
+  linkKeys: Buffer[],
   leaseSeconds = HAND_OVER_LEASE_SECONDS,
 ): Promise<PreparedHandOver[]> {
   const prepared: PreparedHandOver[] = [];
@@ -128,8 +128,8 @@ export async function prepareHandOvers(
         address: detail.address,
         name: customer.full_name ?? ([customer.first_name, customer.last_name].filter(Boolean).join(' ') || null),
         senderName: organisation.customer_facing_name ?? organisation.name,
-        subject: row.subject === null ? null : await restoreLinkToken(trx, linkKey, debt.tenant_id, row.id, row.subject),
-        body: await restoreLinkToken(trx, linkKey, debt.tenant_id, row.id, row.body ?? ''),
+        subject: row.subject === null ? null : await restoreLinkToken(trx, linkKeys, debt.tenant_id, row.id, row.subject),
+        body: await restoreLinkToken(trx, linkKeys, debt.tenant_id, row.id, row.body ?? ''),
         timeZone,
       },
     });

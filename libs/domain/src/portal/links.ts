@@ -63,9 +63,18 @@ export function debtPageUrl(baseUrl: string, debtId: string): string {
 /** What stands in for a link's token in a stored communication body (docs/api.md section 18). */
 export const TOKEN_MARKER = '[link-token]';
 
-/** The key communication links' tokens are derived with, from the secrets key (never the key itself). */
-export function linkTokenKey(secretsKey: Buffer | string): Buffer {
-  return createHmac('sha256', secretsKey).update('dms portal link token v1').digest();
+/**
+ * The keys communication links' tokens are derived with (never a secrets key itself), one per key
+ * of `secretsKey` (`SECRETS_KEY`: comma-separated, the current key first), in the same order: a new
+ * link uses the first; a re-send finds the one its stored hash was made with, so a queued message
+ * keeps its link across a key rotation (deploy/README.md, "Rotating keys").
+ */
+export function linkTokenKeys(secretsKey: string): Buffer[] {
+  const keys = secretsKey
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  return keys.map((k) => createHmac('sha256', k).update('dms portal link token v1').digest());
 }
 
 /** The token of link `linkId` under `key` (HMAC-SHA256, base64url, 43 characters like a random one). */

@@ -169,7 +169,7 @@ export function engineChanges(deps: EngineDeps): TimedChange[] {
     const prepared = await prepareHandOvers(
       batched,
       claimed.map((debt) => ({ debt, communicationId: debt.hand_over_id, now: debt.engine_now })),
-      deps.links.portal.key,
+      deps.links.portal.keys,
       deps.leaseSeconds,
     );
     await flushEvents(batched);

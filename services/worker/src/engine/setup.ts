@@ -7,7 +7,7 @@
 import { addressKey, createChannels, replyAddress } from '@dms/channels';
 import { resolveSecretsKey } from '@dms/config';
 import type { Knex } from '@dms/db';
-import { linkTokenKey } from '@dms/domain/portal';
+import { linkTokenKeys } from '@dms/domain/portal';
 import type { Logger } from '@dms/logger';
 import type { WorkerConfig } from '../config.js';
 import type { EngineDeps } from './changes.js';
@@ -29,7 +29,7 @@ export async function collectionEngine(db: Knex, cfg: WorkerConfig, log: Logger)
     clockOffsetSeconds: cfg.WORKER_CLOCK_OFFSET_SECONDS,
     retry: { baseSeconds: cfg.ENGINE_RETRY_BASE_SECONDS, maxSeconds: cfg.ENGINE_RETRY_MAX_SECONDS, windowSeconds: cfg.ENGINE_RETRY_HOURS * 3600 },
     outcomes: new OutcomeWriter(db, log),
-    links: { replyAddress: (debtId) => replyAddress(debtId, key), portal: { baseUrl: cfg.PORTAL_BASE_URL, key: linkTokenKey(secretsKey) } },
+    links: { replyAddress: (debtId) => replyAddress(debtId, key), portal: { baseUrl: cfg.PORTAL_BASE_URL, keys: linkTokenKeys(secretsKey) } },
     close: () => channels.close(),
   };
 }
