@@ -76,6 +76,7 @@ function normalised(value: unknown, clientId: string): unknown {
   return JSON.parse(
     JSON.stringify(value)
       .replace(/"[a-z]{2,4}_[0-9A-Za-z]{24}"/g, '"<id>"')
+      .replace(/\/debts\/deb_[0-9A-Za-z]{24}"/g, '/debts/<id>"')
       .replace(/"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)"/g, '"<time>"')
       .replaceAll(`"${clientId}"`, '"<client>"'),
   );

@@ -12,6 +12,15 @@ export type Parties = Awaited<ReturnType<typeof seedParties>>;
 export const STATUSES = ['initializing', 'prepared', 'paused', 'resumed', 'disputed', 'settled', 'paid', 'withdrawn', 'deleted'] as const;
 export type Status = (typeof STATUSES)[number];
 
+/**
+ * `GET <path>`'s body (which must answer 200) as every other single-object response shows it:
+ * without `portal_url`, which only the retrieve of a debt carries (docs/api.md section 5).
+ */
+export async function retrieved(api: Api, path: string): Promise<Record<string, unknown>> {
+  const { portal_url: _portalUrl, ...body } = (await api.get(path).expect(200)).body as Record<string, unknown>;
+  return body;
+}
+
 /** Creates a debt (GBP, principal 10000 unless overridden) and returns its body. */
 export async function createDebt(api: Api, parties: Parties, body: Record<string, unknown> = {}) {
   const res = await api

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
-import { createDebt, debtIn, eventTypesFor, type Parties } from '../support/debts.js';
+import { createDebt, debtIn, eventTypesFor, retrieved, type Parties } from '../support/debts.js';
 
 afterAll(closeHarness);
 
@@ -46,7 +46,7 @@ describe('PATCH /debts/{id}', () => {
       summary: { amount_total: 2050, amount_paid: 0, amount_remaining: 2050, breakdown: { principal: 2000, interest: 0, fees: 50 } },
     });
     expect(res.body.metadata).not.toHaveProperty('b');
-    expect((await me.api.get(`/debts/${debt.id}`).expect(200)).body).toEqual(res.body);
+    expect(await retrieved(me.api, `/debts/${debt.id}`)).toEqual(res.body);
     expect(await eventTypesFor(me.tenant.tenantId, debt.id)).toEqual(['debt.created', 'debt.updated']);
   });
 
@@ -64,7 +64,7 @@ describe('PATCH /debts/{id}', () => {
     const debt = await createDebt(me.api, mine);
     const res = await me.api.patch(`/debts/${debt.id}`, { [param]: id(), account_number: 'changed' }).expect(404);
     expect(res.body).toMatchObject({ code: 'resource_missing', param });
-    expect((await me.api.get(`/debts/${debt.id}`).expect(200)).body).toEqual(debt);
+    expect(await retrieved(me.api, `/debts/${debt.id}`)).toEqual(debt);
   });
 
   test.each([
@@ -81,7 +81,7 @@ describe('PATCH /debts/{id}', () => {
     const debt = await createDebt(me.api, mine);
     const res = await me.api.patch(`/debts/${debt.id}`, body).expect(400);
     expect(res.body).toMatchObject({ code: 'validation_failed', param });
-    expect((await me.api.get(`/debts/${debt.id}`).expect(200)).body).toEqual(debt);
+    expect(await retrieved(me.api, `/debts/${debt.id}`)).toEqual(debt);
   });
 
   test('is 409 invalid_state_transition once the debt left initializing, and nothing changes', async () => {
@@ -95,7 +95,7 @@ describe('PATCH /debts/{id}', () => {
   test("another tenant's debt is 404", async () => {
     const debt = await createDebt(other.api, theirs);
     await me.api.patch(`/debts/${debt.id}`, { account_number: 'x' }).expect(404);
-    expect((await other.api.get(`/debts/${debt.id}`).expect(200)).body).toEqual(debt);
+    expect(await retrieved(other.api, `/debts/${debt.id}`)).toEqual(debt);
   });
 });
 

@@ -28,15 +28,15 @@ const PAGE = 500;
 
 /** The ids of the customer and of every row of theirs a response may name. */
 async function idsOfCustomer(trx: Trx, tenantId: string, customerId: string): Promise<string[]> {
-  const lists = await Promise.all([
-    debtsOf(trx, tenantId, customerId).pluck('debts.id'),
-    ofCustomer(trx, contactDetailsResource, tenantId, customerId).pluck('customer_contact_details.id'),
-    ofCustomer(trx, communicationsResource, tenantId, customerId).pluck('communications.id'),
-    ofCustomer(trx, incomeAndExpendituresResource, tenantId, customerId).pluck('income_and_expenditures.id'),
-    ofCustomerDebts(trx, paymentsResource, tenantId, customerId).pluck('payments.id'),
-    ofCustomerDebts(trx, paymentPlansResource, tenantId, customerId).pluck('payment_plans.id'),
-  ]);
-  return [customerId, ...lists.flat()];
+  // One after another: a transaction is one connection, which runs one query at a time.
+  const ids = [customerId];
+  ids.push(...(await debtsOf(trx, tenantId, customerId).pluck('debts.id')));
+  ids.push(...(await ofCustomer(trx, contactDetailsResource, tenantId, customerId).pluck('customer_contact_details.id')));
+  ids.push(...(await ofCustomer(trx, communicationsResource, tenantId, customerId).pluck('communications.id')));
+  ids.push(...(await ofCustomer(trx, incomeAndExpendituresResource, tenantId, customerId).pluck('income_and_expenditures.id')));
+  ids.push(...(await ofCustomerDebts(trx, paymentsResource, tenantId, customerId).pluck('payments.id')));
+  ids.push(...(await ofCustomerDebts(trx, paymentPlansResource, tenantId, customerId).pluck('payment_plans.id')));
+  return ids;
 }
 
 /** True when a stored request path or response body names one of `ids` or holds one of `values` (from `erasable`). */
