@@ -96,6 +96,7 @@ export async function newPage(browser: Browser, options: BrowserContextOptions =
 
 /** Runs axe-core with WCAG_TAGS on the page; fails listing each violation's rule, impact and first targets. */
 export async function expectAccessible(page: Page, label: string): Promise<void> {
+  await page.waitForLoadState('load'); // axe measures the page as styled (target sizes come from the stylesheet)
   const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
   const found = violations.map(
     (v) =>
