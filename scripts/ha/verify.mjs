@@ -109,6 +109,25 @@ async function runOnce(n) {
       },
       30_000,
     );
+    // HAProxy assumes a server up until its first checks fail, so just after start its primary port
+    // may still hand a connection to a standby (a read-only transaction): wait until ten fresh
+    // connections in a row reach the primary.
+    await waitFor(
+      'HAProxy to route only to the primary',
+      async () => {
+        for (let i = 0; i < 10; i++) {
+          const probe = new pg.Client({ connectionString: direct });
+          await probe.connect();
+          try {
+            if ((await probe.query('SELECT pg_is_in_recovery() AS standby')).rows[0].standby) return false;
+          } finally {
+            await probe.end();
+          }
+        }
+        return true;
+      },
+      30_000,
+    );
     await sh(process.execPath, [join(ROOT, 'tools/dist/migrate.js')], { env: { ...process.env, DATABASE_URL: direct } });
     const db = createDb(direct, 2, undefined, 'none');
     cleanup.push(() => db.destroy());
