@@ -55,10 +55,16 @@ export type Lang = keyof typeof WORDS;
 /** A page of a journey, handed to the caller's check with its short name (also the screenshot's). */
 export type PageCheck = (page: Page, name: string) => Promise<void>;
 
-/** Sends the verification form with `answer`, by pointer and typing. */
+/**
+ * Sends the verification form with `answer`, by pointer and typing, and waits for the page it
+ * leads to: the page before has an `h1` too, so without this a slow answer lets the next one be
+ * typed into the old page (and sent twice).
+ */
 async function answer(page: Page, lang: Lang, value: string): Promise<void> {
   await page.getByLabel(WORDS[lang].dateOfBirth).fill(value);
+  const loaded = page.waitForEvent('load');
   await page.getByRole('button', { name: WORDS[lang].continue }).click();
+  await loaded;
 }
 
 /**
