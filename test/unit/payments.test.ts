@@ -53,6 +53,13 @@ describe('cards and amounts', () => {
     expect(parseAmount('1.234', 'GBP')).toBeUndefined();
     expect(parseAmount('500', 'JPY')).toBe(500);
     expect(parseAmount('5.5', 'JPY')).toBeUndefined();
+    // A decimal comma (the French pages' "25,00") is never read as thousands.
+    expect(parseAmount('5,00', 'GBP')).toBe(500);
+    expect(parseAmount('25,5', 'EUR')).toBe(2550);
+    expect(parseAmount('1 234,50 €', 'EUR')).toBe(123450);
+    expect(parseAmount('1\u202f234,50', 'EUR')).toBe(123450);
+    expect(parseAmount('1.234,50', 'EUR')).toBe(123450);
+    expect(parseAmount('1,234', 'GBP')).toBe(123400);
     expect(parseAmount('-3', 'GBP')).toBeUndefined();
     const bounds = { min: 500, max: 10000, currency: 'GBP' };
     expect(amountProblem(undefined, bounds)).toBe('missing');

@@ -12,10 +12,17 @@ import type { PaymentProvider } from '@dms/payments';
 import { fractionDigits, render } from '../render.js';
 import { requireCustomer } from './debts.js';
 
-/** The amount typed (major units, e.g. `12.50`, currency sign, spaces and commas ignored) in minor units; undefined when not an amount. */
+/**
+ * The amount typed in major units (`12.50`, or with a decimal comma as French pages suggest:
+ * `12,50`, `1 234,50`, `1.234,50`) in minor units; currency signs and spaces (also the no-break
+ * spaces `Intl` writes) are ignored, and commas group thousands when a point is the decimal mark
+ * (`1,234.50`). Undefined when not an amount.
+ */
 export function parseAmount(given: unknown, currency: string): number | undefined {
   if (typeof given !== 'string') return undefined;
-  const text = given.replace(/[\s,£€$]/g, '');
+  const bare = given.replace(/[\s\u00a0\u202f£€$]/g, '');
+  const decimalComma = /^(\d+|\d{1,3}(?:\.\d{3})+),(\d{1,2})$/.exec(bare);
+  const text = decimalComma ? `${decimalComma[1]!.replace(/\./g, '')}.${decimalComma[2]}` : bare.replace(/,/g, '');
   const digits = fractionDigits(currency);
   const m = new RegExp(`^(\\d{1,12})(?:\\.(\\d{1,${Math.max(digits, 1)}}))?$`).exec(text);
   if (!m || (digits === 0 && m[2])) return undefined;
