@@ -115,20 +115,14 @@ function handle(ctx: AppContext, op: AnyOperation, components: ComponentSchemas)
     const serialize = older?.serialize ?? nested ?? (expand?.length ? full : idsOnly);
     const body = parseBody && (op.body || req.body !== undefined) ? parseBody(req.body ?? {}) : undefined;
     const produce = async (c: AppContext): Promise<string | undefined> => {
-      const result = await op.handler({
-        ctx: c,
-        principal,
-        tenantId: principal?.tenantId,
-        params: req.params as Record<string, string>,
-        query,
-        body,
-        req,
-        res,
-      });
-      if (principal?.operator && op.personalData) {
-        const input = { ctx: c, principal, tenantId: principal.tenantId, params: req.params as Record<string, string>, query, body, req, res };
-        await recordOperatorReads(op, input, result);
-      }
+      const input = { ctx: c, principal, tenantId: principal?.tenantId, params: req.params as Record<string, string>, query, body, req, res };
+      // A handler that streams its own body (an export) has served it when it returns: its read is
+      // recorded before, so the access log never lags what the operator already has.
+      const streamed = !serialize && !op.response.list;
+      const operatorRead = principal?.operator === true && op.personalData !== undefined;
+      if (operatorRead && streamed) await recordOperatorReads(op, { ...input, principal: principal, tenantId: principal.tenantId }, undefined);
+      const result = await op.handler(input);
+      if (operatorRead && !streamed) await recordOperatorReads(op, { ...input, principal: principal, tenantId: principal.tenantId }, result);
       if (!serialize) return undefined; // the handler wrote a non-JSON body itself
       if (op.response.list) {
         const page = result as ListOutcome;
