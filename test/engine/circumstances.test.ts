@@ -4,23 +4,14 @@
  * (60 days) nor during the 30-day contact pause of a vulnerability disclosure; a control debt gets
  * its next step meanwhile; once each ends, the worker resumes the debt and contact resumes.
  */
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { closeHarness, signedInTenant } from '../support/harness.js';
+import { expect, test } from '@jest/globals';
+import { signedInTenant } from '../support/harness.js';
 import { eventually } from '../support/eventually.js';
 import { eventTypesFor } from '../support/debts.js';
 import { checksDone } from '../worker/support.js';
-import { communicationsOf, customerWith, debtRow, engineRig, offsetToLondon, preparedDebt, statusBecomes, type EngineRig } from './support.js';
+import { communicationsOf, customerWith, debtRow, engineRigPerFile, offsetToLondon, preparedDebt, statusBecomes } from './support.js';
 
-let rig: EngineRig;
-
-beforeAll(async () => {
-  rig = await engineRig();
-});
-
-afterAll(async () => {
-  await rig?.stop();
-  await closeHarness();
-});
+const rig = engineRigPerFile();
 
 const today = () => new Date().toISOString().slice(0, 10);
 

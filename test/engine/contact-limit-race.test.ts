@@ -6,21 +6,12 @@
  * customer's contact lock (a transaction-scoped advisory lock) makes the second wait for the
  * first's commit and then count its hand-over.
  */
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { closeHarness, signedInTenant, testDb } from '../support/harness.js';
+import { expect, test } from '@jest/globals';
+import { signedInTenant, testDb } from '../support/harness.js';
 import { eventually } from '../support/eventually.js';
-import { customerWith, engineRig, offsetToLondon, preparedDebt, type EngineRig } from './support.js';
+import { customerWith, engineRigPerFile, offsetToLondon, preparedDebt } from './support.js';
 
-let rig: EngineRig;
-
-beforeAll(async () => {
-  rig = await engineRig();
-});
-
-afterAll(async () => {
-  await rig?.stop();
-  await closeHarness();
-});
+const rig = engineRigPerFile();
 
 test('two workers contacting one customer through two debts at once: at most contacts_per_7_days hand-overs per customer', async () => {
   const t = await signedInTenant();

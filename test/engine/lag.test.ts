@@ -4,22 +4,13 @@
  * its kind is due, and how long its oldest due row has waited once one is, read at scrape time
  * from a worker that has done its first check and waits an hour for the next.
  */
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { expect, test } from '@jest/globals';
 import { newId } from '@dms/ids';
-import { closeHarness, signedInTenant, testDb } from '../support/harness.js';
+import { signedInTenant, testDb } from '../support/harness.js';
 import { eventually } from '../support/eventually.js';
-import { customerWith, engineRig, preparedDebt, type EngineRig } from './support.js';
+import { customerWith, engineRigPerFile, preparedDebt } from './support.js';
 
-let rig: EngineRig;
-
-beforeAll(async () => {
-  rig = await engineRig();
-});
-
-afterAll(async () => {
-  await rig?.stop();
-  await closeHarness();
-});
+const rig = engineRigPerFile();
 
 /** The engine lag samples of the worker at `url`, by change. */
 async function lags(url: string): Promise<Record<string, number>> {

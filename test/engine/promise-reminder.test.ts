@@ -7,25 +7,16 @@
  * the debt is disputed, in a breathing space, paid already, or when the customer refused email
  * and has no other channel.
  */
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { expect, test } from '@jest/globals';
 import { insertPromise } from '@dms/domain/portal';
 import { addDays } from '@dms/domain/payment-plans';
 import { localSavedMethod } from '@dms/payments';
-import { closeHarness, signedInTenant, testDb } from '../support/harness.js';
+import { signedInTenant, testDb } from '../support/harness.js';
 import { eventually } from '../support/eventually.js';
 import { checksDone } from '../worker/support.js';
-import { communicationsOf, customerWith, engineRig, offsetToLondon, preparedDebt, statusBecomes, type EngineRig } from './support.js';
+import { communicationsOf, customerWith, engineRigPerFile, offsetToLondon, preparedDebt, statusBecomes } from './support.js';
 
-let rig: EngineRig;
-
-beforeAll(async () => {
-  rig = await engineRig();
-});
-
-afterAll(async () => {
-  await rig?.stop();
-  await closeHarness();
-});
+const rig = engineRigPerFile();
 
 /** The UTC day a worker with clock offset `offsetSeconds` lives in. */
 const dayAt = (offsetSeconds: number) => new Date(Date.now() + offsetSeconds * 1000).toISOString().slice(0, 10);

@@ -4,20 +4,11 @@
  * the message is tried again with backoff (not left for reconciliation), is received exactly once,
  * its step is not used up, and the debt is `contacted`, never `contact_failed`.
  */
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { closeHarness, signedInTenant } from '../support/harness.js';
-import { communicationsOf, customerWith, debtRow, engineRig, offsetToLondon, preparedDebt, statusBecomes, type EngineRig } from './support.js';
+import { expect, test } from '@jest/globals';
+import { signedInTenant } from '../support/harness.js';
+import { communicationsOf, customerWith, debtRow, engineRigPerFile, offsetToLondon, preparedDebt, statusBecomes } from './support.js';
 
-let rig: EngineRig;
-
-beforeAll(async () => {
-  rig = await engineRig();
-});
-
-afterAll(async () => {
-  await rig?.stop();
-  await closeHarness();
-});
+const rig = engineRigPerFile();
 
 const outage = (status: number, count: number) =>
   fetch(`${rig.channels.sms.url}/_standin/outage`, { method: 'POST', body: JSON.stringify({ status, count }) }).then((r) => expect(r.status).toBe(204));

@@ -5,12 +5,13 @@
  * inside or outside the contact window, and debts made through the public API.
  */
 import { mkdtemp } from 'node:fs/promises';
+import { afterAll, beforeAll } from '@jest/globals';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalChannels, type LocalChannels } from '@dms/channels/standin';
 import { localTime } from '@dms/domain/communications';
 import { freePort, startService, type RunningService } from '@dms/tools/processes';
-import { SERVICE_ENV, apiAs, testDb } from '../support/harness.js';
+import { SERVICE_ENV, apiAs, closeHarness, testDb } from '../support/harness.js';
 import { eventually } from '../support/eventually.js';
 
 type Api = ReturnType<typeof apiAs>;
@@ -126,4 +127,26 @@ export async function statusBecomes(id: string, status: string, timeoutMs = 60_0
     `debt ${id} to be '${status}'`,
     timeoutMs,
   );
+}
+
+/**
+ * The rig of a test file: started in `beforeAll`, stopped (with the harness closed) in `afterAll`.
+ * The returned object stands for the rig once started; using it before `beforeAll` has run throws.
+ */
+export function engineRigPerFile(): EngineRig {
+  let rig: EngineRig | undefined;
+  beforeAll(async () => {
+    rig = await engineRig();
+  });
+  afterAll(async () => {
+    await rig?.stop();
+    await closeHarness();
+  });
+  return new Proxy({} as EngineRig, {
+    get: (_target, key) => {
+      if (!rig) throw new Error('the engine rig starts in beforeAll');
+      const value: unknown = Reflect.get(rig, key);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(rig) : value;
+    },
+  });
 }

@@ -7,27 +7,14 @@
  */
 import { expect, test } from '@jest/globals';
 import { migrateLatest } from '@dms/db';
-import { insertOldParties, scratchDatabase } from './support.js';
+import { insertOldParties, insertOldPlan, scratchDatabase } from './support.js';
 
 const scratch = scratchDatabase();
 
 test('old plans keep their rows and have no saved method; the new tables keep their keys and checks', async () => {
   const db = await scratch.at('092_portal_communications');
   await insertOldParties(db);
-  await db('debts').insert({ id: 'deb_old', tenant_id: 'ten_old', customer_id: 'cus_old', organisation_id: 'org_old', currency: 'GBP', status: 'paying' });
-  const schedule = [{ sequence: 1, due_on: '2026-01-01', amount: 100, amount_paid: 0, status: 'upcoming' }];
-  await db('payment_plans').insert({
-    id: 'pp_old',
-    tenant_id: 'ten_old',
-    debt_id: 'deb_old',
-    frequency: 'weekly',
-    start_on: '2026-01-01',
-    grace_days: 5,
-    amount_total: 100,
-    schedule: JSON.stringify(schedule),
-    next_due_on: '2026-01-01',
-  });
-  const before = await db('payment_plans').where({ id: 'pp_old' }).first();
+  const before = await insertOldPlan(db);
 
   await migrateLatest(db);
 

@@ -44,3 +44,24 @@ export async function insertOldParties(db: Knex): Promise<void> {
   await db('organisations').insert({ id: 'org_old', tenant_id: 'ten_old', name: 'Org' });
   await db('customers').insert({ id: 'cus_old', tenant_id: 'ten_old', kind: 'individual' });
 }
+
+/**
+ * A paying debt `deb_old` of the old parties (insertOldParties) with a weekly plan `pp_old` of one
+ * upcoming instalment of 100 minor units, inserted as an older schema's columns allow; returns the plan's row.
+ */
+export async function insertOldPlan(db: Knex): Promise<Record<string, unknown>> {
+  await db('debts').insert({ id: 'deb_old', tenant_id: 'ten_old', customer_id: 'cus_old', organisation_id: 'org_old', currency: 'GBP', status: 'paying' });
+  const schedule = [{ sequence: 1, due_on: '2026-01-01', amount: 100, amount_paid: 0, status: 'upcoming' }];
+  await db('payment_plans').insert({
+    id: 'pp_old',
+    tenant_id: 'ten_old',
+    debt_id: 'deb_old',
+    frequency: 'weekly',
+    start_on: '2026-01-01',
+    grace_days: 5,
+    amount_total: 100,
+    schedule: JSON.stringify(schedule),
+    next_due_on: '2026-01-01',
+  });
+  return (await db('payment_plans').where({ id: 'pp_old' }).first()) as Record<string, unknown>;
+}
