@@ -18,7 +18,8 @@ import { planStarts } from './changes/plan-starts.js';
 import { savedCharges } from './changes/saved-charges.js';
 import type { ChargeSaved } from '@dms/domain/portal';
 import type { BatchOutcome, ChangeOutcome, TimedChange } from './changes/types.js';
-import { ENGINE_CLAIM_LIMIT, engineChanges, type EngineDeps } from './engine/changes.js';
+import { ENGINE_CLAIM_LIMIT, engineChanges } from './engine/changes.js';
+import type { EngineDeps } from './engine/send.js';
 import type { WorkerConfig } from './config.js';
 import type { WorkerMetrics } from './metrics.js';
 

@@ -27,8 +27,20 @@ import type { EngineReads } from './reads.js';
 import { renderStep, type Links } from './render.js';
 import { nextAllowedByLimit, nextContactTime, timeZoneOf } from './rules.js';
 import type { OutboundInput } from './store.js';
-import type { SendTarget } from './engine.js';
 
+/** Where a queued communication goes and what it says (the worker builds the provider's message from it). */
+export interface SendTarget {
+  /** An email address, an E.164 number, or a postal address. */
+  value: string | null;
+  address: unknown;
+  name: string | null;
+  /** The organisation writing: its customer-facing name. */
+  senderName: string;
+  subject: string | null;
+  body: string;
+  /** The customer's time zone (its contact hours). */
+  timeZone: string;
+}
 /** Who the gate let through, and by which channel and detail. */
 export interface ContactAllowed {
   kind: 'allowed';

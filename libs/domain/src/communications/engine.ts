@@ -31,7 +31,7 @@ import { setEngineState, type EngineColumns } from '../debts/engine-state.js';
 import type { CollectionStrategy } from '../organisations/strategy.js';
 import { acceptedChannels } from '../customers/preferences.js';
 import { usableChannels } from './channels.js';
-import { composeMessage, contactGate } from './compose.js';
+import { composeMessage, contactGate, type SendTarget } from './compose.js';
 import { directReads, type EngineReads } from './reads.js';
 import type { Links } from './render.js';
 import type { CommunicationRow } from './schemas.js';
@@ -52,20 +52,6 @@ const DAY_MS = 86_400_000;
 /** What the engine did with a debt. */
 export type EngineOutcome =
   { kind: 'moved' | 'waiting' | 'failed'; context: string } | { kind: 'send'; context: string; communication: CommunicationRow; to: SendTarget };
-
-/** Where a queued communication goes and what it says (the worker builds the provider's message from it). */
-export interface SendTarget {
-  /** An email address, an E.164 number, or a postal address. */
-  value: string | null;
-  address: unknown;
-  name: string | null;
-  /** The organisation writing: its customer-facing name. */
-  senderName: string;
-  subject: string | null;
-  body: string;
-  /** The customer's time zone (its contact hours). */
-  timeZone: string;
-}
 
 /** Moves the locked debt as the engine (`whodunnit: system`), writing the engine's `state` with it. */
 async function move(trx: Knex.Transaction, debt: DebtRow, to: DebtMove, context: string, state: Record<string, unknown> = {}): Promise<DebtRow> {

@@ -19,7 +19,7 @@ import { tenantRows } from '../kernel/scoped.js';
 import { organisationsResource } from '../organisations/resource.js';
 import type { OrganisationRow } from '../organisations/schemas.js';
 import { USABLE_DETAIL_STATUSES } from './details.js';
-import type { SendTarget } from './engine.js';
+import type { SendTarget } from './compose.js';
 import { deferCommunication, recordOutcomes } from './outcomes.js';
 import { communicationsResource } from './resource.js';
 import { nextAllowedByLimit, nextContactTime, timeZoneOf } from './rules.js';

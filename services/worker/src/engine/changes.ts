@@ -21,7 +21,6 @@
  * the batch; one killed during hand-overs leaves the messages it was handing over marked, for
  * reconciliation, and the ones not yet marked to the others after their lease.
  */
-import type { Channels } from '@dms/channels';
 import type { Knex } from '@dms/db';
 import { flushEngineState, type DebtRow } from '@dms/domain/debts';
 import { batchWrites, flushEvents, type BatchedTransaction } from '@dms/domain/kernel';
@@ -35,26 +34,12 @@ import {
   runSteps,
   unsettledOf,
   type EngineOutcome,
-  type Links,
 } from '@dms/domain/communications';
-import type { Logger } from '@dms/logger';
 import type { Clock } from '../changes/clock.js';
 import type { BatchOutcome, ChangeOutcome, TimedChange } from '../changes/types.js';
 import { claimQuery, dueHandOvers, dueIntake, dueReconcile, dueSteps, dueWaiting, oldestDueOf, type DueQuery } from './due.js';
 import { promiseReminders } from './reminders.js';
-import { handOverAll, type Handover, type SendDeps } from './send.js';
-
-/** What the engine needs beyond the database. */
-export interface EngineDeps extends SendDeps {
-  db: Knex;
-  log: Logger;
-  channels: Channels;
-  links: Links;
-  /** Seconds after a hand-over before a still-`queued` communication is reconciled. */
-  reconcileAfterSeconds: number;
-  /** Seconds a worker has to hand over the communications it made or claimed before another may. */
-  leaseSeconds: number;
-}
+import { handOverAll, type EngineDeps, type Handover } from './send.js';
 
 /** Most debts one claim statement locks (the worker's `WORKER_BATCH_SIZE` bounds a check). */
 export const ENGINE_CLAIM_LIMIT = 100;

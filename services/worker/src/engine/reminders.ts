@@ -16,8 +16,7 @@ import { remindPromise } from '@dms/domain/portal';
 import { tenantDay, tenantMoment, type Clock } from '../changes/clock.js';
 import type { ChangeOutcome, TimedChange } from '../changes/types.js';
 import { claimQuery, oldestDueOf, type DueQuery } from './due.js';
-import type { EngineDeps } from './changes.js';
-import { handOverAll } from './send.js';
+import { handOverAll, type EngineDeps } from './send.js';
 
 /** SQL of the tenant's moment (plus the worker's offset) and of its calendar day (each binds the offset). */
 const NOW = tenantMoment('debts.tenant_id');

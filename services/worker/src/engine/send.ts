@@ -16,7 +16,7 @@
  */
 import { ChannelError, type Channels, type SendResult } from '@dms/channels';
 import type { Knex } from '@dms/db';
-import { markSending, nextRetryAt, type CommunicationRow, type RetrySettings, type SendOutcome, type SendTarget } from '@dms/domain/communications';
+import { markSending, nextRetryAt, type CommunicationRow, type RetrySettings, type SendOutcome, type SendTarget, type Links } from '@dms/domain/communications';
 import type { Logger } from '@dms/logger';
 import { untilWritten, type OutcomeWriter } from './outcome-writer.js';
 
@@ -37,6 +37,15 @@ export interface SendDeps {
   clockOffsetSeconds: number;
   retry: RetrySettings;
   outcomes: OutcomeWriter;
+}
+
+/** What the engine needs beyond the database: handing over, and making messages (its links) and reconciling them. */
+export interface EngineDeps extends SendDeps {
+  links: Links;
+  /** Seconds after a hand-over before a still-`queued` communication is reconciled. */
+  reconcileAfterSeconds: number;
+  /** Seconds a worker has to hand over the communications it made or claimed before another may. */
+  leaseSeconds: number;
 }
 
 /** Refusal codes that say the recipient itself is unusable (its contact detail becomes `undeliverable`). */

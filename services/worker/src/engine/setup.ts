@@ -10,7 +10,7 @@ import type { Knex } from '@dms/db';
 import { linkTokenKeys } from '@dms/domain/portal';
 import type { Logger } from '@dms/logger';
 import type { WorkerConfig } from '../config.js';
-import type { EngineDeps } from './changes.js';
+import type { EngineDeps } from './send.js';
 import { OutcomeWriter } from './outcome-writer.js';
 
 /** The engine's dependencies; its channels close with `close`. */
