@@ -27,10 +27,11 @@ beforeAll(async () => {
 });
 
 /**
- * `table.column` of every text, JSON or date column of every table (partitions through their
- * parent) holding any of `values`, in clear or inside a `SECRETS_KEY` ciphertext (opened).
+ * Each text, JSON or date column of every table (partitions through their parent) holding any of
+ * `values`, in clear or inside a `SECRETS_KEY` ciphertext (opened), as `table.column: value`, one
+ * line per value found (so a failure names what was left and where).
  */
-async function columnsHolding(values: readonly string[]): Promise<string[]> {
+async function valuesHeld(values: readonly string[]): Promise<string[]> {
   const db = testDb();
   const box = new SecretBox(SERVICE_ENV.SECRETS_KEY!);
   const { rows } = await db.raw<{ rows: { table_name: string; column_name: string }[] }>(`
@@ -42,11 +43,24 @@ async function columnsHolding(values: readonly string[]): Promise<string[]> {
   const patterns = values.map((v) => `%${v}%`);
   const found: string[] = [];
   for (const { table_name, column_name } of rows) {
-    const [hit] = await db(table_name).whereRaw('??::text LIKE ANY(?)', [column_name, patterns]).limit(1).select(db.raw('1'));
-    const sealed: string[] = hit ? [] : await db(table_name).whereRaw(`??::text LIKE 'v1.%'`, [column_name]).pluck(column_name);
-    if (hit || sealed.some((c) => values.some((v) => box.open(c).includes(v)))) found.push(`${table_name}.${column_name}`);
+    const held = (
+      await db(table_name)
+        .whereRaw('??::text LIKE ANY(?)', [column_name, patterns])
+        .limit(5)
+        .select(db.raw('??::text AS t', [column_name]))
+    ).map((r: { t: string }) => r.t);
+    for (const v of values)
+      for (const text of held.filter((t) => t.includes(v)).slice(0, 1)) found.push(`${table_name}.${column_name}: ${v} in ${text.slice(0, 400)}`);
+    if (held.length) continue;
+    const sealed: string[] = await db(table_name).whereRaw(`??::text LIKE 'v1.%'`, [column_name]).pluck(column_name);
+    for (const v of values) if (sealed.some((c) => box.open(c).includes(v))) found.push(`${table_name}.${column_name}: ${v} (sealed)`);
   }
   return found;
+}
+
+/** `table.column` of every column holding any of `values` (`valuesHeld`), each once. */
+async function columnsHolding(values: readonly string[]): Promise<string[]> {
+  return [...new Set((await valuesHeld(values)).map((line) => line.slice(0, line.indexOf(':'))))];
 }
 
 describe('POST /customers/{id}/erase', () => {
@@ -113,7 +127,7 @@ describe('POST /customers/{id}/erase', () => {
       date_of_birth: null,
       date_of_birth_encrypted: null,
     });
-    expect(await columnsHolding(person.values)).toEqual([]);
+    expect(await valuesHeld(person.values)).toEqual([]);
 
     const after = (await acme.api.get(`/debts/${person.debtId}`).expect(200)).body;
     expect(after.summary).toEqual(before.summary);

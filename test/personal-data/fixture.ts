@@ -4,7 +4,8 @@
  * debt with a payment and a plan, a statement of income and expenditure with figures of its own, an
  * inbound communication quoting the customer, the events all of these recorded, and their webhook
  * deliveries, one of which failed with an error echoing the receiver's body (the customer's name).
- * Every value is unique to the run, so a scan of the database finds only this customer's copies.
+ * Every value is unique to the run (each carries the random tag, or is a date or figure no other
+ * test writes), so a scan of the database finds only this customer's copies.
  */
 import { randomBytes } from 'node:crypto';
 import { insertInbound } from '@dms/domain/communications';
@@ -38,9 +39,12 @@ export async function personWithHistory(api: Api, tenantId: string): Promise<Per
   const email = `ottoline.${tag}@example.com`;
   const phone = `+447400${String(parseInt(tag, 16) % 1000000).padStart(6, '0')}`;
   const street = `${parseInt(tag.slice(0, 2), 16)} Wexcombe Lane ${tag}`;
-  const postcode = `ZX${tag.slice(0, 2)} 9QQ`.toUpperCase();
+  // The whole tag: with two of its characters (256 postcodes) the person of another test file
+  // sharing the database held the same postcode one run in a few dozen, and the scan found it.
+  const postcode = `ZX${tag} 9QQ`.toUpperCase();
   const note = `Prefers calls after lunch ${tag}`;
-  const dob = `19${String(40 + (parseInt(tag.slice(2, 4), 16) % 50))}-0${1 + (parseInt(tag.slice(4, 6), 16) % 9)}-1${parseInt(tag.slice(6, 8), 16) % 10}`;
+  // 1941-1969: no date another test writes by hand falls there (a shared one would be found too).
+  const dob = `19${String(41 + (parseInt(tag.slice(2, 4), 16) % 29))}-0${1 + (parseInt(tag.slice(4, 6), 16) % 9)}-1${parseInt(tag.slice(6, 8), 16) % 10}`;
   // Seven-digit figures of this run: the disposable income they leave (kept) contains neither.
   const earnings = 5_000_000 + (parseInt(tag.slice(0, 5), 16) % 1_000_000);
   const housing = 1_000_000 + (parseInt(tag.slice(3, 8), 16) % 1_000_000);
