@@ -108,6 +108,24 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
   expect(found).toEqual([]);
 }
 
+/**
+ * Runs `expectAccessible` on what a page without JavaScript shows: axe-core is a script, which
+ * such a page will not run, so the same HTML (`page.content()`) is served at the same address to
+ * `reader`, a page of a context with JavaScript (its stylesheet comes from the portal as usual).
+ */
+export async function expectAccessibleWithoutScripts(page: Page, reader: Page, label: string): Promise<void> {
+  const html = await page.content();
+  const address = page.url();
+  const same = (url: URL) => url.href === address;
+  await reader.route(same, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+  try {
+    await reader.goto(address);
+  } finally {
+    await reader.unroute(same);
+  }
+  await expectAccessible(reader, label);
+}
+
 /** Fails when the page scrolls sideways at its viewport width (WCAG 1.4.10 reflow at 320 px). */
 export async function expectNoSidewaysScroll(page: Page, label: string): Promise<void> {
   const { scroll, width } = (await page.evaluate('({ scroll: document.scrollingElement.scrollWidth, width: window.innerWidth })')) as {
