@@ -1,12 +1,13 @@
 /**
  * The portal's brand (docs/api.md section 18): the organisation's `customer_facing_name` heads the
  * page and its `logo` is shown as an image whose alt text names the organisation, only when the
- * logo is an https address; an http logo or none shows no image.
+ * logo is an https address; an http logo or none shows no image. Every page about one of the
+ * customer's debts carries it (one layout), the debts list and another customer's debt do not.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import request from 'supertest';
 import { createPortalLink } from '@dms/domain/portal';
-import { closeHarness, signedInTenant, testDb } from '../support/harness.js';
+import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
 import { createDebt } from '../support/debts.js';
 import { startPortal, type RunningPortal } from './steps-support.js';
 
@@ -53,5 +54,26 @@ describe('brand', () => {
     expect(other.text).not.toContain('<img');
     const list = await agent.get('/debts').expect(200);
     expect(list.text).not.toContain('<img');
+    expect(list.text).toContain('<span class="brand">Your account</span>');
+  });
+
+  test("every page of a debt's journeys is headed by its organisation; another customer's debt is not", async () => {
+    const agent = request.agent(base);
+    const { token } = await createPortalLink(testDb(), { tenantId, customerId, debtId: plain, ttlDays: 1 });
+    await agent.get(`/l/${token}`).expect(303);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec((await agent.get('/verify').expect(200)).text)![1]!;
+    await agent.post('/verify').type('form').send({ _csrf: csrf, answer: '1906-12-09' }).expect(303);
+    /** The status of the page `path` leads to (after one redirect; 409 where the debt refuses the journey) and the brand heading it. */
+    const brandOf = async (path: string) => {
+      const page = await agent.get(path).redirects(1);
+      return `${page.status} ${/<span class="brand">(.*?)<\/span>/.exec(page.text)?.[1]}`;
+    };
+    for (const page of ['pay', 'offers', 'propose', 'statement', 'dispute', 'question', 'plan']) {
+      await expect(brandOf(`/debts/${branded}/${page}`)).resolves.toMatch(/^(200|409) <img .* alt="Northwind logo"> Northwind$/);
+      await expect(brandOf(`/debts/${plain}/${page}`)).resolves.toMatch(/^(200|409) Contoso$/);
+    }
+    const other = await signedInTenant();
+    const stranger = (await createDebt(other.api, await seedParties(other.api))).id as string;
+    await expect(brandOf(`/debts/${stranger}/pay`)).resolves.toBe('404 Your account');
   });
 });

@@ -3,8 +3,8 @@
  * "Income and expenditure"): debt page → household → income (a negative amount first: the error
  * page) → fixed costs → flexible costs → debts → check your answers → confirmation, with
  * JavaScript on (320 px, no sideways scroll), off, by keyboard alone, and in French; every page,
- * the error page included, passes axe-core's WCAG 2.2 AA rules (with JavaScript on). Screenshots go to
- * `/tmp/statement-<run>-<page>.png`.
+ * the error page included, passes axe-core's WCAG 2.2 AA rules (with JavaScript on). Screenshots
+ * `statement-<run>-<page>-<width>.png` go to PORTAL_SHOTS_DIR when it is set.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser, Page } from 'playwright-core';
@@ -21,6 +21,7 @@ import {
   linkFor,
   newPage,
   seedCustomer,
+  shoot,
   startPortal,
   tabTo,
   type RunningPortal,
@@ -78,10 +79,10 @@ afterAll(async () => {
   await closeHarness();
 });
 
-/** Axe on the page and its screenshot `/tmp/statement-<run>-<name>.png`. */
+/** Axe on the page and its screenshots `statement-<run>-<name>` (`shoot`: when PORTAL_SHOTS_DIR is set). */
 async function look(page: Page, run: string, name: string): Promise<void> {
   await expectAccessible(page, `${run} ${name}`);
-  await page.screenshot({ path: `/tmp/statement-${run}-${name}.png`, fullPage: true });
+  await shoot(page, `statement-${run}-${name}`);
 }
 
 /** Verifies `who` in a fresh page and opens their debt page (in `lang`). */
@@ -108,7 +109,7 @@ async function walk(page: Page, lang: Lang, run: string, width?: number): Promis
   const next = () => page.getByRole('button', { name: w.continue }).click();
   // Without JavaScript axe cannot run: the page is only photographed.
   const checkPage = async (name: string) => {
-    if (run === 'nojs') return void (await page.screenshot({ path: `/tmp/statement-${run}-${name}.png`, fullPage: true }));
+    if (run === 'nojs') return void (await shoot(page, `statement-${run}-${name}`));
     await look(page, run, name);
     if (width) await expectNoSidewaysScroll(page, `${run} ${name}`);
   };

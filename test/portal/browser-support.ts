@@ -2,7 +2,7 @@
  * What the portal's browser tests share (browser.test.ts and browser-keyboard.test.ts beside this file): the portal application on a
  * free port over the suite's PostgreSQL, a customer with a debt, a payment and a portal link,
  * Debian's Chromium through playwright-core (never a downloaded browser), an axe-core check
- * against WCAG 2.0/2.1/2.2 A and AA, and screenshots into `PORTAL_SHOTS_DIR` when that is set.
+ * against WCAG 2.0/2.1/2.2 A and AA, and screenshots at 320 and 1280 px into `PORTAL_SHOTS_DIR` when that is set.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -108,6 +108,24 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
   expect(found).toEqual([]);
 }
 
+/**
+ * Runs `expectAccessible` on what a page without JavaScript shows: axe-core is a script, which
+ * such a page will not run, so the same HTML (`page.content()`) is served at the same address to
+ * `reader`, a page of a context with JavaScript (its stylesheet comes from the portal as usual).
+ */
+export async function expectAccessibleWithoutScripts(page: Page, reader: Page, label: string): Promise<void> {
+  const html = await page.content();
+  const address = page.url();
+  const same = (url: URL) => url.href === address;
+  await reader.route(same, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+  try {
+    await reader.goto(address);
+  } finally {
+    await reader.unroute(same);
+  }
+  await expectAccessible(reader, label);
+}
+
 /** Fails when the page scrolls sideways at its viewport width (WCAG 1.4.10 reflow at 320 px). */
 export async function expectNoSidewaysScroll(page: Page, label: string): Promise<void> {
   const { scroll, width } = (await page.evaluate('({ scroll: document.scrollingElement.scrollWidth, width: window.innerWidth })')) as {
@@ -117,12 +135,25 @@ export async function expectNoSidewaysScroll(page: Page, label: string): Promise
   expect({ label, scroll }).toEqual({ label, scroll: Math.min(scroll, width) });
 }
 
-/** Saves a full-page screenshot as `<dir>/<name>-<width>.png` when PORTAL_SHOTS_DIR names a directory (kept out of the repository). */
+/** The widths of every screenshot (docs/portal-screenshots.md): the narrowest phone WCAG 1.4.10 names, and a laptop. */
+export const SHOT_WIDTHS = [320, 1280] as const;
+
+/**
+ * When PORTAL_SHOTS_DIR names a directory, saves the page as full-page screenshots
+ * `<dir>/<name>-<width>.png` at each of SHOT_WIDTHS (px), then gives the page back its own
+ * viewport; otherwise does nothing. `npm run docs:screenshots` (scripts/docs-screenshots.mjs)
+ * sets it and picks the pages of the docs from what the browser tests shoot.
+ */
 export async function shoot(page: Page, name: string): Promise<void> {
   const dir = process.env.PORTAL_SHOTS_DIR;
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}-${page.viewportSize()?.width ?? 0}.png`), fullPage: true });
+  const own = page.viewportSize() ?? { width: 1280, height: 800 };
+  for (const width of SHOT_WIDTHS) {
+    await page.setViewportSize({ width, height: own.height });
+    await page.screenshot({ path: join(dir, `${name}-${width}.png`), fullPage: true, animations: 'disabled', caret: 'hide' });
+  }
+  await page.setViewportSize(own);
 }
 
 /**

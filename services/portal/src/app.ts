@@ -13,6 +13,7 @@ import type { RedisConnection } from '@dms/rate-limit';
 import { createServiceMetrics, metricsText } from '@dms/metrics';
 import { absoluteLimit, csrf, saveBeforeRedirect, sessions } from './session.js';
 import { render } from './render.js';
+import { debtPageBrand } from './brand.js';
 import { isLanguage } from './i18n.js';
 import { linkRoutes } from './routes/link.js';
 import { debtRoutes } from './routes/debts.js';
@@ -95,6 +96,8 @@ export function buildPortal(deps: PortalDeps, isDraining: () => boolean = () => 
   });
   app.use(portalRateLimits(deps.rateLimits ?? { ...PORTAL_RATE_LIMIT_DEFAULTS, trustProxy: 'loopback' }, { redis: deps.redis, log: deps.log }));
   app.use(csrf.csrfSynchronisedProtection);
+  // Every page about one of the customer's debts is headed by its organisation's brand (brand.ts).
+  app.use('/debts/:id', debtPageBrand(deps.db));
   app.use(linkRoutes(deps.db));
   app.use(debtRoutes(deps.db));
   app.use(contactRoutes(deps.db));

@@ -40,11 +40,18 @@ export interface FieldError {
   message: string;
 }
 
-/** Renders `views/<name>.liquid` inside the layout with `status`. */
+/** Renders `views/<name>.liquid` inside the layout with `status`; the page's brand (brand.ts, `res.locals.brand`) unless `values` name one. */
 export async function render(req: Request, res: Response, name: string, values: Record<string, unknown> = {}, status = 200): Promise<void> {
   const csrf = req.csrfToken ? req.csrfToken() : '';
   const locale = languageOf(req);
   const other = LANGUAGES.filter((l) => l !== locale);
-  const html = await liquid.renderFile(name, { locale, languages: other, signedIn: Boolean(req.session?.customerId), csrf, ...values });
+  const html = await liquid.renderFile(name, {
+    locale,
+    languages: other,
+    signedIn: Boolean(req.session?.customerId),
+    csrf,
+    ...(res.locals.brand as object | undefined),
+    ...values,
+  });
   res.status(status).type('html').send(html);
 }

@@ -60,6 +60,17 @@ export async function isCustomerDebt(db: Knex | Knex.Transaction, tenantId: stri
   return (await debtQuery(db, tenantId, customerId).where('debts.id', debtId).first()) !== undefined;
 }
 
+/** The brand of the organisation behind one of the customer's debts (its `customer_facing_name`, else `name`, and `logo`); undefined when not the customer's. */
+export async function customerDebtBrand(
+  db: Knex | Knex.Transaction,
+  tenantId: string,
+  customerId: string,
+  debtId: string,
+): Promise<{ creditor: string; logo: string | null } | undefined> {
+  const row = (await debtQuery(db, tenantId, customerId).where('debts.id', debtId).first()) as PortalDebtSummary | undefined;
+  return row && { creditor: row.creditor, logo: row.logo };
+}
+
 function debtQuery(db: Knex | Knex.Transaction, tenantId: string, customerId: string) {
   return tenantRows(db, debtsResource, tenantId)
     .join('organisations as o', 'o.id', 'debts.organisation_id')

@@ -16,6 +16,7 @@ import { paymentByReference, recordProviderOutcome, setupByReference } from '@dm
 import { CallbackRejected, TEST_CARDS, cardBehaviour, localSavedMethod, type LocalProvider, type PaymentProvider } from '@dms/payments';
 import { render } from '../render.js';
 import { requireCustomer } from './debts.js';
+import { brandFor } from '../brand.js';
 
 /** The test card that needs the customer to authenticate (the only one reaching the confirm step). */
 const AUTHENTICATE_CARD = Object.keys(TEST_CARDS).find((digits) => TEST_CARDS[digits] === 'authenticate')!;
@@ -61,10 +62,20 @@ export function callbackRoutes(db: Knex, provider: PaymentProvider, log: Logger)
   return r;
 }
 
-/** The session's own payment of `provider` with checkout `req.params.ref`, or undefined (404: nothing shown). */
-async function ownPayment(db: Knex, provider: PaymentProvider, req: Request) {
+/** The session's own payment of `provider` with checkout `req.params.ref`, or undefined (404: nothing shown); its debt's brand heads the page (brand.ts). */
+async function ownPayment(db: Knex, provider: PaymentProvider, req: Request, res: Response) {
   const p = await paymentByReference(db, req.session.tenantId!, provider.name, req.params.ref as string);
-  return p && p.customer_id === req.session.customerId ? p : undefined;
+  if (!p || p.customer_id !== req.session.customerId) return undefined;
+  await brandFor(db, req, res, p.debt_id);
+  return p;
+}
+
+/** The session's own setup (a checkout that only saves the card) of `provider` with checkout `req.params.ref`, or undefined; branded as `ownPayment`. */
+async function ownSetup(db: Knex, provider: PaymentProvider, req: Request, res: Response) {
+  const s = await setupByReference(db, req.session.tenantId!, provider.name, req.params.ref as string);
+  if (!s || s.customer_id !== req.session.customerId) return undefined;
+  await brandFor(db, req, res, s.debt_id);
+  return s;
 }
 
 /** `GET /checkout/<provider>/:ref`: where a hosted checkout sends the customer back; the payment's status (pending until the webhook). */
@@ -72,11 +83,11 @@ export function returnRoutes(db: Knex, provider: PaymentProvider): Router {
   const r = Router();
   r.use(`/checkout/${provider.name}`, requireCustomer);
   r.get(`/checkout/${provider.name}/:ref`, async (req, res) => {
-    const p = await ownPayment(db, provider, req);
+    const p = await ownPayment(db, provider, req, res);
     if (p) return render(req, res, 'pay-result', { payment: p });
     // A checkout that only saved the card (a plan's or a promise's): its outcome, or still open until the webhook.
-    const s = await setupByReference(db, req.session.tenantId!, provider.name, req.params.ref);
-    if (!s || s.customer_id !== req.session.customerId) return render(req, res, 'not-found', {}, 404);
+    const s = await ownSetup(db, provider, req, res);
+    if (!s) return render(req, res, 'not-found', {}, 404);
     await render(req, res, 'arrange-result', { setup: s });
   });
   return r;
@@ -86,7 +97,7 @@ export function returnRoutes(db: Knex, provider: PaymentProvider): Router {
 export function checkoutRoutes(db: Knex, provider: LocalProvider): Router {
   const r = Router();
   r.use('/checkout/local', requireCustomer);
-  const paymentOf = (req: Request) => ownPayment(db, provider, req);
+  const paymentOf = (req: Request, res: Response) => ownPayment(db, provider, req, res);
   const report = async (req: Request, res: Response, p: NonNullable<Awaited<ReturnType<typeof paymentOf>>>, status: 'succeeded' | 'failed') => {
     const signed = provider.signedOutcome({ status, tenantId: p.tenant_id, debtId: p.debt_id, reference: p.transaction_ref! });
     const delivered = await receiveCallback(db, provider, signed.body, signed.signature);
@@ -94,11 +105,7 @@ export function checkoutRoutes(db: Knex, provider: LocalProvider): Router {
     res.redirect(303, `/checkout/local/${p.transaction_ref!}`);
   };
 
-  /** The session's own setup (a checkout that only saves the card) of checkout `ref`, or undefined. */
-  const setupOf = async (req: Request) => {
-    const s = await setupByReference(db, req.session.tenantId!, provider.name, req.params.ref as string);
-    return s && s.customer_id === req.session.customerId ? s : undefined;
-  };
+  const setupOf = (req: Request, res: Response) => ownSetup(db, provider, req, res);
   /** Reports a setup's outcome: a card that is saved (`4242`, `0341`) succeeds with its saved method. */
   const reportSetup = async (req: Request, res: Response, s: NonNullable<Awaited<ReturnType<typeof setupOf>>>, digits: string | undefined) => {
     const saved = digits ? localSavedMethod(digits) : undefined;
@@ -111,14 +118,14 @@ export function checkoutRoutes(db: Knex, provider: LocalProvider): Router {
   const digitsOf = (given: unknown) => (typeof given === 'string' ? given.slice(0, 40).replace(/[\s-]/g, '') : '');
 
   r.get('/checkout/local/:ref', async (req, res, next) => {
-    const p = await paymentOf(req);
+    const p = await paymentOf(req, res);
     if (!p) return next();
     if (p.status === 'pending') return render(req, res, 'checkout-local', { ref: req.params.ref, payment: p });
     await render(req, res, 'pay-result', { payment: p });
   });
 
   r.post('/checkout/local/:ref', async (req, res, next) => {
-    const p = await paymentOf(req);
+    const p = await paymentOf(req, res);
     if (!p) return next();
     if (p.status !== 'pending') return res.redirect(303, `/checkout/local/${req.params.ref}`);
     const behaviour = cardBehaviour(typeof req.body?.card_number === 'string' ? (req.body.card_number as string).slice(0, 40) : '');
@@ -129,7 +136,7 @@ export function checkoutRoutes(db: Knex, provider: LocalProvider): Router {
   });
 
   r.post('/checkout/local/:ref/confirm', async (req, res, next) => {
-    const p = await paymentOf(req);
+    const p = await paymentOf(req, res);
     if (!p) return next();
     if (p.status !== 'pending') return res.redirect(303, `/checkout/local/${req.params.ref}`);
     await report(req, res, p, req.body?.decision === 'complete' ? 'succeeded' : 'failed');
@@ -137,14 +144,14 @@ export function checkoutRoutes(db: Knex, provider: LocalProvider): Router {
 
   // Checkouts that only save the card (a plan's or a promise's, routes/offers.ts): nothing is charged.
   r.get('/checkout/local/:ref', async (req, res) => {
-    const s = await setupOf(req);
+    const s = await setupOf(req, res);
     if (!s) return render(req, res, 'not-found', {}, 404);
     if (s.status === 'open') return render(req, res, 'checkout-local', { ref: req.params.ref, payment: s, saving: true });
     await render(req, res, 'arrange-result', { setup: s });
   });
 
   r.post('/checkout/local/:ref', async (req, res) => {
-    const s = await setupOf(req);
+    const s = await setupOf(req, res);
     if (!s) return render(req, res, 'not-found', {}, 404);
     if (s.status !== 'open') return res.redirect(303, `/checkout/local/${req.params.ref}`);
     const digits = digitsOf(req.body?.card_number);
@@ -162,7 +169,7 @@ export function checkoutRoutes(db: Knex, provider: LocalProvider): Router {
   });
 
   r.post('/checkout/local/:ref/confirm', async (req, res) => {
-    const s = await setupOf(req);
+    const s = await setupOf(req, res);
     if (!s) return render(req, res, 'not-found', {}, 404);
     if (s.status !== 'open') return res.redirect(303, `/checkout/local/${req.params.ref}`);
     // Only the card that asks to authenticate reaches the confirm step.
