@@ -135,6 +135,28 @@ export async function expectNoSidewaysScroll(page: Page, label: string): Promise
   expect({ label, scroll }).toEqual({ label, scroll: Math.min(scroll, width) });
 }
 
+/**
+ * Fails when a word of a table cell is broken across lines (a narrow column at 320 px would
+ * otherwise read "Montan / t"): each word's text range must lie on one line.
+ */
+export async function expectWholeWordsInTables(page: Page, label: string): Promise<void> {
+  const broken = (await page.evaluate(`[...document.querySelectorAll('th, td')].flatMap((cell) => {
+    const out = [];
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (tops.size > 1) out.push(m[0]);
+      }
+    }
+    return out;
+  })`)) as string[];
+  expect({ label, broken }).toEqual({ label, broken: [] });
+}
+
 /** The widths of every screenshot (docs/portal-screenshots.md): the narrowest phone WCAG 1.4.10 names, and a laptop. */
 export const SHOT_WIDTHS = [320, 1280] as const;
 

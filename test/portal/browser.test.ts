@@ -10,6 +10,7 @@ import { closeHarness } from '../support/harness.js';
 import {
   expectAccessible,
   expectNoSidewaysScroll,
+  expectWholeWordsInTables,
   focusedId,
   launchChromium,
   linkFor,
@@ -159,10 +160,25 @@ describe('at 320 px', () => {
       const page = await newPage(browser, { viewport: { width: 320, height: 640 } });
       const check = async (p: Page, name: string) => {
         await expectNoSidewaysScroll(p, name);
+        await expectWholeWordsInTables(p, name);
         await shoot(p, name);
       };
       await walkJourney(page, portal.base, (await linkFor(who)).token, check);
       await walkDeadEnds(page, portal.base, who, check);
+      await page.context().close();
+    },
+    BROWSER_TEST_MS,
+  );
+
+  test(
+    'nor in French, whose longer words and amounts ("100,00 £GB") still fit the tables without breaking a word',
+    async () => {
+      const page = await newPage(browser, { viewport: { width: 320, height: 640 } });
+      const check = async (p: Page, name: string) => {
+        await expectNoSidewaysScroll(p, `fr-FR ${name}`);
+        await expectWholeWordsInTables(p, `fr-FR ${name}`);
+      };
+      await walkJourney(page, portal.base, (await linkFor(who)).token, check, 'fr-FR');
       await page.context().close();
     },
     BROWSER_TEST_MS,

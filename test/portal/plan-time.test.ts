@@ -47,9 +47,10 @@ describe('the plan page', () => {
     expect(page).toContain('Your payment plan');
     expect(page).toContain('Every week');
     expect(page.match(/£50\.00/g)).toHaveLength(2);
-    const long = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
-    expect(page).toContain(long.format(new Date(inDays(1))));
-    expect(page).toContain(long.format(new Date(inDays(8))));
+    // Table cells write days in the medium style ("28 Nov 2026"), to fit 320 px.
+    const cell = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeZone: 'UTC' });
+    expect(page).toContain(`<td>${cell.format(new Date(inDays(1)))}</td>`);
+    expect(page).toContain(`<td>${cell.format(new Date(inDays(8)))}</td>`);
     expect(page).toContain(`href="/debts/${debtId}/plan/delay"`);
     expect(page).toContain(`href="/debts/${debtId}/plan/day"`);
     const log = await testDb()('customer_access_log').where({ customer_id: parties.customerId, operation: 'portal:plan' });

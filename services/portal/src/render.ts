@@ -19,8 +19,12 @@ export function money(minor: number, currency: string, locale = 'en-GB'): string
   return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(Number(minor) / 10 ** fractionDigits(currency));
 }
 liquid.registerFilter('money', money);
-liquid.registerFilter('day', (d: Date | string, locale = 'en-GB') =>
-  new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(d)),
+/**
+ * A day as `locale` writes it (Intl, UTC): `long` in sentences ("28 November 2026"), `medium` in
+ * table cells ("28 Nov 2026"), so a table of three columns fits 320 px without breaking a word.
+ */
+liquid.registerFilter('day', (d: Date | string, locale = 'en-GB', style: 'long' | 'medium' = 'long') =>
+  new Intl.DateTimeFormat(locale, { dateStyle: style, timeZone: 'UTC' }).format(new Date(d)),
 );
 
 liquid.registerFilter('t', function (this: { context: Context }, key: string, ...args: unknown[]) {
