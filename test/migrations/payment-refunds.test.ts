@@ -1,9 +1,11 @@
 /**
  * Migration 109_payment_refunds (docs/api.md sections 8 and 18 "Payments", refunds) on data made
  * with the old schema: a database at 108 with a debt and a partly refunded provider payment, then
- * migrated to 109. The old rows are unchanged and there are no provider refunds (refunds made
- * before were recorded in the ledger only); the new table keeps its rules (a positive amount, a
- * known status, one row per provider reference, a payment that exists).
+ * migrated to 109. The old rows are unchanged but for the new `provider_managed`, `false` (even a
+ * payment named after a provider with a reference: its name is free text a tenant may have
+ * written, so it is refunded in the ledger only), and there are no provider refunds; the new table
+ * keeps its rules (a positive amount, a known status, one row per provider reference, a payment
+ * that exists).
  */
 import { expect, test } from '@jest/globals';
 import { migrateTo } from '@dms/db';
@@ -11,7 +13,7 @@ import { insertOldParties, scratchDatabase } from './support.js';
 
 const scratch = scratchDatabase();
 
-test('old payments keep their rows and have no provider refunds; the new table keeps its rules', async () => {
+test('old payments keep their rows, are not provider_managed and have no provider refunds; the new table keeps its rules', async () => {
   const db = await scratch.at('108_erased_idempotent_responses');
   await insertOldParties(db);
   await db('debts').insert({ id: 'deb_old', tenant_id: 'ten_old', customer_id: 'cus_old', organisation_id: 'org_old', currency: 'GBP', status: 'resumed' });
@@ -32,7 +34,20 @@ test('old payments keep their rows and have no provider refunds; the new table k
   await migrateTo(db, '109_payment_refunds');
 
   expect(await db('debts').select('*')).toEqual(before.debts);
-  expect(await db('payments').select('*')).toEqual(before.payments);
+  expect(await db('payments').select('*')).toEqual(before.payments.map((p) => ({ ...p, provider_managed: false })));
+  // New rows get the constant default too; the column takes no null.
+  await db('payments').insert({
+    id: 'pay_new',
+    tenant_id: 'ten_old',
+    debt_id: 'deb_old',
+    amount: 100,
+    currency: 'GBP',
+    status: 'pending',
+    transaction_at: new Date(),
+  });
+  expect(await db('payments').where({ id: 'pay_new' }).first('provider_managed')).toEqual({ provider_managed: false });
+  await expect(db('payments').where({ id: 'pay_new' }).update({ provider_managed: null })).rejects.toThrow(/not-null|null value/);
+  await db('payments').where({ id: 'pay_new' }).delete();
   expect(await db('payment_refunds').select('*')).toEqual([]);
 
   const row = (id: string, extra: Record<string, unknown> = {}) => ({

@@ -4,12 +4,14 @@
  * API's payment provider refunds it there first (the suite's API: `local`; an extra API with
  * `PAYMENT_PROVIDER=stripe` against the local fake of Stripe), then moves the ledger and stores a
  * `payment_refunds` row in one transaction; a refusal is 402 and an unreachable provider 502, each
- * changing nothing; a payment the tenant recorded (another provider's name) is refunded in the
- * ledger only.
+ * changing nothing. Only a payment the platform took through its provider (`provider_managed`) goes
+ * there: one the tenant recorded is refunded in the ledger only, even under the configured
+ * provider's name with a reference the provider knows, and no request body can set the mark.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import { localCallbackSecret, localProvider, stripeProvider } from '@dms/payments';
 import { providerRefundKey } from '@dms/domain/payments';
+import { recordProviderOutcome, startPortalPayment } from '@dms/domain/portal';
 import { SERVICE_ENV, apiAs, closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
 import { createDebt, eventTypesFor } from '../support/debts.js';
 import { startFakeStripe, type FakeStripe, type RefundFailure } from '../support/fake-stripe.js';
@@ -114,6 +116,7 @@ describe('through the local provider (the suite API)', () => {
   test.each([
     ['another name (free text)', { payment_provider: 'Acme Pay', transaction_ref: 'ACME-1' }],
     ['a provider the API is not configured with', { payment_provider: 'stripe', transaction_ref: 'pi_not_ours' }],
+    ["its provider's name and a transaction_ref", { payment_provider: 'local', transaction_ref: 'lcs_recorded_by_the_tenant' }],
     ['its provider but no transaction_ref', { payment_provider: 'local' }],
   ])('a payment the tenant recorded with %s is refunded in the ledger only', async (_, recorded) => {
     const debtId = await readyDebt();
@@ -123,12 +126,28 @@ describe('through the local provider (the suite API)', () => {
     expect(await testDb()('debts').where({ id: debtId }).first('amount_paid')).toEqual({ amount_paid: 0 });
     expect(await eventTypesFor(me.tenant.tenantId, payment.id)).toEqual(['payment.created', 'payment.refunded']);
     expect(await refundsOf(payment.id)).toEqual([]);
+    expect(await testDb()('payments').where({ id: payment.id }).first('provider_managed')).toEqual({ provider_managed: false });
+  });
+
+  test('a tenant cannot set provider_managed: POST and PATCH are 400 naming the field, nothing changed', async () => {
+    const debtId = await readyDebt();
+    const recorded = { amount: 3000, currency: 'GBP', payment_provider: 'local', transaction_ref: 'lcs_claimed' };
+    const created = await me.api.post(`/debts/${debtId}/payments`, { ...recorded, provider_managed: true }).expect(400);
+    expect(created.body).toMatchObject({ object: 'error', param: 'provider_managed' });
+    expect(await testDb()('payments').where({ debt_id: debtId })).toEqual([]);
+    const payment = (await me.api.post(`/debts/${debtId}/payments`, { ...recorded, status: 'pending' }).expect(201)).body;
+    expect(payment).not.toHaveProperty('provider_managed');
+    for (const method of ['patch', 'put'] as const) {
+      const res = await me.api[method](`/debts/${debtId}/payments/${payment.id}`, { provider_managed: true }).expect(400);
+      expect(res.body).toMatchObject({ object: 'error', param: 'provider_managed' });
+    }
+    expect(await testDb()('payments').where({ id: payment.id }).first('provider_managed', 'status')).toEqual({ provider_managed: false, status: 'pending' });
   });
 });
 
 describe('through the stripe provider (an API against the fake Stripe)', () => {
-  /** A succeeded payment of `amount` recorded as the portal records a Checkout Session paid on Stripe; with the session's intent. */
-  async function stripePayment(amount = 5000) {
+  /** A Checkout Session of `amount` on a new debt, paid on the fake Stripe; its reference and intent. */
+  async function paidSession(amount: number) {
     const debtId = await readyDebt();
     const checkout = await stripeProvider({
       secretKey: 'sk_test_fake',
@@ -138,11 +157,39 @@ describe('through the stripe provider (an API against the fake Stripe)', () => {
       port: fake.port,
       protocol: 'http',
     }).createCheckout({ tenantId: me.tenant.tenantId, debtId, amount, currency: 'GBP' });
-    const session = fake.complete(checkout.reference);
-    const body = { amount, currency: 'GBP', payment_provider: 'stripe', transaction_ref: checkout.reference, metadata: { source: 'portal' } };
-    const payment = (await stripeApi.post(`/debts/${debtId}/payments`, body).expect(201)).body;
-    return { debtId, payment, intent: session.payment_intent };
+    return { debtId, reference: checkout.reference, intent: fake.complete(checkout.reference).payment_intent };
   }
+
+  /**
+   * A succeeded payment of `amount` taken through the portal's Stripe checkout: created and settled
+   * by the domain functions the portal's pay page and Stripe webhook call; with the session's intent.
+   */
+  async function stripePayment(amount = 5000) {
+    const { debtId, reference, intent } = await paidSession(amount);
+    const tenantId = me.tenant.tenantId;
+    const start = { tenantId, customerId: parties.customerId, debtId, amount, currency: 'GBP', provider: 'stripe', reference };
+    const { id } = await startPortalPayment(testDb(), start);
+    await expect(recordProviderOutcome(testDb(), 'stripe', { eventId: `evt_${id}`, status: 'succeeded', tenantId, debtId, reference })).resolves.toBe(
+      'recorded',
+    );
+    const payment = (await stripeApi.get(`/debts/${debtId}/payments/${id}`).expect(200)).body;
+    expect(payment).toMatchObject({ status: 'succeeded', payment_provider: 'stripe', transaction_ref: reference });
+    return { debtId, payment, intent };
+  }
+
+  test("a payment the tenant recorded as `stripe` with the paid session's reference is refunded in the ledger only: Stripe is not asked", async () => {
+    const { debtId, reference, intent } = await paidSession(5000);
+    const body = { amount: 5000, currency: 'GBP', payment_provider: 'stripe', transaction_ref: reference, metadata: { source: 'portal' } };
+    const payment = (await stripeApi.post(`/debts/${debtId}/payments`, body).expect(201)).body;
+    const seen = fake.requests.length;
+    const res = await stripeApi.post(`/debts/${debtId}/payments/${payment.id}/refund`, { amount: 2000 }).expect(200);
+    expect(res.body).toMatchObject({ status: 'partially_refunded', amount_refunded: 2000 });
+    expect(fake.requests.slice(seen)).toEqual([]);
+    expect(refundRequests(intent)).toEqual([]);
+    expect(await refundsOf(payment.id)).toEqual([]);
+    expect(await testDb()('debts').where({ id: debtId }).first('amount_paid')).toEqual({ amount_paid: 3000 });
+    expect(await eventTypesFor(me.tenant.tenantId, payment.id)).toEqual(['payment.created', 'payment.refunded']);
+  });
 
   afterEach(() => {
     fake.failRefunds = undefined;
@@ -158,7 +205,7 @@ describe('through the stripe provider (an API against the fake Stripe)', () => {
     expect(sent[0]).toMatchObject({ fields: { payment_intent: intent, amount: '2000' }, idempotencyKey: expect.stringMatching(`^refund_${payment.id}_k`) });
     const [row] = await refundsOf(payment.id);
     expect(row).toMatchObject({ provider: 'stripe', provider_reference: expect.stringMatching(/^re_/), amount: 2000, currency: 'GBP', status: 'succeeded' });
-    expect(await eventTypesFor(me.tenant.tenantId, payment.id)).toEqual(['payment.created', 'payment.refunded']);
+    expect(await eventTypesFor(me.tenant.tenantId, payment.id)).toEqual(['payment.created', 'payment.succeeded', 'payment.refunded']);
 
     const again = await refund().expect(200);
     expect(again.headers['idempotent-replayed']).toBe('true');

@@ -5,11 +5,19 @@
  * units, > 0) in `currency`, the `provider` and its refund's `provider_reference` (unique per
  * provider), and `status` `succeeded` | `pending` | `failed`. Like every tenant table it carries
  * `tenant_id` (a test-mode tenant's refunds live under its own id, migration 050).
- * A new table only: no existing row is read or written.
+ *
+ * `payments.provider_managed`: true only for a payment the platform itself took through its
+ * provider (the portal's checkout, the worker's charges), set by the domain and never by an API
+ * body; only such a payment is refunded at the provider and moved by its callbacks. A constant
+ * default (no table rewrite, no row read): every existing payment is `false`, refunded in the
+ * ledger only as before (its `payment_provider` is free text a tenant may have written).
  */
 import type { Knex } from 'knex';
 
 export async function up(knex: Knex): Promise<void> {
+  await knex.schema.alterTable('payments', (t) => {
+    t.boolean('provider_managed').notNullable().defaultTo(false);
+  });
   await knex.schema.createTable('payment_refunds', (t) => {
     t.text('id').primary();
     t.text('tenant_id').notNullable().references('tenants.id');
@@ -30,4 +38,7 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   await knex.schema.dropTable('payment_refunds');
+  await knex.schema.alterTable('payments', (t) => {
+    t.dropColumn('provider_managed');
+  });
 }

@@ -1,7 +1,9 @@
 /**
  * Refunds of provider payments (docs/api.md section 8 "Payments" and section 18 "Payments",
- * refunds): a payment whose `payment_provider` names a provider the service has (the caller's
- * `RefundThrough` answers for it) and that has a `transaction_ref` is refunded at that provider
+ * refunds): a payment the platform itself took through a provider (`provider_managed`, set only by
+ * the portal's checkout and the worker's charges, never by an API body) whose `payment_provider`
+ * names a provider the service has (the caller's `RefundThrough` answers for it) and that has a
+ * `transaction_ref` is refunded at that provider
  * first, inside the refund's transaction and under its locks (the debt's, then the payment's), so
  * two refunds of one payment never reach the provider at once and each sees what the other left.
  * Only a refund the provider accepted (`succeeded` or `pending`) is recorded: in `payment_refunds`
@@ -83,7 +85,8 @@ function isRefusal(err: unknown): err is Error & { code?: string } {
 
 /**
  * Refunds `amount` (minor units) of the locked `payment` of the locked `debt` at its provider when
- * it is one of ours with a `transaction_ref`, and stores the accepted refund in `payment_refunds`
+ * the platform took it there (`provider_managed`), the provider is one of ours and the payment has
+ * a `transaction_ref`, and stores the accepted refund in `payment_refunds`
  * in `trx`; does nothing for any other payment (a refund in the ledger only).
  * @returns the stored row, or undefined when the payment is not a provider's
  * @throws ApiError 402 `payment_provider_refused` (the provider said no or reported `failed`),
@@ -96,7 +99,8 @@ export async function refundAtProvider(
   amount: number,
   options: ProviderRefundOptions,
 ): Promise<PaymentRefundRow | undefined> {
-  const provider = payment.payment_provider;
+  // A tenant's own payment names its processor in free text (docs suggest `stripe`): never ours to refund.
+  const provider = payment.provider_managed ? payment.payment_provider : null;
   const refund = provider ? options.through(provider) : undefined;
   if (!provider || !refund || !payment.transaction_ref) return undefined;
   let result: ProviderRefundResult;

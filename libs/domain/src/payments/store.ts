@@ -137,11 +137,20 @@ async function lockPayment(trx: Knex.Transaction, tenantId: string, debtId: stri
 /**
  * Records a payment against the tenant's debt `debtId`: locks the debt, checks the payment, inserts
  * it with `payment.created`, and when it is `succeeded` counts it (debts/moves.ts `countMoney`) and
- * writes its balance item, in one transaction.
+ * writes its balance item, in one transaction. `providerManaged` only from the domain's own provider
+ * payments (portal/pay.ts, portal/charges.ts), never from a request: only those are refunded at the
+ * provider and moved by its callbacks.
  * @throws ApiError 404 `resource_missing`, 409 `invalid_state_transition`, 422 `business_rule_violation`
  *   (param `currency`, `amount` or `payment_plan_id`)
  */
-export async function createPayment(db: Knex, tenantId: string, debtId: string, input: PaymentCreate, note: StatusNote): Promise<Payment> {
+export async function createPayment(
+  db: Knex,
+  tenantId: string,
+  debtId: string,
+  input: PaymentCreate,
+  note: StatusNote,
+  providerManaged = false,
+): Promise<Payment> {
   return db.transaction(async (trx) => {
     const debt = await lockDebt(trx, tenantId, debtId);
     requireCollecting(debt);
@@ -163,6 +172,7 @@ export async function createPayment(db: Knex, tenantId: string, debtId: string, 
       transaction_at: input.transaction_at ?? trx.fn.now(),
       transaction_ref: input.transaction_ref ?? null,
       metadata: input.metadata,
+      provider_managed: providerManaged,
     });
     if (terms) {
       await countMoney(trx, tenantId, debt, input.amount, note, plan);

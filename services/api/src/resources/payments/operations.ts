@@ -143,7 +143,7 @@ export const paymentOperations: AnyOperation[] = [
     operationId: 'refundPayment',
     summary: 'Refund a payment',
     description:
-      "Refunds a `succeeded` (or partly refunded) payment: `amount` or, by default, all that is left. The debt's `amount_paid` falls by it; a `paid` debt moves back to `resumed`. A payment of the service's payment provider (`payment_provider` its name, with a `transaction_ref`) is refunded at the provider first, with an idempotency key stable for the request (from `Idempotency-Key` when given); the provider refusing is 402 `payment_provider_refused` and the provider unreachable 502 `payment_provider_unavailable`, each changing nothing. Any other payment is refunded in the ledger only.",
+      "Refunds a `succeeded` (or partly refunded) payment: `amount` or, by default, all that is left. The debt's `amount_paid` falls by it; a `paid` debt moves back to `resumed`. A payment the service itself took through its payment provider (the portal's checkout or the worker's charges, with `payment_provider` that provider's name and a `transaction_ref`) is refunded at the provider first, with an idempotency key stable for the request (from `Idempotency-Key` when given); the provider refusing is 402 `payment_provider_refused` and the provider unreachable 502 `payment_provider_unavailable`, each changing nothing. Any other payment, including one you recorded with a provider's name such as `stripe`, is refunded in the ledger only.",
     pathParams: { debtId: 'deb', id: 'pay' },
     query: querySchema(show.expand),
     body: { name: 'PaymentRefund', schema: PaymentRefund, optional: true },
