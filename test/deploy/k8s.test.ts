@@ -167,19 +167,18 @@ describe('production overlay', () => {
       expect(can(otherNamespace, postgres, 5432)).toBe(false);
     });
 
-    test('the dispatcher reaches webhook receivers on 443 only, never private addresses; the API does not', () => {
+    test('the dispatcher reaches webhook receivers on 443 only, never private addresses', () => {
       expect(can(podOf('dispatcher'), internet, 443)).toBe(true);
       expect(can(podOf('dispatcher'), internet, 80)).toBe(false);
       expect(can(podOf('dispatcher'), { ip: '10.1.2.3' }, 443)).toBe(false);
       expect(can(podOf('dispatcher'), { ip: '169.254.169.254' }, 443)).toBe(false);
-      expect(can(podOf('api'), internet, 443)).toBe(false);
       expect(can(podOf('api'), podOf('auth'), 4000)).toBe(true);
       expect(can(podOf('dispatcher'), podOf('api'), 3000)).toBe(false);
       expect(can(podOf('worker'), podOf('api'), 3000)).toBe(false);
     });
 
-    test('the worker and the portal reach the payment provider (public addresses, 443 only), never private ones', () => {
-      for (const name of ['worker', 'portal']) {
+    test('the worker, the portal and the API (refunds) reach the payment provider (public addresses, 443 only), never private ones', () => {
+      for (const name of ['worker', 'portal', 'api']) {
         expect(can(podOf(name), internet, 443)).toBe(true);
         expect(can(podOf(name), internet, 80)).toBe(false);
         expect(can(podOf(name), { ip: '10.1.2.3' }, 443)).toBe(false);

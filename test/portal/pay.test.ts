@@ -68,7 +68,13 @@ describe('paying', () => {
     expect((await agent.get(`/debts/${debtId}`).expect(200)).text).toContain(`/debts/${debtId}/pay`);
     const path = await checkout(agent, debtId, '100.00');
     const [pending] = await paymentsOf(debtId);
-    expect(pending).toMatchObject({ status: 'pending', amount: 10000, payment_provider: 'local', transaction_ref: path.split('/').pop() });
+    expect(pending).toMatchObject({
+      status: 'pending',
+      amount: 10000,
+      payment_provider: 'local',
+      transaction_ref: path.split('/').pop(),
+      provider_managed: true,
+    });
     expect(pending.metadata).toEqual({ source: 'portal' });
     const paid = await payWithCard(agent, path, '4242 4242 4242 4242', 303);
     expect(paid.headers.location).toBe(path);
@@ -178,6 +184,26 @@ describe('bad input and abuse', () => {
       .set('Local-Signature', unknown.signature)
       .send(unknown.body)
       .expect(404);
+  });
+
+  test("a pending payment the tenant recorded with the provider's name and a reference is not the provider's: its signed callback is 404, its checkout page 404", async () => {
+    const debtId = await readyDebt();
+    const reference = `lcs_tenant_${debtId}`;
+    const recorded = { amount: 2000, currency: 'GBP', status: 'pending', payment_provider: 'local', transaction_ref: reference };
+    const payment = (await me.api.post(`/debts/${debtId}/payments`, recorded).expect(201)).body;
+    const signed = provider.signedOutcome({ status: 'succeeded', tenantId: me.tenant.tenantId, debtId, reference });
+    await request(base)
+      .post('/callbacks/payments/local')
+      .set('Content-Type', 'application/json')
+      .set('Local-Signature', signed.signature)
+      .send(signed.body)
+      .expect(404);
+    const agent = await signIn();
+    await agent.get(`/checkout/local/${reference}`).expect(404);
+    const csrf = await csrfOf(agent, '/debts');
+    await agent.post(`/checkout/local/${reference}`).type('form').send({ _csrf: csrf, card_number: '4242424242424242' }).expect(404);
+    expect(await paymentsOf(debtId)).toEqual([expect.objectContaining({ id: payment.id, status: 'pending', provider_managed: false })]);
+    expect(await eventTypesFor(me.tenant.tenantId, payment.id)).toEqual(['payment.created']);
   });
 
   test('a replayed callback changes nothing the second time', async () => {

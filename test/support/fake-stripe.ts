@@ -5,7 +5,10 @@
  * `POST /v1/payment_intents`, `POST /v1/refunds`. It records every
  * request (method, path, form fields, `Idempotency-Key`), answers a repeated idempotency key with
  * the first answer, declines intents of the payment method `pm_card_chargeDeclined` (402, as
- * Stripe does), and lets a test complete a session (`complete`) as Stripe's hosted page would.
+ * Stripe does), and lets a test complete a session (`complete`) as Stripe's hosted page would, and
+ * make refunds fail (`failRefunds`): refused (400 `charge_disputed`), a Refund `failed` at once, a
+ * server error (500), or the connection dropped without an answer; a failed attempt is not kept
+ * under its idempotency key.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,11 +25,16 @@ export interface FakeStripeRequest {
 
 type Json = Record<string, unknown>;
 
+/** How `POST /v1/refunds` fails while set: refused (400), a Refund `failed` at once (200), a server error (500), no answer. */
+export type RefundFailure = 'refuse' | 'fail' | 'server_error' | 'hang_up';
+
 /** The fake server: its port, recorded requests, sessions, and `complete`/`close`. */
 export interface FakeStripe {
   port: number;
   requests: FakeStripeRequest[];
   sessions: Map<string, Json>;
+  /** While set, every refund fails this way (and is not created). */
+  failRefunds: RefundFailure | undefined;
   /** Completes session `id` as Stripe's page would: an intent paid by a card ending `last4`, a customer when it saves the method. */
   complete(id: string, last4?: string): Json;
   close(): Promise<void>;
@@ -112,6 +120,20 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       const fields = Object.fromEntries(new URLSearchParams(req.method === 'GET' ? url.search : raw));
       const key = req.headers['idempotency-key'] as string | undefined;
       requests.push({ method: req.method!, path: url.pathname, fields, idempotencyKey: key, authorization: req.headers.authorization });
+      const failure = url.pathname === '/v1/refunds' ? fake.failRefunds : undefined;
+      if (failure === 'hang_up') return req.socket.destroy();
+      if (failure) {
+        const refused = { error: { type: 'invalid_request_error', code: 'charge_disputed', message: 'This charge is disputed and cannot be refunded.' } };
+        const failed = { id: id('re'), object: 'refund', amount: Number(fields.amount), payment_intent: fields.payment_intent, status: 'failed' };
+        const [status, body] =
+          failure === 'refuse'
+            ? [400, refused]
+            : failure === 'fail'
+              ? [200, failed]
+              : [500, { error: { type: 'api_error', message: 'Something went wrong.' } }];
+        res.writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': id('req') });
+        return res.end(JSON.stringify(body));
+      }
       const again = key && req.method === 'POST' ? answered.get(`${url.pathname}:${key}`) : undefined;
       const answer = again ?? handle(req, fields, url.pathname);
       if (key && req.method === 'POST') answered.set(`${url.pathname}:${key}`, answer);
@@ -121,10 +143,11 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
 
-  return {
+  const fake: FakeStripe = {
     port: (server.address() as AddressInfo).port,
     requests,
     sessions,
+    failRefunds: undefined,
     complete(sessionId, last4 = '4242') {
       const s = sessions.get(sessionId)!;
       const method = { id: id('pm'), object: 'payment_method', card: { last4 } };
@@ -148,4 +171,5 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     },
     close: () => new Promise<void>((ok) => server.close(() => ok())),
   };
+  return fake;
 }

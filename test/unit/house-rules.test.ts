@@ -110,6 +110,7 @@ export function unscopedAccess(sf: ts.SourceFile, tenantTables: readonly string[
 const STATUS_WRITERS = [
   'libs/domain/src/debts/moves.ts', // debts: DEBT_MACHINE
   'libs/domain/src/payments/store.ts', // payments: PAYMENT_MACHINE
+  'libs/domain/src/payments/provider-refunds.ts', // provider refunds: inserted with the status the provider answered
   'libs/domain/src/payment-plans/store.ts', // payment plans: PLAN_MACHINE
   'libs/domain/src/payment-plans/instalments.ts', // instalments (inside a plan's schedule): INSTALMENT_MACHINE
   'libs/domain/src/contact-details/store.ts', // a field the client sets; `deleted` by DELETE

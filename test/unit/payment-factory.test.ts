@@ -1,11 +1,16 @@
 /**
  * Choosing the payment provider from settings (docs/api.md section 18 "Payments", providers):
- * `stripe` without its keys stops with one line naming them; `local` needs nothing; the local
- * provider's refunds are deterministic by idempotency key.
+ * `stripe` without its keys stops with one line naming them (the portal's settings and the API's);
+ * `local` needs nothing; the local provider's refunds are deterministic by idempotency key; a
+ * Stripe failure is a refusal (4xx) or the provider unavailable (no answer, 5xx, our credentials
+ * or rate); the API refunds through the configured provider only, by name.
  */
 import { describe, expect, test } from '@jest/globals';
+import Stripe from 'stripe';
 import { ConfigError } from '@dms/config';
 import {
+  ProviderError,
+  stripeFailure,
   localProvider,
   localSavedMethod,
   paymentProvider,
@@ -14,6 +19,8 @@ import {
   type PaymentSettings,
 } from '../../libs/payments/src/index.js';
 import { loadPortalConfig } from '@dms/portal/config';
+import { loadApiConfig } from '../../services/api/src/config.js';
+import { providerRefunds } from '../../services/api/src/payments.js';
 
 const base: PaymentSettings = {
   PAYMENT_PROVIDER: 'stripe',
@@ -74,5 +81,43 @@ describe('local refunds', () => {
     expect(one).toEqual({ reference: expect.stringMatching(/^lre_[\w-]{24}$/), status: 'succeeded' });
     expect(await p.refund({ reference: 'lcs_1', amount: 100, idempotencyKey: 'r1' })).toEqual(one);
     expect((await p.refund({ reference: 'lcs_1', amount: 100, idempotencyKey: 'r2' })).reference).not.toBe(one.reference);
+  });
+});
+
+describe("the API's provider", () => {
+  test("its settings refuse stripe without keys with one line, as the portal's", () => {
+    expect(() => loadApiConfig({ PAYMENT_PROVIDER: 'stripe' }, false)).toThrow(/^config error: STRIPE_SECRET_KEY: required when PAYMENT_PROVIDER is stripe/);
+    expect(loadApiConfig({}, false)).toMatchObject({ PAYMENT_PROVIDER: 'local', STRIPE_API_PORT: 443 });
+  });
+
+  test('refunds through the configured provider only, by its name', async () => {
+    const local = providerRefunds({ ...base, PAYMENT_PROVIDER: 'local', PORTAL_BASE_URL: 'http://localhost:3005' }, 'k');
+    expect(await local('local')!({ reference: 'lcs_1', amount: 100, idempotencyKey: 'r1' })).toMatchObject({ status: 'succeeded' });
+    expect(local('stripe')).toBeUndefined();
+    expect(local('Acme Pay')).toBeUndefined();
+    const stripe = providerRefunds(
+      { ...base, STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc', PORTAL_BASE_URL: 'http://localhost:3005' },
+      'k',
+    );
+    expect(stripe('stripe')).toBeInstanceOf(Function);
+    expect(stripe('local')).toBeUndefined();
+  });
+});
+
+describe('stripe failures', () => {
+  const raw = (statusCode: number, code?: string) => ({ type: 'invalid_request_error' as const, message: 'no', statusCode, code });
+  test.each([
+    ['400', new Stripe.errors.StripeInvalidRequestError(raw(400, 'charge_disputed')), 'refused', 'charge_disputed'],
+    ['402', new Stripe.errors.StripeCardError({ ...raw(402, 'card_declined'), type: 'card_error' }), 'refused', 'card_declined'],
+    ['404', new Stripe.errors.StripeInvalidRequestError(raw(404, 'resource_missing')), 'refused', 'resource_missing'],
+    ['401 (our key)', new Stripe.errors.StripeAuthenticationError({ ...raw(401), type: 'authentication_error' }), 'unavailable', undefined],
+    ['429 (our rate)', new Stripe.errors.StripeRateLimitError({ ...raw(429, 'rate_limit'), type: 'rate_limit_error' }), 'unavailable', 'rate_limit'],
+    ['500', new Stripe.errors.StripeAPIError({ ...raw(500), type: 'api_error' }), 'unavailable', undefined],
+    ['no connection', new Stripe.errors.StripeConnectionError({ message: 'ECONNREFUSED', type: 'api_error' }), 'unavailable', undefined],
+    ['any other error', new Error('socket hang up'), 'unavailable', undefined],
+  ])('%s (%s): %s', (_, err, kind, code) => {
+    const failure = stripeFailure(err);
+    expect(failure).toBeInstanceOf(ProviderError);
+    expect(failure).toMatchObject({ kind, code });
   });
 });

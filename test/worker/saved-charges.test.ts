@@ -90,7 +90,7 @@ test('two workers: each due instalment and promise charged once; succeeded count
   for (const { debtId, planId } of good) {
     const payments = await paymentsOf(debtId);
     expect(payments).toHaveLength(1);
-    expect(payments[0]).toMatchObject({ status: 'succeeded', amount: 5000, payment_provider: 'local', payment_plan_id: planId });
+    expect(payments[0]).toMatchObject({ status: 'succeeded', amount: 5000, payment_provider: 'local', payment_plan_id: planId, provider_managed: true });
     expect(payments[0].transaction_ref).toMatch(/^lch_/);
     const plan = (await t.api.get(`/payment_plans/${planId}`).expect(200)).body;
     expect(plan.schedule.map((i: { status: string }) => i.status)).toEqual(['paid', 'upcoming']);
@@ -112,6 +112,6 @@ test('two workers: each due instalment and promise charged once; succeeded count
   const promisePayments = await paymentsOf(promised);
   expect(promisePayments).toHaveLength(1);
   expect(kept).toMatchObject({ status: 'kept', payment_id: promisePayments[0].id });
-  expect(promisePayments[0]).toMatchObject({ status: 'succeeded', amount: 10000, metadata: { source: 'portal', promise: promise.id } });
+  expect(promisePayments[0]).toMatchObject({ status: 'succeeded', amount: 10000, metadata: { source: 'portal', promise: promise.id }, provider_managed: true });
   expect((await testDb()('debts').where({ id: promised }).first()).status).toBe('paid');
 });

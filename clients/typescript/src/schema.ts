@@ -842,7 +842,7 @@ export type paths = {
         put?: never;
         /**
          * Refund a payment
-         * @description Refunds a `succeeded` (or partly refunded) payment: `amount` or, by default, all that is left. The debt's `amount_paid` falls by it; a `paid` debt moves back to `resumed`.
+         * @description Refunds a `succeeded` (or partly refunded) payment: `amount` or, by default, all that is left. The debt's `amount_paid` falls by it; a `paid` debt moves back to `resumed`. A payment the service itself took through its payment provider (the portal's checkout or the worker's charges, with `payment_provider` that provider's name and a `transaction_ref`) is refunded at the provider first, with an idempotency key stable for the request (from `Idempotency-Key` when given); the provider refusing is 402 `payment_provider_refused` and the provider unreachable 502 `payment_provider_unavailable`, each changing nothing. Any other payment, including one you recorded with a provider's name such as `stripe`, is refunded in the ledger only.
          *
          *     Scope: `debts:write`.
          */
@@ -2602,12 +2602,12 @@ export type components = {
             /** @constant */
             object: "error";
             /** @enum {string} */
-            type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found" | "conflict" | "rate_limit_error" | "api_error";
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "not_found" | "conflict" | "payment_error" | "rate_limit_error" | "api_error";
             /**
              * @description Stable error code; see the response descriptions.
              * @enum {string}
              */
-            code: "invalid_json" | "content_encoding_invalid" | "validation_failed" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query" | "idempotency_key_invalid" | "unsupported_api_version" | "invalid_token" | "insufficient_scope" | "resource_missing" | "route_not_found" | "method_not_allowed" | "invalid_state_transition" | "resource_conflict" | "idempotency_key_in_use" | "idempotency_response_erased" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "business_rule_violation" | "request_header_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "invalid_json" | "content_encoding_invalid" | "validation_failed" | "parameter_invalid" | "parameters_exclusive" | "invalid_cursor" | "invalid_search_query" | "idempotency_key_invalid" | "unsupported_api_version" | "invalid_token" | "insufficient_scope" | "resource_missing" | "route_not_found" | "method_not_allowed" | "invalid_state_transition" | "resource_conflict" | "idempotency_key_in_use" | "idempotency_response_erased" | "payment_provider_refused" | "body_too_large" | "file_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "business_rule_violation" | "request_header_too_large" | "rate_limited" | "internal_error" | "payment_provider_unavailable" | "service_unavailable";
             /** @description Human-readable explanation (generic for 5xx). */
             message: string;
             /** @description The parameter, header or body field at fault (`contact_details[0].value`). */
@@ -19780,6 +19780,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description `payment_provider_refused`: The payment's provider refused the refund (declined, failed, or not refundable there); nothing was refunded or recorded. */
+            402: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "payment_provider_refused";
+                    };
+                };
+            };
             /** @description `insufficient_scope`: The token lacks the scope this operation requires. */
             403: {
                 headers: {
@@ -19925,6 +19940,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "internal_error";
+                    };
+                };
+            };
+            /** @description `payment_provider_unavailable`: The payment's provider could not be reached or answered with a server error; nothing was refunded or recorded. Retry later (with the same `Idempotency-Key`). */
+            502: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "payment_provider_unavailable";
                     };
                 };
             };

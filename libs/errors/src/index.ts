@@ -9,7 +9,8 @@
  */
 
 /** The `type` member of an error body, one per family of status codes. */
-export type ErrorType = 'invalid_request_error' | 'authentication_error' | 'permission_error' | 'not_found' | 'conflict' | 'rate_limit_error' | 'api_error';
+export type ErrorType =
+  'invalid_request_error' | 'authentication_error' | 'permission_error' | 'not_found' | 'conflict' | 'payment_error' | 'rate_limit_error' | 'api_error';
 
 /** Registry entry: status, type and a description used by the OpenAPI document. */
 export interface ErrorCodeSpec {
@@ -74,6 +75,11 @@ export const ERROR_CODES = {
     description:
       'The response stored for this idempotency key concerned a customer since erased and was removed with their data; the request is not run again. Use a new key for a new request.',
   },
+  payment_provider_refused: {
+    status: 402,
+    type: 'payment_error',
+    description: "The payment's provider refused the refund (declined, failed, or not refundable there); nothing was refunded or recorded.",
+  },
   body_too_large: { status: 413, type: 'invalid_request_error', description: 'The body exceeds 1 MiB.' },
   file_too_large: {
     status: 413,
@@ -98,6 +104,12 @@ export const ERROR_CODES = {
     description: 'Too many requests for this client (or, without a valid token, from this address); retry after `Retry-After` seconds.',
   },
   internal_error: { status: 500, type: 'api_error', description: 'An unexpected server error.' },
+  payment_provider_unavailable: {
+    status: 502,
+    type: 'api_error',
+    description:
+      "The payment's provider could not be reached or answered with a server error; nothing was refunded or recorded. Retry later (with the same `Idempotency-Key`).",
+  },
   service_unavailable: {
     status: 503,
     type: 'api_error',
@@ -148,11 +160,12 @@ export class ApiError extends Error {
   }
 
   /**
-   * True when the message is meant for the client: 4xx, and `service_unavailable`, whose message
-   * is written by us and carries no internals. Other 5xx messages are replaced.
+   * True when the message is meant for the client: 4xx, and `service_unavailable` and
+   * `payment_provider_unavailable`, whose messages are written by us and carry no internals.
+   * Other 5xx messages are replaced.
    */
   get expose(): boolean {
-    return this.status < 500 || this.code === 'service_unavailable';
+    return this.status < 500 || this.code === 'service_unavailable' || this.code === 'payment_provider_unavailable';
   }
 }
 

@@ -89,6 +89,24 @@ export interface RefundResult {
   status: 'succeeded' | 'failed' | 'pending';
 }
 
+/**
+ * Why a provider did not do what it was asked (so far: a refund): `refused` when it answered no
+ * (a 4xx: the payment cannot be refunded, the amount is too large) and `unavailable` when it could
+ * not be reached, answered 5xx, or turned our own credentials or rate away (401, 403, 429). Either
+ * way nothing happened at the provider; `code` is the provider's own error code when it gave one.
+ */
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: 'refused' | 'unavailable',
+    message: string,
+    readonly code?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ProviderError';
+  }
+}
+
 /** Why a callback is refused (the endpoint answers 400 and changes nothing). */
 export class CallbackRejected extends Error {
   constructor(message: string) {
@@ -105,7 +123,10 @@ export interface PaymentProvider {
   createCheckout(req: CheckoutRequest): Promise<Checkout>;
   /** Charges a saved method without the customer (the worker's instalments and pay-later promises). */
   chargeSaved(req: ChargeRequest): Promise<ChargeResult>;
-  /** Refunds `req.amount` of the payment with reference `req.reference`. */
+  /**
+   * Refunds `req.amount` of the payment with reference `req.reference`, once per `req.idempotencyKey`.
+   * @throws ProviderError `refused` or `unavailable` (nothing refunded)
+   */
   refund(req: RefundRequest): Promise<RefundResult>;
   /**
    * Verifies a callback's raw body against its signature header and returns its outcome, or

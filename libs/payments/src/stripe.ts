@@ -15,6 +15,7 @@ import {
   type CheckoutRequest,
   type PaymentOutcome,
   type PaymentProvider,
+  ProviderError,
   type RefundRequest,
   type RefundResult,
   type SavedMethod,
@@ -155,18 +156,25 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
         throw err;
       }
     },
-    /** A Refund of the payment's intent (a checkout's reference is its session: its intent is looked up). */
+    /**
+     * A Refund of the payment's intent (a checkout's reference is its session: its intent is looked up).
+     * @throws ProviderError (stripeFailure)
+     */
     async refund(req: RefundRequest): Promise<RefundResult> {
-      let intent = req.reference;
-      if (intent.startsWith('cs_')) {
-        const s = await stripe.checkout.sessions.retrieve(intent);
-        const pi = typeof s.payment_intent === 'string' ? s.payment_intent : s.payment_intent?.id;
-        if (!pi) throw new Error('the checkout session has no payment to refund');
-        intent = pi;
+      try {
+        let intent = req.reference;
+        if (intent.startsWith('cs_')) {
+          const s = await stripe.checkout.sessions.retrieve(intent);
+          const pi = typeof s.payment_intent === 'string' ? s.payment_intent : s.payment_intent?.id;
+          if (!pi) throw new ProviderError('refused', 'the checkout session has no payment to refund', 'no_payment');
+          intent = pi;
+        }
+        const r = await stripe.refunds.create({ payment_intent: intent, amount: req.amount }, { idempotencyKey: req.idempotencyKey });
+        const status = r.status === 'succeeded' ? 'succeeded' : r.status === 'failed' || r.status === 'canceled' ? 'failed' : 'pending';
+        return { reference: r.id, status };
+      } catch (err) {
+        throw stripeFailure(err);
       }
-      const r = await stripe.refunds.create({ payment_intent: intent, amount: req.amount }, { idempotencyKey: req.idempotencyKey });
-      const status = r.status === 'succeeded' ? 'succeeded' : r.status === 'failed' || r.status === 'canceled' ? 'failed' : 'pending';
-      return { reference: r.id, status };
     },
     async verifyCallback(rawBody: string, header: string | undefined, now?: Date): Promise<PaymentOutcome | undefined> {
       let event: Stripe.Event;
@@ -179,6 +187,23 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
       return outcomeOf(event);
     },
   };
+}
+
+/** Statuses of Stripe's answers that say more about us (credentials, rate) than about the request: unavailable, not refused. */
+const OUR_SIDE = new Set([401, 403, 429]);
+
+/**
+ * `err` (thrown by the package or by us) as a `ProviderError`: a 4xx answer is `refused` (but
+ * 401, 403 and 429), anything else (no connection, a timeout, a 5xx) `unavailable`.
+ */
+export function stripeFailure(err: unknown): ProviderError {
+  if (err instanceof ProviderError) return err;
+  if (err instanceof Stripe.errors.StripeError) {
+    const status = err.statusCode;
+    const refused = status !== undefined && status >= 400 && status < 500 && !OUR_SIDE.has(status);
+    return new ProviderError(refused ? 'refused' : 'unavailable', err.message, err.code, { cause: err });
+  }
+  return new ProviderError('unavailable', err instanceof Error ? err.message : String(err), undefined, { cause: err });
 }
 
 /** The outcome of `event` with the tenant and debt of its `metadata`; undefined without them (not a payment of ours: answered 200, ignored). */

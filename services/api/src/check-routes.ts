@@ -12,12 +12,14 @@ import { SecretBox } from '@dms/secrets';
 import { createLogger } from '@dms/logger';
 import { createApp } from './app.js';
 import { loadApiConfig } from './config.js';
+import { providerRefunds } from './payments.js';
 import { ALL_OPERATIONS } from './resources/index.js';
 import { registeredRoutes } from './openapi/route-table.js';
 
 const cfg = loadApiConfig();
 const db = createDb(cfg.DATABASE_URL, 1);
-const app = createApp({ db, cfg, box: new SecretBox(resolveSecretsKey(cfg)) }, { log: createLogger('check-routes', 'silent') });
+const secretsKey = resolveSecretsKey(cfg);
+const app = createApp({ db, cfg, box: new SecretBox(secretsKey), payments: providerRefunds(cfg, secretsKey) }, { log: createLogger('check-routes', 'silent') });
 
 const routes = registeredRoutes(app).map((r) => `${r.method.toUpperCase()} ${r.path}`);
 const documented = ALL_OPERATIONS.map((o) => `${o.method.toUpperCase()} ${o.path}`);

@@ -16,6 +16,7 @@ import {
   webConcurrencySpec,
 } from '@dms/config';
 import { DEFAULT_SEARCH_TOTAL_CAP } from '@dms/search';
+import { paymentSettingsProblems, paymentSettingsSpec } from '@dms/payments';
 import { channelSpec } from '@dms/channels/settings';
 
 /** envalid spec of the API's environment variables; tools/src/settings.ts loads it by this name (keep both) for the operator's table. */
@@ -56,17 +57,22 @@ export const apiSpec = {
   SMS_SIGNATURE_METHOD: channelSpec.SMS_SIGNATURE_METHOD,
   SMS_SIGNATURE_TOLERANCE_SECONDS: channelSpec.SMS_SIGNATURE_TOLERANCE_SECONDS,
   LETTER_DIR: channelSpec.LETTER_DIR,
+  // The portal's payment provider: a refund of its payment goes through it (docs/api.md sections 8 and 18).
+  ...paymentSettingsSpec(),
 };
 
 /** The API's validated settings with derived defaults filled in. */
 export type ApiConfig = ReturnType<typeof loadApiConfig>;
 
-/** Loads the API's settings from `env`; exits with one line naming a bad setting. */
+/** Loads the API's settings from `env`; exits with one line naming a bad setting (or throws `ConfigError` when `exitOnError` is false), including `stripe` chosen without its keys. */
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env, exitOnError = true) {
   const cfg = loadConfig(apiSpec, env, exitOnError);
   // envalid's num takes any number; the cap becomes a SQL LIMIT, so only whole numbers >= 1 make sense.
-  if (!(Number.isSafeInteger(cfg.SEARCH_TOTAL_CAP) && cfg.SEARCH_TOTAL_CAP >= 1)) {
-    const message = 'SEARCH_TOTAL_CAP: must be a whole number greater than 0';
+  const capProblem = Number.isSafeInteger(cfg.SEARCH_TOTAL_CAP) && cfg.SEARCH_TOTAL_CAP >= 1 ? [] : ['SEARCH_TOTAL_CAP: must be a whole number greater than 0'];
+  // `stripe` chosen without its keys stops the start, as in the portal.
+  const problems = [...capProblem, ...paymentSettingsProblems(cfg)];
+  if (problems.length > 0) {
+    const message = problems.join('; ');
     if (!exitOnError) throw new ConfigError(`config error: ${message}`);
     process.stderr.write(`config error: ${message}\n`);
     process.exit(1);

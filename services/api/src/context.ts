@@ -3,6 +3,7 @@
  * module-level singletons), so a test or tool can build several apps side by side.
  */
 import type { Knex } from '@dms/db';
+import type { RefundThrough } from '@dms/domain/payments';
 import type { SecretBox } from '@dms/secrets';
 import type { ApiConfig } from './config.js';
 import type { RedisConnection } from './redis.js';
@@ -23,6 +24,8 @@ export interface AppContext {
   cfg: ApiConfig;
   /** Seals secrets at rest with `SECRETS_KEY` (webhook secrets, stored idempotent responses). */
   box: SecretBox;
+  /** The refund of a payment provider's payment by the provider's name (payments.ts `providerRefunds`). */
+  payments: RefundThrough;
   /** Shared rate-limit store when `REDIS_URL` is set. */
   redis?: RedisConnection;
   /** Set by `createApp`; absent in contexts built for tools (the seed). */

@@ -29,11 +29,14 @@ async function serve(): Promise<void> {
   const { connectRedis } = await import('./redis.js');
   const { createDb } = await import('@dms/db');
   const { SecretBox } = await import('@dms/secrets');
+  const { providerRefunds } = await import('./payments.js');
   const db = createDb(cfg.DATABASE_URL, cfg.DATABASE_POOL_MAX);
   const redis = cfg.REDIS_URL ? await connectRedis(cfg.REDIS_URL, log) : undefined;
   await runHttpService({
     server: (isDraining) => {
-      const server = createServer(createApp({ db, cfg, redis, box: new SecretBox(resolveSecretsKey(cfg)) }, { log, isDraining }));
+      const secretsKey = resolveSecretsKey(cfg);
+      const ctx = { db, cfg, redis, box: new SecretBox(secretsKey), payments: providerRefunds(cfg, secretsKey) };
+      const server = createServer(createApp(ctx, { log, isDraining }));
       server.keepAliveTimeout = 65_000;
       answerHeaderOverflow(server, headerOverflowAnswer);
       return server;

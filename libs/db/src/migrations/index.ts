@@ -57,6 +57,7 @@ import * as sealedStatementDetails from './102_sealed_statement_details.js';
 import * as promiseReminders from './105_promise_reminders.js';
 import * as planActors from './107_plan_actors.js';
 import * as erasedIdempotentResponses from './108_erased_idempotent_responses.js';
+import * as paymentRefunds from './109_payment_refunds.js';
 
 export interface Migration {
   up: (knex: Knex) => Promise<void>;
@@ -119,4 +120,5 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['105_promise_reminders', promiseReminders],
   ['107_plan_actors', planActors],
   ['108_erased_idempotent_responses', erasedIdempotentResponses],
+  ['109_payment_refunds', paymentRefunds],
 ];

@@ -93,6 +93,8 @@ export const PaymentRow = Type.Object({
   transaction_at: DateColumn,
   transaction_ref: Nullable(Type.String()),
   metadata: metadataSchema,
+  /** Taken by the platform itself through its provider (migration 109); never set from an API body, not in the public object. */
+  provider_managed: Type.Boolean(),
 });
 
 export type PaymentCreate = Static<typeof PaymentCreate>;

@@ -23,6 +23,7 @@ import type { OrganisationRow } from '../organisations/schemas.js';
 import { shareAccount } from '../payouts/accounts.js';
 import { recordBalanceItem } from '../payouts/ledger.js';
 import { paymentsResource } from './resource.js';
+import { refundAtProvider, type ProviderRefundOptions } from './provider-refunds.js';
 import { OUTCOME_MOVES, requirePaymentTransition } from './states.js';
 import { PENDING_FIELDS, type Payment, type PaymentCreate, type PaymentRefund, type PaymentRow, type PaymentUpdate } from './schemas.js';
 
@@ -136,11 +137,20 @@ async function lockPayment(trx: Knex.Transaction, tenantId: string, debtId: stri
 /**
  * Records a payment against the tenant's debt `debtId`: locks the debt, checks the payment, inserts
  * it with `payment.created`, and when it is `succeeded` counts it (debts/moves.ts `countMoney`) and
- * writes its balance item, in one transaction.
+ * writes its balance item, in one transaction. `providerManaged` only from the domain's own provider
+ * payments (portal/pay.ts, portal/charges.ts), never from a request: only those are refunded at the
+ * provider and moved by its callbacks.
  * @throws ApiError 404 `resource_missing`, 409 `invalid_state_transition`, 422 `business_rule_violation`
  *   (param `currency`, `amount` or `payment_plan_id`)
  */
-export async function createPayment(db: Knex, tenantId: string, debtId: string, input: PaymentCreate, note: StatusNote): Promise<Payment> {
+export async function createPayment(
+  db: Knex,
+  tenantId: string,
+  debtId: string,
+  input: PaymentCreate,
+  note: StatusNote,
+  providerManaged = false,
+): Promise<Payment> {
   return db.transaction(async (trx) => {
     const debt = await lockDebt(trx, tenantId, debtId);
     requireCollecting(debt);
@@ -162,6 +172,7 @@ export async function createPayment(db: Knex, tenantId: string, debtId: string, 
       transaction_at: input.transaction_at ?? trx.fn.now(),
       transaction_ref: input.transaction_ref ?? null,
       metadata: input.metadata,
+      provider_managed: providerManaged,
     });
     if (terms) {
       await countMoney(trx, tenantId, debt, input.amount, note, plan);
@@ -265,17 +276,28 @@ export async function failPayment(db: Knex, tenantId: string, id: string, note: 
 
 /**
  * Refunds a succeeded payment, all that is left by default (`payment.refunded`); the debt's
- * `amount_paid` falls by the refund and a `paid` debt moves back to `resumed`.
+ * `amount_paid` falls by the refund and a `paid` debt moves back to `resumed`. With `provider`, a
+ * provider's payment is refunded there first, under the locks but before the payout account's lock
+ * and any event, so a refusal leaves nothing to undo (provider-refunds.ts).
  * @throws ApiError 404, 409 `invalid_state_transition` (not succeeded), 422 `business_rule_violation`
- *   (param `amount`: more than is left to refund)
+ *   (param `amount`: more than is left), 402 `payment_provider_refused`, 502 `payment_provider_unavailable`
  */
-export async function refundPayment(db: Knex, tenantId: string, debtId: string, id: string, input: PaymentRefund, note: StatusNote): Promise<Payment> {
+export async function refundPayment(
+  db: Knex,
+  tenantId: string,
+  debtId: string,
+  id: string,
+  input: PaymentRefund,
+  note: StatusNote,
+  provider?: ProviderRefundOptions,
+): Promise<Payment> {
   return db.transaction(async (trx) => {
     const { debt, payment } = await lockPayment(trx, tenantId, debtId, id);
     const left = payment.amount - payment.amount_refunded;
     const amount = input.amount ?? left;
     const status = requirePaymentTransition(payment.status, 'refund', amount === left);
     if (amount > left) throw new ApiError('business_rule_violation', `amount exceeds what is left to refund (${left}).`, { param: 'amount' });
+    if (provider) await refundAtProvider(trx, debt, payment, amount, provider);
     const terms = await holdPayoutAccount(trx, debt);
     const [row] = await tenantRows(trx, paymentsResource, tenantId)
       .where('payments.id', payment.id)

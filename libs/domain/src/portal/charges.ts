@@ -22,7 +22,7 @@ export type ChargeSaved = (
   req: { tenantId: string; debtId: string; amount: number; currency: string; method: string; idempotencyKey: string },
 ) => Promise<{ reference: string; status: 'succeeded' | 'failed' | 'pending' }>;
 
-/** Records a charge's result as a payment of the locked debt (minor units). */
+/** Records a charge's result as a payment of the locked debt (minor units), marked `provider_managed` (taken by the platform through its provider). */
 async function recordCharge(
   trx: Knex.Transaction,
   debt: DebtRow,
@@ -42,7 +42,7 @@ async function recordCharge(
     metadata: { source: 'portal', ...extra.metadata },
   };
   const note = { whodunnit: SYSTEM_ACTOR };
-  const payment = await createPayment(trx, debt.tenant_id, debt.id, input, note);
+  const payment = await createPayment(trx, debt.tenant_id, debt.id, input, note, true);
   if (result.status === 'failed') await updatePayment(trx, debt.tenant_id, debt.id, payment.id, { status: 'failed' }, note);
   return payment.id;
 }

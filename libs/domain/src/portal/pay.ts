@@ -63,7 +63,8 @@ export interface PortalPaymentStart {
 }
 
 /**
- * Creates the pending payment of a checkout (the API's `createPayment`).
+ * Creates the pending payment of a checkout (the API's `createPayment`), marked `provider_managed`
+ * (taken by the platform through its provider: refunded there, moved by its callbacks).
  * @throws ApiError 409 (the debt no longer collects), 422 param `amount` (past the balance less pending payments)
  */
 export function startPortalPayment(db: Knex, p: PortalPaymentStart): Promise<Payment> {
@@ -75,10 +76,14 @@ export function startPortalPayment(db: Knex, p: PortalPaymentStart): Promise<Pay
     transaction_ref: p.reference,
     metadata: { source: 'portal' },
   };
-  return createPayment(db, p.tenantId, p.debtId, input, { whodunnit: `customer:${p.customerId}` });
+  return createPayment(db, p.tenantId, p.debtId, input, { whodunnit: `customer:${p.customerId}` }, true);
 }
 
-/** The pending or settled payment of provider `provider` with checkout `reference`, for the customer's session. */
+/**
+ * The pending or settled payment the platform took through provider `provider` with checkout
+ * `reference` (`provider_managed`: a payment a tenant recorded with the same name and reference is
+ * never found, so neither the provider's callbacks nor its checkout pages can move it).
+ */
 export async function paymentByReference(
   db: Knex,
   tenantId: string,
@@ -87,7 +92,7 @@ export async function paymentByReference(
 ): Promise<(PaymentRow & { customer_id: string }) | undefined> {
   return tenantRows(db, paymentsResource, tenantId)
     .join('debts', 'debts.id', 'payments.debt_id')
-    .where({ 'payments.payment_provider': provider, 'payments.transaction_ref': reference })
+    .where({ 'payments.payment_provider': provider, 'payments.transaction_ref': reference, 'payments.provider_managed': true })
     .first<(PaymentRow & { customer_id: string }) | undefined>('payments.*', 'debts.customer_id');
 }
 

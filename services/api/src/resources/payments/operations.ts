@@ -4,7 +4,8 @@
  * search, retrieve) and of one organisation's debts (`/organisations/{organisationId}/payments`: list,
  * search; docs/api.md section 15); behind `debts:write` / `debts:read`. Another tenant's (or no) debt is 404,
  * for the list too (not an empty list); a payment is reached under its own debt only. Every
- * read and write takes `expand[]` (docs/api.md section 10).
+ * read and write takes `expand[]` (docs/api.md section 10). A refund of a payment of the service's
+ * payment provider goes through that provider first (../../payments.ts; docs/api.md section 18).
  */
 import { ApiError } from '@dms/errors';
 import { debtsResource } from '@dms/domain/debts';
@@ -28,6 +29,8 @@ import { pageQuery, querySchema, searchQuery } from '../../operations/query.js';
 import { presenter } from '../../operations/expansion.js';
 import { crud } from '../../operations/crud.js';
 import { PAYMENT_EXPANSIONS } from './expansion.js';
+import { IDEMPOTENCY_HEADER } from '../../middleware/idempotency.js';
+import type { Request } from 'express';
 import { Payment } from './schemas.js';
 
 const scopes = { resource: paymentsResource, tag: 'Payments', read: 'debts:read', write: 'debts:write' } as const;
@@ -52,6 +55,15 @@ async function organisationPayments(i: Parameters<typeof listPage>[0] & { params
     narrow: (q) => void q.whereIn('payments.debt_id', debts),
     serialize: show.page(i),
   });
+}
+
+/**
+ * The request's `Idempotency-Key` scoped to its tenant and client (the middleware's scope), from
+ * which a provider refund's idempotency key is derived (docs/api.md section 8); undefined without the header.
+ */
+function scopedRequestKey(req: Request, principal: { tenantId: string; clientId: string }): string | undefined {
+  const key = req.get(IDEMPOTENCY_HEADER);
+  return key === undefined ? undefined : JSON.stringify([principal.tenantId, principal.clientId, key]);
 }
 
 /** The operations of `/debts/{debtId}/payments` and `/payments`. */
@@ -131,14 +143,21 @@ export const paymentOperations: AnyOperation[] = [
     operationId: 'refundPayment',
     summary: 'Refund a payment',
     description:
-      "Refunds a `succeeded` (or partly refunded) payment: `amount` or, by default, all that is left. The debt's `amount_paid` falls by it; a `paid` debt moves back to `resumed`.",
+      "Refunds a `succeeded` (or partly refunded) payment: `amount` or, by default, all that is left. The debt's `amount_paid` falls by it; a `paid` debt moves back to `resumed`. A payment the service itself took through its payment provider (the portal's checkout or the worker's charges, with `payment_provider` that provider's name and a `transaction_ref`) is refunded at the provider first, with an idempotency key stable for the request (from `Idempotency-Key` when given); the provider refusing is 402 `payment_provider_refused` and the provider unreachable 502 `payment_provider_unavailable`, each changing nothing. Any other payment, including one you recorded with a provider's name such as `stripe`, is refunded in the ledger only.",
     pathParams: { debtId: 'deb', id: 'pay' },
     query: querySchema(show.expand),
     body: { name: 'PaymentRefund', schema: PaymentRefund, optional: true },
     response: { ...object, status: 200 },
-    errors: ['invalid_state_transition', 'business_rule_violation'],
+    errors: ['invalid_state_transition', 'business_rule_violation', 'payment_provider_refused', 'payment_provider_unavailable'],
     events: ['payment.refunded', 'debt.updated', 'debt.resumed'],
-    handler: (i) => show.one(i, refundPayment(i.ctx.db, i.tenantId, i.params.debtId, i.params.id, i.body, actor(i))),
+    handler: (i) =>
+      show.one(
+        i,
+        refundPayment(i.ctx.db, i.tenantId, i.params.debtId, i.params.id, i.body, actor(i), {
+          through: i.ctx.payments,
+          requestKey: scopedRequestKey(i.req, i.principal),
+        }),
+      ),
   }),
   defineOperation({
     ...top.list,
