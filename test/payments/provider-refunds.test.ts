@@ -143,6 +143,21 @@ describe('through the local provider (the suite API)', () => {
     }
     expect(await testDb()('payments').where({ id: payment.id }).first('provider_managed', 'status')).toEqual({ provider_managed: false, status: 'pending' });
   });
+  test("a pending portal payment's terms come from the provider: PUT and PATCH of each are 422 naming it, nothing changed", async () => {
+    const debtId = await readyDebt();
+    const agent = await signedIn(portal.base, me.tenant.tenantId, parties.customerId, '1980-03-27');
+    await confirmPayment(agent, debtId, '40.00');
+    const pending = await testDb()('payments').where({ debt_id: debtId }).first();
+    expect(pending).toMatchObject({ status: 'pending', provider_managed: true });
+    const terms = { amount: 100, currency: 'GBP', transaction_at: '2026-01-01T00:00:00Z', transaction_ref: 'pi_chosen_by_the_tenant' };
+    for (const [field, value] of Object.entries(terms))
+      for (const method of ['patch', 'put'] as const) {
+        const res = await me.api[method](`/debts/${debtId}/payments/${pending.id}`, { [field]: value }).expect(422);
+        expect(res.body).toMatchObject({ object: 'error', code: 'business_rule_violation', param: field });
+      }
+    expect(await testDb()('payments').where({ id: pending.id }).first()).toEqual(pending);
+    expect(await eventTypesFor(me.tenant.tenantId, pending.id)).toEqual(['payment.created']);
+  });
 });
 
 describe('through the stripe provider (an API against the fake Stripe)', () => {

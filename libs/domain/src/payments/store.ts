@@ -203,6 +203,10 @@ async function pendingChanges(
       param: given[0],
     });
   }
+  if (payment.provider_managed) {
+    const message = `Payment '${payment.id}' was taken through the payment provider: its ${given.join(', ')} come from the provider and cannot change.`;
+    throw new ApiError('business_rule_violation', message, { param: given[0] });
+  }
   if (input.currency !== undefined && input.currency !== debt.currency) {
     throw new ApiError('business_rule_violation', `currency must be the debt's currency (${debt.currency}).`, { param: 'currency' });
   }
@@ -216,7 +220,8 @@ async function pendingChanges(
  * to its outcome (`payment.<outcome>`; a success is counted then, at its new amount), and/or merges
  * metadata (alone: `payment.updated`, as for every resource). A refusal changes nothing.
  * @throws ApiError 404, 409 `invalid_state_transition` (payment not pending, or the debt no longer
- *   accepts payments), 422 `business_rule_violation` (param `amount` or `currency`)
+ *   accepts payments), 422 `business_rule_violation` (param `amount` or `currency`; or any term of
+ *   a payment taken through the provider, `provider_managed`, whose terms only the provider sets)
  */
 export async function updatePayment(db: Knex, tenantId: string, debtId: string, id: string, input: PaymentUpdate, note: StatusNote): Promise<Payment> {
   return db.transaction(async (trx) => {
