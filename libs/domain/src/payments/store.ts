@@ -16,7 +16,6 @@ import { findOwned, tenantRows } from '../kernel/scoped.js';
 import { iso } from '../kernel/schemas.js';
 import { countMoney, lockDebt, type StatusNote } from '../debts/moves.js';
 import type { DebtRow } from '../debts/schemas.js';
-import { DEBT_MACHINE } from '../debts/states.js';
 import { lockActivePlan } from '../payment-plans/store.js';
 import type { PaymentPlanRow } from '../payment-plans/schemas.js';
 import type { OrganisationRow } from '../organisations/schemas.js';
@@ -25,7 +24,8 @@ import { recordBalanceItem } from '../payouts/ledger.js';
 import { paymentsResource } from './resource.js';
 import { refundAtProvider, type ProviderRefundOptions } from './provider-refunds.js';
 import { OUTCOME_MOVES, requirePaymentTransition } from './states.js';
-import { PENDING_FIELDS, type Payment, type PaymentCreate, type PaymentRefund, type PaymentRow, type PaymentUpdate } from './schemas.js';
+import { assertFits, pendingChanges, requireCollecting } from './terms.js';
+import { type Payment, type PaymentCreate, type PaymentRefund, type PaymentRow, type PaymentUpdate } from './schemas.js';
 
 /**
  * Maps a row to the public object.
@@ -55,36 +55,6 @@ const payments: OwnedResource<PaymentRow, Payment, typeof paymentsResource> = {
   toObject: toPayment,
   events: { created: 'payment.created' },
 };
-
-/** Sum of the tenant's pending payments of debt `debtId` other than `exceptId`, minor units. */
-async function pendingTotal(trx: Knex.Transaction, tenantId: string, debtId: string, exceptId?: string): Promise<number> {
-  const q = tenantRows(trx, paymentsResource, tenantId).where({ 'payments.debt_id': debtId, 'payments.status': 'pending' });
-  if (exceptId) q.whereNot('id', exceptId);
-  const row = await q.sum({ n: 'amount' }).first();
-  return Number(row?.n ?? 0);
-}
-
-/**
- * Checks that `amount` fits what the locked debt still owes, less pending payments.
- * @throws ApiError 422 `business_rule_violation` (param `amount`)
- */
-async function assertFits(trx: Knex.Transaction, tenantId: string, debt: DebtRow, amount: number, exceptId?: string): Promise<void> {
-  const room = debt.amount_remaining - (await pendingTotal(trx, tenantId, debt.id, exceptId));
-  if (amount > room) {
-    throw new ApiError('business_rule_violation', `amount exceeds the remaining balance of ${debt.amount_remaining} (less pending payments: ${room}).`, {
-      param: 'amount',
-    });
-  }
-}
-
-/**
- * Refuses money on a debt that does not collect (the statuses the `pay` move starts from).
- * @throws ApiError 409 `invalid_state_transition`
- */
-function requireCollecting(debt: DebtRow): void {
-  const verdict = DEBT_MACHINE.transition(debt.status, 'pay');
-  if (!verdict.ok) throw new ApiError('invalid_state_transition', verdict.message);
-}
 
 /**
  * The plan a payment goes to: the one named (which must be the debt's active plan), else the active one.
@@ -180,38 +150,6 @@ export async function createPayment(
     }
     return payment;
   });
-}
-
-/**
- * The changes of `input`'s pending-only fields (docs/api.md section 15) to the locked `payment` of
- * the locked `debt`, checked as a new payment's are.
- * @returns the columns to write (empty when none is given)
- * @throws ApiError 409 `invalid_state_transition` (the payment is not pending), 422
- *   `business_rule_violation` (param `currency`, or `amount` past the remaining balance)
- */
-async function pendingChanges(
-  trx: Knex.Transaction,
-  tenantId: string,
-  debt: DebtRow,
-  payment: PaymentRow,
-  input: PaymentUpdate,
-): Promise<Record<string, unknown>> {
-  const given = PENDING_FIELDS.filter((f) => input[f] !== undefined);
-  if (!given.length) return {};
-  if (payment.status !== 'pending') {
-    throw new ApiError('invalid_state_transition', `A ${payment.status} payment's ${given.join(', ')} can no longer change: only a pending payment's can.`, {
-      param: given[0],
-    });
-  }
-  if (payment.provider_managed) {
-    const message = `Payment '${payment.id}' was taken through the payment provider: its ${given.join(', ')} come from the provider and cannot change.`;
-    throw new ApiError('business_rule_violation', message, { param: given[0] });
-  }
-  if (input.currency !== undefined && input.currency !== debt.currency) {
-    throw new ApiError('business_rule_violation', `currency must be the debt's currency (${debt.currency}).`, { param: 'currency' });
-  }
-  if (input.amount !== undefined && input.amount !== payment.amount) await assertFits(trx, tenantId, debt, input.amount, payment.id);
-  return Object.fromEntries(given.map((f) => [f, input[f]]));
 }
 
 /**
