@@ -5,42 +5,33 @@
  * 320 px (no sideways scroll), the delay once with the keyboard only, and a disclosure in French.
  * Screenshots into `PORTAL_SHOTS_DIR` when set (e.g. /tmp/plantime-shots).
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
-import { closeHarness, seedParties, signedInTenant } from '../support/harness.js';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { seedParties, signedInTenant } from '../support/harness.js';
 import { debtIn, type Parties } from '../support/debts.js';
 import { inDays, payingDebt } from '../worker/support.js';
 import {
   BIRTH_DATE,
   BROWSER_TEST_MS,
+  browserRigPerFile,
   expectAccessible,
   expectHeading,
   expectNoSidewaysScroll,
-  launchChromium,
   newPage,
   shoot,
-  startPortal,
   tabTo,
-  type RunningPortal,
 } from './browser-support.js';
 import { createPortalLink } from '@dms/domain/portal';
 import { testDb } from '../support/harness.js';
 
-let browser: Browser;
-let portal: RunningPortal;
+const rig = browserRigPerFile();
 let me: Awaited<ReturnType<typeof signedInTenant>>;
 let parties: Parties;
 
 beforeAll(async () => {
-  [browser, portal, me] = await Promise.all([launchChromium(), startPortal(), signedInTenant()]);
+  me = await signedInTenant();
   parties = await seedParties(me.api);
   await me.api.patch(`/customers/${parties.customerId}`, { date_of_birth: BIRTH_DATE }).expect(200);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-  await closeHarness();
 });
 
 /** What runs on each page: its short name (also the screenshot's). */
@@ -53,7 +44,7 @@ const shown = (day: string, locale = 'en-GB') =>
 /** Opens a fresh link of the customer and verifies, ending on the debts list. */
 async function signIn(page: Page): Promise<void> {
   const { token } = await createPortalLink(testDb(), { tenantId: me.tenant.tenantId, customerId: parties.customerId, ttlDays: 30 });
-  await page.goto(`${portal.base}/l/${token}`);
+  await page.goto(`${rig.portal.base}/l/${token}`);
   await page.getByLabel('Your date of birth').fill(BIRTH_DATE);
   await page.getByRole('button', { name: 'Continue' }).click();
   await expectHeading(page, 'Your accounts');
@@ -70,7 +61,7 @@ async function checkAndConfirm(page: Page, check: Check, name: string, done: str
 
 /** From the debt page: the plan → delay the next payment (an error first when `withError`) → check → done. */
 async function delay(page: Page, debtId: string, check: Check, withError = false): Promise<void> {
-  await page.goto(`${portal.base}/debts/${debtId}`);
+  await page.goto(`${rig.portal.base}/debts/${debtId}`);
   await page.getByRole('link', { name: 'Your payment plan' }).click();
   await expectHeading(page, 'Your payment plan');
   await check(page, 'plan');
@@ -91,7 +82,7 @@ async function delay(page: Page, debtId: string, check: Check, withError = false
 
 /** From the plan page: change the day of future payments → check → done. */
 async function changeDay(page: Page, debtId: string, check: Check): Promise<void> {
-  await page.goto(`${portal.base}/debts/${debtId}/plan`);
+  await page.goto(`${rig.portal.base}/debts/${debtId}/plan`);
   await page.getByRole('link', { name: 'Change the day of future payments' }).click();
   await expectHeading(page, 'When would you like your next payment to be taken?');
   await check(page, 'day');
@@ -102,7 +93,7 @@ async function changeDay(page: Page, debtId: string, check: Check): Promise<void
 
 /** From the debt page: a standard breathing space → start date → reference → check → done. */
 async function breathingSpace(page: Page, debtId: string, check: Check): Promise<void> {
-  await page.goto(`${portal.base}/debts/${debtId}`);
+  await page.goto(`${rig.portal.base}/debts/${debtId}`);
   await page.getByRole('link', { name: 'Tell us about a breathing space' }).click();
   await expectHeading(page, 'Which breathing space have you entered?');
   await check(page, 'breathing-kind');
@@ -121,7 +112,7 @@ async function breathingSpace(page: Page, debtId: string, check: Check): Promise
 
 /** From the debt page: something makes this harder (health) → words → check → done. */
 async function disclose(page: Page, debtId: string, check: Check): Promise<void> {
-  await page.goto(`${portal.base}/debts/${debtId}`);
+  await page.goto(`${rig.portal.base}/debts/${debtId}`);
   await page.getByRole('link', { name: 'Tell us something makes this harder' }).click();
   await expectHeading(page, 'What is making this harder for you?');
   await check(page, 'disclose-kind');
@@ -168,7 +159,7 @@ describe('with JavaScript on, at 1280 px', () => {
   test(
     'delay and change of day: every page (the error page too) with no axe-core violation',
     async () => {
-      const page = await newPage(browser);
+      const page = await newPage(rig.browser);
       await planJourneys(page, axeAndShoot, true);
       await page.context().close();
     },
@@ -178,7 +169,7 @@ describe('with JavaScript on, at 1280 px', () => {
   test(
     'breathing space, disclosure and contact preferences: every page with no axe-core violation',
     async () => {
-      const page = await newPage(browser);
+      const page = await newPage(rig.browser);
       const check = axeAndShoot;
       await signIn(page);
       await debtJourneys(page, check);
@@ -207,7 +198,7 @@ describe('with JavaScript off, at 320 px', () => {
   test(
     'the four journeys work on plain HTML forms, and no page scrolls sideways',
     async () => {
-      const page = await newPage(browser, { javaScriptEnabled: false, viewport: { width: 320, height: 640 } });
+      const page = await newPage(rig.browser, { javaScriptEnabled: false, viewport: { width: 320, height: 640 } });
       const check: Check = async (p, name) => {
         await expectNoSidewaysScroll(p, name);
         await shoot(p, `plantime-${name}`);
@@ -225,9 +216,9 @@ describe('keyboard only', () => {
     'delay the next payment from the plan page, with a visible focus at every stop',
     async () => {
       const { debtId } = await payingDebt(me.api, parties, { start_on: inDays(1), grace_days: 2 });
-      const page = await newPage(browser);
+      const page = await newPage(rig.browser);
       await signIn(page);
-      await page.goto(`${portal.base}/debts/${debtId}/plan`);
+      await page.goto(`${rig.portal.base}/debts/${debtId}/plan`);
       await tabTo(page, /^Delay the next payment$/, 30);
       await page.keyboard.press('Enter');
       await expectHeading(page, 'When would you like to make your next payment?');
@@ -252,9 +243,9 @@ describe('in French (fr-FR)', () => {
     'a disclosure, every page in French with no axe-core violation',
     async () => {
       const debtId = await debtIn(me.api, parties, 'prepared');
-      const page = await newPage(browser);
+      const page = await newPage(rig.browser);
       await signIn(page);
-      await page.goto(`${portal.base}/debts/${debtId}/disclose?lang=fr-FR`);
+      await page.goto(`${rig.portal.base}/debts/${debtId}/disclose?lang=fr-FR`);
       const check: Check = async (p, name) => {
         await expect(p.locator('html').getAttribute('lang')).resolves.toBe('fr-FR');
         await expectAccessible(p, `fr-FR ${name}`);

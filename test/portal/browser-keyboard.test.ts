@@ -3,46 +3,35 @@
  * Enter and Space, never a pointer. Every focus stop shows a visible ring; after a wrong answer the
  * error summary has focus and its link leads to the field; the journey reaches sign-out.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { Browser } from 'playwright-core';
-import { closeHarness } from '../support/harness.js';
+import { beforeAll, describe, expect, test } from '@jest/globals';
 import {
   BIRTH_DATE,
   BROWSER_TEST_MS,
+  browserRigPerFile,
   expectHeading,
   focused,
   focusedId,
-  launchChromium,
   linkFor,
   newPage,
   seedCustomer,
-  startPortal,
   tabTo,
-  type RunningPortal,
   type SeededCustomer,
 } from './browser-support.js';
 
-let browser: Browser;
-let portal: RunningPortal;
+const rig = browserRigPerFile();
 let who: SeededCustomer;
 
 beforeAll(async () => {
-  [browser, portal, who] = await Promise.all([launchChromium(), startPortal(), seedCustomer()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-  await closeHarness();
+  who = await seedCustomer();
 });
 
 describe('keyboard only', () => {
   test(
     'link → verify (wrong, then right) → debts → debt → sign out, with a visible focus at every stop',
     async () => {
-      const page = await newPage(browser);
+      const page = await newPage(rig.browser);
       const heading = () => page.locator('h1').innerText();
-      await page.goto(`${portal.base}/l/${(await linkFor(who)).token}`);
+      await page.goto(`${rig.portal.base}/l/${(await linkFor(who)).token}`);
 
       // The first stop is the skip link, shown on screen while focused.
       await page.keyboard.press('Tab');

@@ -5,52 +5,33 @@
  * page with no axe-core violation (WCAG 2.2 A and AA), the error summary of a bad date included;
  * then the page to stop the card payments.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
-import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
-import { createDebt } from '../support/debts.js';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { testDb } from '../support/harness.js';
 import {
   BIRTH_DATE,
   BROWSER_TEST_MS,
+  browserRigPerFile,
   expectAccessible,
   expectNoSidewaysScroll,
-  launchChromium,
+  freshDebt,
   linkFor,
   newPage,
+  offeringCustomer,
   shoot,
-  startPortal,
-  type RunningPortal,
+  type OfferingCustomer,
   type SeededCustomer,
 } from './browser-support.js';
 
-let browser: Browser;
-let portal: RunningPortal;
-let tenant: Awaited<ReturnType<typeof signedInTenant>>;
-let parties: Awaited<ReturnType<typeof seedParties>>;
+const rig = browserRigPerFile();
+let customer: OfferingCustomer;
 /** Whether the current journey runs with JavaScript, and the pages it went through. */
 let scripts = true;
 let seen: string[] = [];
 
 beforeAll(async () => {
-  [browser, portal, tenant] = await Promise.all([launchChromium(), startPortal(), signedInTenant()]);
-  parties = await seedParties(tenant.api);
-  await tenant.api.patch(`/customers/${parties.customerId}`, { date_of_birth: BIRTH_DATE }).expect(200);
-  const options = { payment_plans_permitted: true, pay_later_permitted: true, max_instalments: 3, min_instalment_amount: 1000 };
-  await tenant.api.patch(`/organisations/${parties.organisationId}`, { payment_options_configuration: options }).expect(200);
+  customer = await offeringCustomer();
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-  await closeHarness();
-});
-
-/** A new ready debt of 75.00 GBP of the customer. */
-async function freshDebt(): Promise<SeededCustomer> {
-  const debt = await createDebt(tenant.api, parties, { breakdown: { principal: 7500 } });
-  await tenant.api.post(`/debts/${debt.id}/ready`).expect(200);
-  return { tenantId: tenant.tenant.tenantId, customerId: parties.customerId, debtId: debt.id as string };
-}
 
 /** Waits for the page whose `h1` reads `text` (a locator: works with JavaScript off too). */
 const heading = (page: Page, text: string) => page.locator('h1', { hasText: text }).waitFor({ timeout: 10_000 });
@@ -66,10 +47,10 @@ async function checkPage(page: Page, name: string): Promise<void> {
 
 /** Walks the plan journey, checking each page. */
 async function choosePlan(page: Page, who: SeededCustomer, label: string): Promise<void> {
-  await page.goto(`${portal.base}/l/${(await linkFor(who)).token}`);
+  await page.goto(`${rig.portal.base}/l/${(await linkFor(who)).token}`);
   await page.getByLabel('Your date of birth').fill(BIRTH_DATE);
   await page.getByRole('button', { name: 'Continue' }).click();
-  await page.goto(`${portal.base}/debts/${who.debtId}`);
+  await page.goto(`${rig.portal.base}/debts/${who.debtId}`);
   await page.getByRole('link', { name: 'See ways to pay, including a plan' }).click();
   await heading(page, 'Ways to pay');
   await checkPage(page, `${label}-offers`);
@@ -93,7 +74,7 @@ async function choosePlan(page: Page, who: SeededCustomer, label: string): Promi
   await page.getByRole('button', { name: 'Save card' }).click();
   await heading(page, 'Your plan is set up');
   await checkPage(page, `${label}-done`);
-  await page.goto(`${portal.base}/debts/${who.debtId}/plan/authority/cancel`);
+  await page.goto(`${rig.portal.base}/debts/${who.debtId}/plan/authority/cancel`);
   await heading(page, 'Stop card payments for your plan');
   await checkPage(page, `${label}-authority`);
 }
@@ -105,10 +86,10 @@ describe('choosing a plan', () => {
         ? 'with JavaScript on at 320 px: every page without an axe-core violation or sideways scroll, the plan made with the saved card'
         : 'with JavaScript off at 320 px: the journey works on plain HTML forms, the plan made with the saved card',
       async () => {
-        const who = await freshDebt();
+        const who = await freshDebt(customer);
         scripts = javaScriptEnabled;
         seen = [];
-        const page = await newPage(browser, { javaScriptEnabled, viewport: { width: 320, height: 640 } });
+        const page = await newPage(rig.browser, { javaScriptEnabled, viewport: { width: 320, height: 640 } });
         await choosePlan(page, who, `plan-js-${javaScriptEnabled ? 'on' : 'off'}`);
         const plan = await testDb()('payment_plans').where({ debt_id: who.debtId }).first();
         expect(plan).toMatchObject({ status: 'active', frequency: 'monthly', payment_method_label: 'card ending 4242' });

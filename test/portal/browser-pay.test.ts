@@ -5,50 +5,31 @@
  * and AA rules and does not scroll sideways, and is photographed (`shoot`) for
  * docs/portal-screenshots.md. The outcome of each journey is read back from the database.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
-import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
-import { createDebt } from '../support/debts.js';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { testDb } from '../support/harness.js';
 import {
   BIRTH_DATE,
   BROWSER_TEST_MS,
+  browserRigPerFile,
   expectAccessible,
   expectHeading,
   expectNoSidewaysScroll,
-  launchChromium,
+  freshDebt,
   linkFor,
   newPage,
+  offeringCustomer,
   shoot,
-  startPortal,
-  type RunningPortal,
+  type OfferingCustomer,
   type SeededCustomer,
 } from './browser-support.js';
 
-let browser: Browser;
-let portal: RunningPortal;
-let tenant: Awaited<ReturnType<typeof signedInTenant>>;
-let parties: Awaited<ReturnType<typeof seedParties>>;
+const rig = browserRigPerFile();
+let customer: OfferingCustomer;
 
 beforeAll(async () => {
-  [browser, portal, tenant] = await Promise.all([launchChromium(), startPortal(), signedInTenant()]);
-  parties = await seedParties(tenant.api);
-  await tenant.api.patch(`/customers/${parties.customerId}`, { date_of_birth: BIRTH_DATE }).expect(200);
-  const options = { payment_plans_permitted: true, pay_later_permitted: true, max_instalments: 3, min_instalment_amount: 1000 };
-  await tenant.api.patch(`/organisations/${parties.organisationId}`, { payment_options_configuration: options }).expect(200);
+  customer = await offeringCustomer();
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-  await closeHarness();
-});
-
-/** A new ready debt of 75.00 GBP of the customer. */
-async function freshDebt(): Promise<SeededCustomer> {
-  const debt = await createDebt(tenant.api, parties, { breakdown: { principal: 7500 } });
-  await tenant.api.post(`/debts/${debt.id}/ready`).expect(200);
-  return { tenantId: tenant.tenant.tenantId, customerId: parties.customerId, debtId: debt.id as string };
-}
 
 /** Axe, no sideways scroll, then the page's screenshots as `name`. */
 async function check(page: Page, name: string): Promise<void> {
@@ -59,12 +40,12 @@ async function check(page: Page, name: string): Promise<void> {
 
 /** A page at 320 px with JavaScript on, verified through a new link of `who`, on the debt's page. */
 async function openDebt(who: SeededCustomer): Promise<Page> {
-  const page = await newPage(browser, { viewport: { width: 320, height: 640 } });
-  await page.goto(`${portal.base}/l/${(await linkFor(who)).token}`);
+  const page = await newPage(rig.browser, { viewport: { width: 320, height: 640 } });
+  await page.goto(`${rig.portal.base}/l/${(await linkFor(who)).token}`);
   await page.getByLabel('Your date of birth').fill(BIRTH_DATE);
   await page.getByRole('button', { name: 'Continue' }).click();
   await expectHeading(page, 'Your accounts');
-  await page.goto(`${portal.base}/debts/${who.debtId}`);
+  await page.goto(`${rig.portal.base}/debts/${who.debtId}`);
   await expectHeading(page, 'Your account with Northwind Utilities');
   return page;
 }
@@ -80,7 +61,7 @@ describe('in Chromium at 320 px', () => {
   test(
     'paying the balance: the amount (and its error), the check, the local checkout, the payment received, then nothing to pay',
     async () => {
-      const who = await freshDebt();
+      const who = await freshDebt(customer);
       const page = await openDebt(who);
       await page.getByRole('link', { name: 'Make a payment' }).click();
       await expectHeading(page, 'How much do you want to pay?');
@@ -100,7 +81,7 @@ describe('in Chromium at 320 px', () => {
       await expectHeading(page, 'Payment received');
       await check(page, 'pay-received');
       expect(await testDb()('payments').where({ debt_id: who.debtId }).select('status', 'amount')).toEqual([{ status: 'succeeded', amount: 7500 }]);
-      await page.goto(`${portal.base}/debts/${who.debtId}/pay`);
+      await page.goto(`${rig.portal.base}/debts/${who.debtId}/pay`);
       await expectHeading(page, 'There is nothing to pay on this account');
       await check(page, 'pay-nothing-due');
       await page.context().close();
@@ -111,7 +92,7 @@ describe('in Chromium at 320 px', () => {
   test(
     'paying later: the offer, the date, the check, the card saved, the payment arranged',
     async () => {
-      const who = await freshDebt();
+      const who = await freshDebt(customer);
       const page = await openDebt(who);
       await page.getByRole('link', { name: 'See ways to pay, including a plan' }).click();
       await expectHeading(page, 'Ways to pay');
@@ -138,7 +119,7 @@ describe('in Chromium at 320 px', () => {
   test(
     'disputing the debt: the form (and its errors), the check, the dispute sent',
     async () => {
-      const who = await freshDebt();
+      const who = await freshDebt(customer);
       const page = await openDebt(who);
       await page.getByRole('link', { name: 'Dispute this debt' }).click();
       await expectHeading(page, 'Dispute this debt');

@@ -6,25 +6,22 @@
  * the error page included, passes axe-core's WCAG 2.2 AA rules (with JavaScript on). Screenshots
  * `statement-<run>-<page>-<width>.png` go to PORTAL_SHOTS_DIR when it is set.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import type { Page } from 'playwright-core';
 import { testDb } from '../support/harness.js';
-import { closeHarness } from '../support/harness.js';
 import {
   BIRTH_DATE,
   BROWSER_TEST_MS,
+  browserRigPerFile,
   expectAccessible,
   expectHeading,
   expectNoSidewaysScroll,
   focusedId,
-  launchChromium,
   linkFor,
   newPage,
   seedCustomer,
   shoot,
-  startPortal,
   tabTo,
-  type RunningPortal,
   type SeededCustomer,
 } from './browser-support.js';
 
@@ -65,18 +62,11 @@ const WORDS = {
 } as const;
 type Lang = keyof typeof WORDS;
 
-let browser: Browser;
-let portal: RunningPortal;
+const rig = browserRigPerFile();
 let who: SeededCustomer;
 
 beforeAll(async () => {
-  [browser, portal, who] = await Promise.all([launchChromium(), startPortal(), seedCustomer()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-  await closeHarness();
+  who = await seedCustomer();
 });
 
 /** Axe on the page and its screenshots `statement-<run>-<name>` (`shoot`: when PORTAL_SHOTS_DIR is set). */
@@ -87,11 +77,11 @@ async function look(page: Page, run: string, name: string): Promise<void> {
 
 /** Verifies `who` in a fresh page and opens their debt page (in `lang`). */
 async function openDebt(page: Page, lang: Lang): Promise<void> {
-  await page.goto(`${portal.base}/l/${(await linkFor(who)).token}`);
+  await page.goto(`${rig.portal.base}/l/${(await linkFor(who)).token}`);
   await page.getByLabel('Your date of birth').fill(BIRTH_DATE);
   await page.getByRole('button', { name: 'Continue' }).click();
   await expectHeading(page, 'Your accounts');
-  await page.goto(`${portal.base}/debts/${who.debtId}?lang=${lang}`);
+  await page.goto(`${rig.portal.base}/debts/${who.debtId}?lang=${lang}`);
 }
 
 /** Fills every amount field of the page with 0 (monthly), then `amounts` (`#id` → [amount, frequency]). */
@@ -161,7 +151,7 @@ describe('the income and expenditure journey in Chromium', () => {
     'with JavaScript on at 320 px: every page and the error page pass axe, none scrolls sideways; the summary link focuses the field',
     async () => {
       const before = await stored();
-      const page = await newPage(browser, { viewport: { width: 320, height: 640 } });
+      const page = await newPage(rig.browser, { viewport: { width: 320, height: 640 } });
       await walk(page, 'en-GB', 'js', 320);
       expect(await stored()).toBe(before + 1);
       await page.context().close();
@@ -172,7 +162,7 @@ describe('the income and expenditure journey in Chromium', () => {
   test(
     'with JavaScript off: the same journey works on plain forms and links',
     async () => {
-      const page = await newPage(browser, { javaScriptEnabled: false });
+      const page = await newPage(rig.browser, { javaScriptEnabled: false });
       await walk(page, 'en-GB', 'nojs');
       await page.context().close();
     },
@@ -182,7 +172,7 @@ describe('the income and expenditure journey in Chromium', () => {
   test(
     'in French: every page in French, with no axe-core violation',
     async () => {
-      const page = await newPage(browser);
+      const page = await newPage(rig.browser);
       await walk(page, 'fr-FR', 'fr');
       await expect(page.locator('html').getAttribute('lang')).resolves.toBe('fr-FR');
       await page.context().close();
@@ -194,7 +184,7 @@ describe('the income and expenditure journey in Chromium', () => {
     'by keyboard alone: Tab, typing and Enter reach the confirmation',
     async () => {
       const before = await stored();
-      const page = await newPage(browser);
+      const page = await newPage(rig.browser);
       await openDebt(page, 'en-GB');
       const w = WORDS['en-GB'];
       await tabTo(page, new RegExp(w.start), 30);

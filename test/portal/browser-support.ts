@@ -1,6 +1,7 @@
 /**
- * What the portal's browser tests share (browser.test.ts and browser-keyboard.test.ts beside this file): the portal application on a
- * free port over the suite's PostgreSQL, a customer with a debt, a payment and a portal link,
+ * What the portal's browser tests beside this file share: Chromium and the portal application on a
+ * free port over the suite's PostgreSQL for each test file (`browserRigPerFile`), a customer with a
+ * debt, a payment and a portal link, a customer whose organisation offers plans and paying later,
  * Debian's Chromium through playwright-core (never a downloaded browser), an axe-core check
  * against WCAG 2.0/2.1/2.2 A and AA, and screenshots at 320 and 1280 px into `PORTAL_SHOTS_DIR` when that is set.
  */
@@ -8,13 +9,13 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { expect } from '@jest/globals';
+import { afterAll, beforeAll, expect } from '@jest/globals';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { buildPortal } from '@dms/portal/app';
 import { createLogger } from '@dms/logger';
 import { createPortalLink } from '@dms/domain/portal';
-import { seedParties, signedInTenant, testDb } from '../support/harness.js';
+import { closeHarness, seedParties, signedInTenant, testDb } from '../support/harness.js';
 import { createDebt } from '../support/debts.js';
 
 /** Debian's chromium package (scripts/ensure-chromium.sh installs it before `npm test`). */
@@ -58,6 +59,23 @@ export async function startPortal(): Promise<RunningPortal> {
   };
 }
 
+/**
+ * Chromium and a portal for one test file: started before its tests, closed after them with the
+ * suite's harness. Read `rig.browser` and `rig.portal` inside tests (they are set by then).
+ */
+export function browserRigPerFile(): { browser: Browser; portal: RunningPortal } {
+  const rig = {} as { browser: Browser; portal: RunningPortal };
+  beforeAll(async () => {
+    [rig.browser, rig.portal] = await Promise.all([launchChromium(), startPortal()]);
+  });
+  afterAll(async () => {
+    await rig.browser?.close();
+    await rig.portal?.close();
+    await closeHarness();
+  });
+  return rig;
+}
+
 /** Time limit of one browser test: a few seconds alone, far more on a shared, loaded machine. */
 export const BROWSER_TEST_MS = 150_000;
 
@@ -80,6 +98,29 @@ export async function seedCustomer(): Promise<SeededCustomer> {
   await me.api.post(`/debts/${debt.id}/ready`).expect(200);
   await me.api.post(`/debts/${debt.id}/payments`, { amount: 2500, currency: 'GBP' }).expect(201);
   return { tenantId: me.tenant.tenantId, customerId: parties.customerId, debtId: debt.id as string };
+}
+
+/** A customer of a new tenant whose organisation offers plans and paying later (at most 3 instalments of at least 10.00). */
+export interface OfferingCustomer {
+  tenant: Awaited<ReturnType<typeof signedInTenant>>;
+  parties: Awaited<ReturnType<typeof seedParties>>;
+}
+
+/** Seeds an `OfferingCustomer` (date of birth `BIRTH_DATE`) through the public API. */
+export async function offeringCustomer(): Promise<OfferingCustomer> {
+  const tenant = await signedInTenant();
+  const parties = await seedParties(tenant.api);
+  await tenant.api.patch(`/customers/${parties.customerId}`, { date_of_birth: BIRTH_DATE }).expect(200);
+  const options = { payment_plans_permitted: true, pay_later_permitted: true, max_instalments: 3, min_instalment_amount: 1000 };
+  await tenant.api.patch(`/organisations/${parties.organisationId}`, { payment_options_configuration: options }).expect(200);
+  return { tenant, parties };
+}
+
+/** A new ready debt of 75.00 GBP of `of`'s customer. */
+export async function freshDebt(of: OfferingCustomer): Promise<SeededCustomer> {
+  const debt = await createDebt(of.tenant.api, of.parties, { breakdown: { principal: 7500 } });
+  await of.tenant.api.post(`/debts/${debt.id}/ready`).expect(200);
+  return { tenantId: of.tenant.tenant.tenantId, customerId: of.parties.customerId, debtId: debt.id as string };
 }
 
 /** A fresh portal link of `who` (30 days, no debt: verification leads to the debts list). */
@@ -194,8 +235,12 @@ export async function focused(page: Page): Promise<{ tag: string; text: string; 
   })()`)) as { tag: string; text: string; visible: boolean };
 }
 
-/** The focused element's `id` and `class` attribute ('' when none). */
+/**
+ * The focused element's `id` and `class` attribute ('' when none), once the page has loaded (an
+ * `autofocus` element, the error summary, takes focus after it is in the DOM, not with it).
+ */
 export async function focusedId(page: Page): Promise<{ id: string; className: string }> {
+  await page.waitForLoadState('load');
   return (await page.evaluate("({ id: document.activeElement?.id ?? '', className: document.activeElement?.className ?? '' })")) as {
     id: string;
     className: string;

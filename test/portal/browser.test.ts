@@ -4,46 +4,36 @@
  * 320 px (no sideways scroll), each page passing axe-core's WCAG 2.2 AA rules, the error and
  * dead-end pages included. Keyboard-only use is test/portal/browser-keyboard.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type { Browser, Page } from 'playwright-core';
-import { closeHarness } from '../support/harness.js';
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import type { Page } from 'playwright-core';
 import {
+  BROWSER_TEST_MS,
+  browserRigPerFile,
   expectAccessible,
   expectNoSidewaysScroll,
   expectWholeWordsInTables,
   focusedId,
-  launchChromium,
   linkFor,
   newPage,
   seedCustomer,
   shoot,
-  startPortal,
-  type RunningPortal,
   type SeededCustomer,
-  BROWSER_TEST_MS,
 } from './browser-support.js';
 import { walkDeadEnds, walkJourney } from './browser-journeys.js';
 
-let browser: Browser;
-let portal: RunningPortal;
+const rig = browserRigPerFile();
 let who: SeededCustomer;
 
 beforeAll(async () => {
-  [browser, portal, who] = await Promise.all([launchChromium(), startPortal(), seedCustomer()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-  await closeHarness();
+  who = await seedCustomer();
 });
 
 describe('with JavaScript on, at 1280 px', () => {
   test(
     'the journey works and every page has no axe-core violation (WCAG 2.2 A and AA)',
     async () => {
-      const page = await newPage(browser);
-      await walkJourney(page, portal.base, (await linkFor(who)).token, async (p, name) => {
+      const page = await newPage(rig.browser);
+      await walkJourney(page, rig.portal.base, (await linkFor(who)).token, async (p, name) => {
         await expectAccessible(p, name);
         await shoot(p, name);
       });
@@ -55,8 +45,8 @@ describe('with JavaScript on, at 1280 px', () => {
   test(
     'the dead ends (unknown, expired, locked link; expired form; ended session; not found) have no axe-core violation',
     async () => {
-      const page = await newPage(browser);
-      await walkDeadEnds(page, portal.base, who, async (p, name) => {
+      const page = await newPage(rig.browser);
+      await walkDeadEnds(page, rig.portal.base, who, async (p, name) => {
         await expectAccessible(p, name);
         await shoot(p, name);
       });
@@ -68,8 +58,8 @@ describe('with JavaScript on, at 1280 px', () => {
   test(
     'the error summary takes focus after a wrong answer and its link leads to the field',
     async () => {
-      const page = await newPage(browser);
-      await page.goto(`${portal.base}/l/${(await linkFor(who)).token}`);
+      const page = await newPage(rig.browser);
+      await page.goto(`${rig.portal.base}/l/${(await linkFor(who)).token}`);
       await page.getByLabel('Your date of birth').fill('1980-03-28');
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.locator('.error-summary').waitFor();
@@ -86,11 +76,11 @@ describe('in French (fr-FR)', () => {
   test(
     'the journey, after choosing Français, has every page in French with no axe-core violation',
     async () => {
-      const page = await newPage(browser);
+      const page = await newPage(rig.browser);
       const seen: string[] = [];
       await walkJourney(
         page,
-        portal.base,
+        rig.portal.base,
         (await linkFor(who)).token,
         async (p, name) => {
           await expectAccessible(p, `fr-FR ${name}`);
@@ -108,10 +98,10 @@ describe('in French (fr-FR)', () => {
   test(
     'the dead ends, for a browser asking for French, have no axe-core violation',
     async () => {
-      const page = await newPage(browser, { locale: 'fr-FR' });
+      const page = await newPage(rig.browser, { locale: 'fr-FR' });
       await walkDeadEnds(
         page,
-        portal.base,
+        rig.portal.base,
         who,
         async (p, name) => {
           await expect(p.locator('html').getAttribute('lang')).resolves.toBe('fr-FR');
@@ -130,7 +120,7 @@ describe('the accessibility check itself', () => {
   test(
     'fails on a page with a known violation (an image without a text alternative)',
     async () => {
-      const page = await newPage(browser);
+      const page = await newPage(rig.browser);
       await page.setContent('<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>t</h1><img src="x.png"></main></body></html>');
       await expect(expectAccessible(page, 'bad page')).rejects.toThrow(/image-alt/);
       await page.context().close();
@@ -143,9 +133,9 @@ describe('with JavaScript off', () => {
   test(
     'the journey works on plain HTML forms and links',
     async () => {
-      const page = await newPage(browser, { javaScriptEnabled: false });
+      const page = await newPage(rig.browser, { javaScriptEnabled: false });
       const seen: string[] = [];
-      await walkJourney(page, portal.base, (await linkFor(who)).token, async (_p, name) => void seen.push(name));
+      await walkJourney(page, rig.portal.base, (await linkFor(who)).token, async (_p, name) => void seen.push(name));
       expect(seen).toEqual(['verify', 'verify-error', 'debts', 'debt', 'signed-out']);
       await page.context().close();
     },
@@ -157,14 +147,14 @@ describe('at 320 px', () => {
   test(
     'no page of the journey or of the dead ends scrolls sideways',
     async () => {
-      const page = await newPage(browser, { viewport: { width: 320, height: 640 } });
+      const page = await newPage(rig.browser, { viewport: { width: 320, height: 640 } });
       const check = async (p: Page, name: string) => {
         await expectNoSidewaysScroll(p, name);
         await expectWholeWordsInTables(p, name);
         await shoot(p, name);
       };
-      await walkJourney(page, portal.base, (await linkFor(who)).token, check);
-      await walkDeadEnds(page, portal.base, who, check);
+      await walkJourney(page, rig.portal.base, (await linkFor(who)).token, check);
+      await walkDeadEnds(page, rig.portal.base, who, check);
       await page.context().close();
     },
     BROWSER_TEST_MS,
@@ -173,12 +163,12 @@ describe('at 320 px', () => {
   test(
     'nor in French, whose longer words and amounts ("100,00 £GB") still fit the tables without breaking a word',
     async () => {
-      const page = await newPage(browser, { viewport: { width: 320, height: 640 } });
+      const page = await newPage(rig.browser, { viewport: { width: 320, height: 640 } });
       const check = async (p: Page, name: string) => {
         await expectNoSidewaysScroll(p, `fr-FR ${name}`);
         await expectWholeWordsInTables(p, `fr-FR ${name}`);
       };
-      await walkJourney(page, portal.base, (await linkFor(who)).token, check, 'fr-FR');
+      await walkJourney(page, rig.portal.base, (await linkFor(who)).token, check, 'fr-FR');
       await page.context().close();
     },
     BROWSER_TEST_MS,

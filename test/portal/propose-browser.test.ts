@@ -4,38 +4,25 @@
  * the fields), check your answers and the sent page each pass axe-core's WCAG 2.2 AA rules and do
  * not scroll sideways; the proposal is recorded. The statement is given through the domain.
  */
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { expect, test } from '@jest/globals';
+import type { BrowserContextOptions, Page } from 'playwright-core';
 import { createIncomeAndExpenditure } from '@dms/domain/income-and-expenditure';
-import { closeHarness, testDb } from '../support/harness.js';
+import { testDb } from '../support/harness.js';
 import { WORDS } from './browser-journeys.js';
 import { statementBody } from '../circumstances/support.js';
 import {
   BIRTH_DATE,
   BROWSER_TEST_MS,
+  browserRigPerFile,
   expectAccessible,
   expectNoSidewaysScroll,
-  launchChromium,
   linkFor,
   newPage,
   seedCustomer,
   shoot,
-  startPortal,
-  type RunningPortal,
 } from './browser-support.js';
 
-let browser: Browser;
-let portal: RunningPortal;
-
-beforeAll(async () => {
-  [browser, portal] = await Promise.all([launchChromium(), startPortal()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-  await closeHarness();
-});
+const rig = browserRigPerFile();
 
 /** Waits for the page whose main heading is `name`. */
 const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name }).waitFor();
@@ -50,14 +37,14 @@ async function check(page: Page, name: string): Promise<void> {
 async function walk(options: BrowserContextOptions, label: string): Promise<void> {
   const who = await seedCustomer();
   await createIncomeAndExpenditure(testDb(), who.tenantId, who.debtId, statementBody(), `customer:${who.customerId}`);
-  const page = await newPage(browser, options);
+  const page = await newPage(rig.browser, options);
   try {
     const { token } = await linkFor(who);
-    await page.goto(`${portal.base}/l/${token}`);
+    await page.goto(`${rig.portal.base}/l/${token}`);
     await page.fill('#answer', BIRTH_DATE);
     await page.click('button[type=submit]');
     await heading(page, WORDS['en-GB'].debts);
-    await page.goto(`${portal.base}/debts/${who.debtId}/propose`);
+    await page.goto(`${rig.portal.base}/debts/${who.debtId}/propose`);
     await check(page, `${label}-form`);
     await page.click('form[action$="/propose"] button');
     await page.locator('a[href="#amount"]').waitFor();

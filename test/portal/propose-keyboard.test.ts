@@ -7,47 +7,33 @@
  * given already) are checked and sent, and the proposal is recorded with the debt `assessing`.
  * Every focus stop shows a visible ring; every page has no axe-core violation (WCAG 2.2 A and AA).
  */
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import type { Browser } from 'playwright-core';
+import { expect, test } from '@jest/globals';
 import { createIncomeAndExpenditure } from '@dms/domain/income-and-expenditure';
-import { closeHarness, testDb } from '../support/harness.js';
+import { testDb } from '../support/harness.js';
 import { statementBody } from '../circumstances/support.js';
 import {
   BIRTH_DATE,
   BROWSER_TEST_MS,
+  browserRigPerFile,
   expectAccessibleWithoutScripts,
   expectHeading,
   focused,
   focusedId,
-  launchChromium,
   linkFor,
   newPage,
   seedCustomer,
-  startPortal,
   tabTo,
-  type RunningPortal,
 } from './browser-support.js';
 
-let browser: Browser;
-let portal: RunningPortal;
-
-beforeAll(async () => {
-  [browser, portal] = await Promise.all([launchChromium(), startPortal()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
-  await closeHarness();
-});
+const rig = browserRigPerFile();
 
 test(
   'with JavaScript off, by keyboard alone: link → verify → debt → ways to pay → propose (an error, then terms outside the policy) → check → sent',
   async () => {
     const who = await seedCustomer();
     await createIncomeAndExpenditure(testDb(), who.tenantId, who.debtId, statementBody(), `customer:${who.customerId}`);
-    const page = await newPage(browser, { javaScriptEnabled: false });
-    const reader = await newPage(browser);
+    const page = await newPage(rig.browser, { javaScriptEnabled: false });
+    const reader = await newPage(rig.browser);
     /** The page now shown has the heading `text` and no axe-core violation. */
     const onPage = async (text: string) => {
       await expectHeading(page, text);
@@ -60,7 +46,7 @@ test(
       await loaded;
     };
     try {
-      await page.goto(`${portal.base}/l/${(await linkFor(who)).token}`);
+      await page.goto(`${rig.portal.base}/l/${(await linkFor(who)).token}`);
       await onPage('Confirm it is you');
       await tabTo(page, /^#answer$/);
       await page.keyboard.type(BIRTH_DATE);
@@ -120,13 +106,13 @@ test(
 test(
   'the check of a page without JavaScript fails on a known violation (an image without a text alternative), and scripts do not run there',
   async () => {
-    const page = await newPage(browser, { javaScriptEnabled: false });
-    const reader = await newPage(browser);
+    const page = await newPage(rig.browser, { javaScriptEnabled: false });
+    const reader = await newPage(rig.browser);
     const bad =
       '<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1 id="h">t</h1><img src="x.png"></main><script>document.getElementById("h").textContent = "ran"</script></body></html>';
     try {
-      await page.route(`${portal.base}/bad`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: bad }));
-      await page.goto(`${portal.base}/bad`);
+      await page.route(`${rig.portal.base}/bad`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: bad }));
+      await page.goto(`${rig.portal.base}/bad`);
       await expect(page.locator('h1').innerText()).resolves.toBe('t');
       await expect(expectAccessibleWithoutScripts(page, reader, 'bad page')).rejects.toThrow(/image-alt/);
     } finally {
